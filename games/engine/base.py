@@ -1,0 +1,298 @@
+"""The contract every game implements: a Game (rules and parameters) and its
+State (one position), in the spirit of OpenSpiel's Game/State split with
+python-chess's value types and errors.
+
+Players are the integers 1 (pink, moves first) and 2 (blue). Actions are dense
+integers in ``range(game.num_actions)``. A state is its history: replaying
+``state.history`` from the initial state gives the same state, and
+``to_dict``/``from_dict`` store nothing else.
+
+Standard library only: this package must never import Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable
+
+PLAYERS = (1, 2)
+
+
+def other(player: int) -> int:
+    """The opponent of ``player`` (1 <-> 2)."""
+    return 3 - player
+
+
+# Stable error codes: the WebSocket protocol, the replay command and the pages
+# all speak these, so never rename one.
+OFF_BOARD = "off_board"
+OCCUPIED = "occupied"
+INSIDE_TERRITORY = "inside_territory"
+COLUMN_FULL = "column_full"
+SEGMENT_DRAWN = "segment_drawn"
+NOT_YOUR_TURN = "not_your_turn"
+PLAYER_HAS_ENDED = "player_has_ended"
+GAME_OVER = "game_over"
+UNKNOWN_ACTION = "unknown_action"
+
+ERROR_CODES = (
+    OFF_BOARD,
+    OCCUPIED,
+    INSIDE_TERRITORY,
+    COLUMN_FULL,
+    SEGMENT_DRAWN,
+    NOT_YOUR_TURN,
+    PLAYER_HAS_ENDED,
+    GAME_OVER,
+    UNKNOWN_ACTION,
+)
+
+
+class EngineError(ValueError):
+    """Base of every engine error; ``code`` is one of ``ERROR_CODES``."""
+
+    code: str = UNKNOWN_ACTION
+
+    def __init__(self, code: str | None = None, message: str = "") -> None:
+        if code is not None:
+            self.code = code
+        super().__init__(message or self.code)
+
+
+class InvalidActionError(EngineError):
+    """Not an action of this game at all (bad id, unparsable notation)."""
+
+    code = UNKNOWN_ACTION
+
+
+class IllegalActionError(EngineError):
+    """A real action that is not legal in this position."""
+
+
+class GameOverError(IllegalActionError):
+    """The game is over: no action is legal any more."""
+
+    code = GAME_OVER
+
+
+class InvalidParamsError(ValueError):
+    """Unknown game slug or parameters out of range."""
+
+
+# Termination reasons the engine knows (match-level endings such as resign,
+# timeout and abort are the site's business, not the rules').
+SCORE = "score"  # Kropki: higher score wins, equal scores draw
+FOUR_IN_A_ROW = "four_in_a_row"
+FULL_BOARD = "full_board"  # Cztery w rzędzie: board full, no line
+NO_LINE_POSSIBLE = "no_line_possible"  # Cztery w rzędzie: all 69 lines dead
+BOXES = "boxes"  # Kropki i kwadraty: all segments drawn, most boxes wins
+BOXES_MAJORITY = "boxes_majority"  # Kropki i kwadraty: more than half the boxes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winner`` is 1, 2, or None for a draw."""
+
+    winner: int | None
+    reason: str
+    scores: tuple[int, int]
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+
+@dataclass
+class Effect:
+    """What one applied action did, for pages and live frames.
+
+    ``details`` is game specific (territories and captured dots in Kropki,
+    winning lines in Cztery w rzędzie, completed boxes in Kropki i kwadraty).
+    """
+
+    player: int
+    action: int
+    notation: str
+    next_player: int | None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class Game:
+    """Rules and parameters; immutable. Subclasses set ``slug`` and ``name``."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]  # Polish display name
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = self.validate_params(params)
+
+    # -- per game ---------------------------------------------------------
+
+    @classmethod
+    def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """Return the full, checked parameter dict; raise InvalidParamsError."""
+        if params:
+            raise InvalidParamsError(f"{cls.slug} takes no parameters: {sorted(params)}")
+        return {}
+
+    @property
+    def num_actions(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the number of applied actions in one game."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: int) -> str:
+        """Human notation of an action; raises InvalidActionError."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str) -> int:
+        """Parse human notation; raises InvalidActionError."""
+        raise NotImplementedError
+
+    # -- common -----------------------------------------------------------
+
+    def new_initial_state(self) -> State:
+        return self.state_class(self)
+
+    def state_from_history(self, actions: Iterable[int]) -> State:
+        """Replay ``actions`` from the start; raises EngineError on any bad one."""
+        state = self.new_initial_state()
+        for action in actions:
+            state.apply_action(action)
+        return state
+
+    def state_from_dict(self, data: dict[str, Any]) -> State:
+        if data.get("game") != self.slug:
+            raise InvalidParamsError(f"not a {self.slug} state: {data.get('game')!r}")
+        if dict(data.get("params") or {}) != self.params:
+            raise InvalidParamsError(f"params differ: {data.get('params')!r} != {self.params!r}")
+        return self.state_from_history(data.get("history") or [])
+
+    def check_action_id(self, action: object) -> int:
+        """Return ``action`` if it is an int in range; raise InvalidActionError."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidActionError(message=f"action must be an integer, not {action!r}")
+        if not 0 <= action < self.num_actions:
+            raise InvalidActionError(message=f"action {action} out of range 0..{self.num_actions - 1}")
+        return action
+
+    def __eq__(self, other_game: object) -> bool:
+        return isinstance(other_game, Game) and (self.slug, self.params) == (other_game.slug, other_game.params)
+
+    def __hash__(self) -> int:
+        return hash((self.slug, tuple(sorted(self.params.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"
+
+
+class State:
+    """One position of one game. Subclasses implement the ``_``-methods and
+    the queries; the base class owns checking and history (template method).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.history: list[int] = []
+
+    # -- per game ---------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        """1 or 2, or None when the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        """Ascending list of legal action ids ([] when over)."""
+        raise NotImplementedError
+
+    def _illegal_reason(self, action: int) -> str | None:
+        """Error code why the in-range ``action`` is illegal now, or None."""
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> dict[str, Any]:
+        """Apply a legal action and return its game-specific details."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def scores(self) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        """A JSON-able picture of the position for boards and diagrams."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        raise NotImplementedError
+
+    # -- common -----------------------------------------------------------
+
+    def illegal_reason(self, action: object) -> str | None:
+        """Why ``action`` cannot be played now (an error code), or None if it can."""
+        try:
+            action_id = self.game.check_action_id(action)
+        except InvalidActionError:
+            return UNKNOWN_ACTION
+        if self.is_terminal():
+            return GAME_OVER
+        return self._illegal_reason(action_id)
+
+    def is_legal(self, action: object) -> bool:
+        return self.illegal_reason(action) is None
+
+    def apply_action(self, action: int) -> Effect:
+        """Checked apply: raises InvalidActionError, GameOverError or
+        IllegalActionError (with its code) and then changes nothing."""
+        action = self.game.check_action_id(action)
+        if self.is_terminal():
+            raise GameOverError(message="the game is over")
+        reason = self._illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(reason, f"{self.game.action_to_string(action)}: {reason}")
+        player = self.current_player()
+        assert player is not None
+        details = self._apply(action)
+        self.history.append(action)
+        return Effect(
+            player=player,
+            action=action,
+            notation=self.game.action_to_string(action),
+            next_player=self.current_player(),
+            details=details,
+        )
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def returns(self) -> tuple[float, float]:
+        """+1/-1 for a win/loss, 0 for a draw or an unfinished game."""
+        out = self.outcome()
+        if out is None or out.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if out.winner == 1 else (-1.0, 1.0)
+
+    def clone(self) -> State:
+        """An independent copy. Games override this with a cheap copy."""
+        return self.game.state_from_history(self.history)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game.slug, "params": dict(self.game.params), "history": list(self.history)}
+
+    def __eq__(self, other_state: object) -> bool:
+        return (
+            isinstance(other_state, State)
+            and self.game == other_state.game
+            and self.history == other_state.history
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.game, tuple(self.history)))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game!r} ply={len(self.history)}>"
