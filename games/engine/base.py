@@ -228,6 +228,12 @@ class State:
         """A JSON-able picture of the position for boards and diagrams."""
         raise NotImplementedError
 
+    def replay_fields(self) -> dict[str, Any]:
+        """Game-specific fields of ``python -m games.engine replay`` output:
+        ``grid`` (Kropki), ``dead_lines`` (Cztery w rzędzie), ``boxes``
+        (Kropki i kwadraty)."""
+        return {}
+
     def __str__(self) -> str:
         raise NotImplementedError
 
