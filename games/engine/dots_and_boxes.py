@@ -1,0 +1,276 @@
+"""Kropki i kwadraty (Dots and Boxes).
+
+Parameters: ``rows`` and ``cols``, the number of boxes (default 5 × 5, each
+1..8), so the board has ``(rows + 1) × (cols + 1)`` dots.
+
+Segment ids follow OpenSpiel (and ``shared/vectors/README.md``): dot rows
+``r = 0..rows`` top to bottom, dot columns ``c = 0..cols`` left to right;
+
+- horizontal ``h(r, c) = cols * r + c`` for ``r = 0..rows``, ``c = 0..cols-1``
+  (the segment from dot (r, c) to dot (r, c + 1));
+- vertical ``v(r, c) = H + (cols + 1) * r + c`` with ``H = (rows + 1) * cols``,
+  for ``r = 0..rows-1``, ``c = 0..cols`` (from dot (r, c) to dot (r + 1, c)).
+
+Box ``(r, c)`` has the sides ``h(r, c)``, ``h(r + 1, c)``, ``v(r, c)`` and
+``v(r, c + 1)``.
+
+Rules: a drawn segment cannot be drawn again (``segment_drawn``). Completing
+the fourth side of one or two boxes gives them to the mover, who moves again
+(one extra move, even for two boxes); otherwise the turn passes. The game ends
+when every segment is drawn (``BOXES``) or, this service's rule, as soon as a
+player owns more than half of the boxes (``BOXES_MAJORITY``; 13 on 5 × 5).
+Most boxes wins; equal counts (possible with an even number of boxes) draw.
+The parameter ``majority_end=False`` switches the early end off (standard
+rules, e.g. to compare with solvers that play to the last segment).
+
+Human notation names the two dots a segment joins: the dot column as a letter
+(``a`` = leftmost), the dot row as a number (``1`` = top row, the same
+direction as the segment numbering), the two dots joined by ``-``, the
+top/left dot first: ``a1-b1`` is segment 0 (the top-left horizontal one),
+``a1-a2`` is the top-left vertical one (30 on 5 × 5). Parsing accepts either
+order of the two dots and any letter case.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from . import base
+
+MAX_SIDE = 8
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_DOT = re.compile(r"^\s*([a-z])(\d{1,2})\s*-\s*([a-z])(\d{1,2})\s*$")
+
+
+class DotsAndBoxes(base.Game):
+    """Kropki i kwadraty on ``rows × cols`` boxes."""
+
+    slug: ClassVar[str] = "dots_and_boxes"
+    name: ClassVar[str] = "Kropki i kwadraty"
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        rows, cols = self.params["rows"], self.params["cols"]
+        self.rows: int = rows
+        self.cols: int = cols
+        self.num_horizontal = (rows + 1) * cols
+        self.num_segments = self.num_horizontal + rows * (cols + 1)
+        self.num_boxes = rows * cols
+        self.majority_end: bool = self.params.get("majority_end", True)
+        # Each box's side mask; each segment's boxes (box index, side mask).
+        self.box_masks: tuple[int, ...] = tuple(
+            (1 << self.h(r, c)) | (1 << self.h(r + 1, c)) | (1 << self.v(r, c)) | (1 << self.v(r, c + 1))
+            for r in range(rows)
+            for c in range(cols)
+        )
+        boxes_of: list[list[tuple[int, int]]] = [[] for _ in range(self.num_segments)]
+        for box, mask in enumerate(self.box_masks):
+            for segment in range(self.num_segments):
+                if mask >> segment & 1:
+                    boxes_of[segment].append((box, mask))
+        self.boxes_of: tuple[tuple[tuple[int, int], ...], ...] = tuple(tuple(b) for b in boxes_of)
+        self.all_drawn = (1 << self.num_segments) - 1
+
+    @classmethod
+    def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(params) - {"rows", "cols", "majority_end"}
+        if unknown:
+            raise base.InvalidParamsError(f"unknown dots_and_boxes parameters: {sorted(unknown)}")
+        checked: dict[str, Any] = {}
+        for key in ("rows", "cols"):
+            value = params.get(key, 5)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
+                raise base.InvalidParamsError(f"{key} must be an integer 1..{MAX_SIDE}, not {value!r}")
+            checked[key] = value
+        majority_end = params.get("majority_end", True)
+        if not isinstance(majority_end, bool):
+            raise base.InvalidParamsError(f"majority_end must be true or false, not {majority_end!r}")
+        if not majority_end:  # the default stays out, so params read {"rows", "cols"}
+            checked["majority_end"] = False
+        return checked
+
+    # -- numbering ------------------------------------------------------------
+
+    def h(self, r: int, c: int) -> int:
+        """Horizontal segment from dot (r, c) to dot (r, c + 1)."""
+        return self.cols * r + c
+
+    def v(self, r: int, c: int) -> int:
+        """Vertical segment from dot (r, c) to dot (r + 1, c)."""
+        return self.num_horizontal + (self.cols + 1) * r + c
+
+    def segment_dots(self, segment: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two dots (r, c) a segment joins, top/left one first."""
+        segment = self.check_action_id(segment)
+        if segment < self.num_horizontal:
+            r, c = divmod(segment, self.cols)
+            return (r, c), (r, c + 1)
+        r, c = divmod(segment - self.num_horizontal, self.cols + 1)
+        return (r, c), (r + 1, c)
+
+    def box_sides(self, r: int, c: int) -> tuple[int, int, int, int]:
+        return (self.h(r, c), self.h(r + 1, c), self.v(r, c), self.v(r, c + 1))
+
+    # -- contract -------------------------------------------------------------
+
+    @property
+    def num_actions(self) -> int:
+        return self.num_segments
+
+    @property
+    def max_game_length(self) -> int:
+        return self.num_segments
+
+    def action_to_string(self, action: int) -> str:
+        """``a1-b1`` style (see the module docstring); raises InvalidActionError."""
+        (r1, c1), (r2, c2) = self.segment_dots(action)
+        return f"{_LETTERS[c1]}{r1 + 1}-{_LETTERS[c2]}{r2 + 1}"
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``a1-b1`` notation; raises InvalidActionError."""
+        match = _DOT.match(text.lower()) if isinstance(text, str) else None
+        if match is None:
+            raise base.InvalidActionError(message=f"not a segment like a1-b1: {text!r}")
+        c1, r1 = _LETTERS.index(match.group(1)), int(match.group(2)) - 1
+        c2, r2 = _LETTERS.index(match.group(3)), int(match.group(4)) - 1
+        (r1, c1), (r2, c2) = sorted([(r1, c1), (r2, c2)])
+        for r, c in ((r1, c1), (r2, c2)):
+            if not (0 <= r <= self.rows and 0 <= c <= self.cols):
+                raise base.InvalidActionError(message=f"dot off the board: {text!r}")
+        if r1 == r2 and c2 == c1 + 1:
+            return self.h(r1, c1)
+        if c1 == c2 and r2 == r1 + 1:
+            return self.v(r1, c1)
+        raise base.InvalidActionError(message=f"dots are not neighbours: {text!r}")
+
+
+class DotsAndBoxesState(base.State):
+    game: DotsAndBoxes
+
+    def __init__(self, game: DotsAndBoxes) -> None:
+        super().__init__(game)
+        self.drawn = 0  # bit s set: segment s is drawn
+        self.drawn_by = [0] * game.num_segments  # who drew each segment
+        self.box_owner = [0] * game.num_boxes
+        self.box_counts = [0, 0]
+        self.to_move: int | None = 1
+        self._outcome: base.Outcome | None = None
+        self.last: int | None = None
+
+    # -- queries --------------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        return self.to_move
+
+    def legal_actions(self) -> list[int]:
+        if self._outcome is not None:
+            return []
+        drawn = self.drawn
+        return [s for s in range(self.game.num_segments) if not drawn >> s & 1]
+
+    def _illegal_reason(self, action: int) -> str | None:
+        if self.drawn >> action & 1:
+            return base.SEGMENT_DRAWN
+        return None
+
+    def outcome(self) -> base.Outcome | None:
+        return self._outcome
+
+    def scores(self) -> tuple[int, int]:
+        """Boxes owned by player 1 and player 2."""
+        return (self.box_counts[0], self.box_counts[1])
+
+    # -- apply ----------------------------------------------------------------
+
+    def _apply(self, action: int) -> dict[str, Any]:
+        game = self.game
+        player = self.to_move
+        assert player is not None
+        drawn = self.drawn | (1 << action)
+        self.drawn = drawn
+        self.drawn_by[action] = player
+        self.last = action
+        completed: list[list[int]] = []
+        for box, mask in game.boxes_of[action]:
+            if drawn & mask == mask:
+                self.box_owner[box] = player
+                completed.append(list(divmod(box, game.cols)))
+        self.box_counts[player - 1] += len(completed)
+
+        mine = self.box_counts[player - 1]
+        if game.majority_end and 2 * mine > game.num_boxes:
+            self._finish(base.BOXES_MAJORITY)
+        elif drawn == game.all_drawn:
+            self._finish(base.BOXES)
+        elif not completed:
+            self.to_move = base.other(player)
+        return {
+            "segment": action,
+            "boxes": completed,
+            "extra_move": bool(completed) and self._outcome is None,
+        }
+
+    def _finish(self, reason: str) -> None:
+        one, two = self.box_counts
+        winner = 1 if one > two else 2 if two > one else None
+        self._outcome = base.Outcome(winner=winner, reason=reason, scores=(one, two))
+        self.to_move = None
+
+    # -- pictures -------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """``drawn``: who drew each segment (0 = undrawn), by segment id;
+        ``horizontal[r][c]`` / ``vertical[r][c]``: the same split by dot row
+        and column; ``boxes[r][c]``: the owner of each box (0 = nobody);
+        ``last``: the last segment drawn or None."""
+        game = self.game
+        rows, cols, split = game.rows, game.cols, game.num_horizontal
+        by = self.drawn_by
+        return {
+            "rows": rows,
+            "cols": cols,
+            "drawn": list(by),
+            "horizontal": [by[r * cols : (r + 1) * cols] for r in range(rows + 1)],
+            "vertical": [by[split + r * (cols + 1) : split + (r + 1) * (cols + 1)] for r in range(rows)],
+            "boxes": [self.box_owner[r * cols : (r + 1) * cols] for r in range(rows)],
+            "last": self.last,
+        }
+
+    def replay_fields(self) -> dict[str, Any]:
+        """``boxes``: one character per box, row by row: ``.``, ``1`` or ``2``."""
+        return {"boxes": "".join(".12"[o] for o in self.box_owner)}
+
+    def __str__(self) -> str:
+        game = self.game
+        lines = []
+        for r in range(game.rows + 1):
+            top = "+"
+            for c in range(game.cols):
+                top += ("-" if self.drawn >> game.h(r, c) & 1 else " ") + "+"
+            lines.append(top)
+            if r == game.rows:
+                break
+            mid = ""
+            for c in range(game.cols + 1):
+                mid += "|" if self.drawn >> game.v(r, c) & 1 else " "
+                if c < game.cols:
+                    mid += " 12"[self.box_owner[r * game.cols + c]]
+            lines.append(mid)
+        return "\n".join(lines)
+
+    def clone(self) -> DotsAndBoxesState:
+        copy = DotsAndBoxesState.__new__(DotsAndBoxesState)
+        copy.game = self.game
+        copy.history = list(self.history)
+        copy.drawn = self.drawn
+        copy.drawn_by = list(self.drawn_by)
+        copy.box_owner = list(self.box_owner)
+        copy.box_counts = list(self.box_counts)
+        copy.to_move = self.to_move
+        copy._outcome = self._outcome
+        copy.last = self.last
+        return copy
+
+
+DotsAndBoxes.state_class = DotsAndBoxesState

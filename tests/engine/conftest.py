@@ -1,0 +1,23 @@
+"""Shared fixtures of the engine tests (no database, no Django)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def shared_vectors_dir() -> Path:
+    """``../shared/vectors`` next to the repository, or ``$SHARED_VECTORS_DIR``."""
+    override = os.environ.get("SHARED_VECTORS_DIR")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+
+
+@pytest.fixture(scope="session")
+def vectors_dir() -> Path:
+    path = shared_vectors_dir()
+    assert path.is_dir(), f"reference vectors not found at {path} (set SHARED_VECTORS_DIR)"
+    return path
