@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import forms as auth_forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import User
+
+# One message for an unknown user and a wrong password: no account enumeration.
+LOGIN_FAILED = _("Incorrect username or password. Note that both fields may be case-sensitive.")
+
+
+class SignUpForm(auth_forms.UserCreationForm):
+    email = forms.EmailField(label=_("E-mail"), max_length=254)
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(_("This username is already taken."), code="username_taken")
+        return username
+
+    def save(self, commit: bool = True) -> User:
+        user = super().save(commit=False)
+        user.email = self.cleaned_data["email"]
+        user.language = getattr(self, "language", User.Language.POLISH)
+        if commit:
+            user.save()
+        return user
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    error_messages = {
+        "invalid_login": LOGIN_FAILED,
+        "inactive": LOGIN_FAILED,
+    }
+
+
+class SettingsForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("language",)
+        widgets = {"language": forms.RadioSelect}

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser, UserManager as DjangoUserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+
+class UserManager(DjangoUserManager):
+    def get_by_natural_key(self, username: str):
+        # Log-in is case-insensitive, like the uniqueness of usernames.
+        return self.get(username__iexact=username)
+
+
+class User(AbstractUser):
+    """The site's user. Usernames are unique regardless of letter case."""
+
+    class Language(models.TextChoices):
+        POLISH = "pl", _("Polish")
+        ENGLISH = "en", _("English")
+
+    email = models.EmailField(_("e-mail address"))
+    language = models.CharField(_("language"), max_length=8, choices=Language.choices, default=Language.POLISH)
+
+    objects = UserManager()
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.username

@@ -1,0 +1,51 @@
+"""WebSocket consumers. The match consumer arrives with live play; PingConsumer proves the stack."""
+
+from __future__ import annotations
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+PING_GROUP = "ping"
+MAX_PING_FRAME = 4096
+
+
+class PingConsumer(AsyncJsonWebsocketConsumer):
+    """ws/ping/: echoes JSON frames and relays ``ping.broadcast`` group messages.
+
+    Every socket joins the "ping" group, so a group_send through the channel
+    layer (Redis) reaches it: the health of the whole socket path in one route.
+    """
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(PING_GROUP, self.channel_name)
+        await self.accept()
+        user = self.scope.get("user")
+        await self.send_json(
+            {"type": "hello", "user": user.username if user is not None and user.is_authenticated else None}
+        )
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(PING_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if text_data is None or len(text_data) > MAX_PING_FRAME:
+            await self.send_json({"type": "error", "code": "bad_frame"})
+            return
+        await super().receive(text_data=text_data, **kwargs)
+
+    @classmethod
+    async def decode_json(cls, text_data):
+        import json
+
+        try:
+            return json.loads(text_data)
+        except ValueError:
+            return None
+
+    async def receive_json(self, content, **kwargs) -> None:
+        if not isinstance(content, dict):
+            await self.send_json({"type": "error", "code": "bad_json"})
+            return
+        await self.send_json({"type": "echo", "data": content})
+
+    async def ping_broadcast(self, event: dict) -> None:
+        await self.send_json({"type": "broadcast", "data": event.get("data")})

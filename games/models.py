@@ -1,0 +1,1 @@
+# Match, Move and Seek arrive with the live-play work (issue 4).

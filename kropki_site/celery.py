@@ -1,0 +1,19 @@
+"""The Celery app: settings come from Django's (CELERY_* names), tasks from each app's tasks.py."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
+
+app = Celery("kropki_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.task(name="kropki_site.ping")
+def ping() -> str:
+    """A trivial task: the live-server tests use it to prove a worker answers."""
+    return "pong"

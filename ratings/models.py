@@ -1,0 +1,1 @@
+# Rating and RatingChange arrive with the ratings work.

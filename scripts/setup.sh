@@ -1,0 +1,39 @@
+# Shared set-up for scripts/run and scripts/test (sourced, not executed).
+# Creates .venv with Python 3.12 if missing, installs requirements.lock,
+# compiles translations and collects static files.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+find_python() {
+    if [ -x "$HOME/.pyenv/versions/3.12.1/bin/python" ]; then
+        echo "$HOME/.pyenv/versions/3.12.1/bin/python"
+    elif command -v python3.12 >/dev/null 2>&1; then
+        command -v python3.12
+    else
+        echo "Python 3.12 not found (need ~/.pyenv/versions/3.12.1 or python3.12 on PATH)" >&2
+        return 1
+    fi
+}
+
+if [ ! -x .venv/bin/python ]; then
+    echo "==> creating .venv"
+    "$(find_python)" -m venv .venv
+fi
+PY="$ROOT/.venv/bin/python"
+
+# Install only when requirements.lock changed since the last install.
+STAMP=.venv/.kropki-lock.sha256
+want="$(sha256sum requirements.lock pyproject.toml | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
+    echo "==> installing requirements.lock"
+    "$PY" -m pip install --quiet --disable-pip-version-check -r requirements.lock
+    echo "$want" > "$STAMP"
+fi
+
+export DJANGO_SETTINGS_MODULE=kropki_site.settings
+echo "==> compiling translations"
+"$PY" manage.py compilemessages --ignore=.venv --ignore=staticfiles --verbosity 0
+echo "==> collecting static files"
+"$PY" manage.py collectstatic --noinput --verbosity 0

@@ -1,0 +1,59 @@
+"""Shared fixtures: personas, the embedded Redis when REDIS_URL is unset, a Redis channel layer."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+PASSWORD = "kropka-Trudna-2024"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _embedded_redis():
+    """When REDIS_URL is unset (plain `pytest`), make sure the embedded Redis answers.
+
+    scripts/test starts its own Redis and sets REDIS_URL, so this only acts for
+    a bare `pytest` run; it starts redis-server on var/redis.sock and stops it
+    at the end if it was not already running.
+    """
+    if os.environ.get("REDIS_URL"):
+        yield
+        return
+    from kropki_site import devredis
+
+    sock = settings.EMBEDDED_REDIS_SOCKET
+    proc = None if devredis.answers(sock) else devredis.start(sock)
+    yield
+    if proc is not None:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):
+        return django_user_model.objects.create_user(
+            username=username, email=email or f"{username.lower()}@example.com", password=password, language=language
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    """A player."""
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    """Alice's opponent."""
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(make_user):
+    """Not part of Alice and Bob's matches."""
+    return make_user("charlie")
