@@ -1,0 +1,359 @@
+"""Computer players for Cztery w rzędzie (Connect Four, 7 columns x 6 rows).
+
+The search works on its own bitboards (Pascal Pons' layout): column ``c``
+holds bits ``7c .. 7c+5`` from the bottom up, bit ``7c+6`` is a sentinel.
+``pos`` holds the discs of the player to move, ``mask`` all discs; the
+pair is rebuilt from ``state.history`` (the actions are the columns), so
+the bots depend on nothing but the engine's public interface.
+
+Levels:
+
+- ``trudny``: negamax alpha-beta, transposition table, move ordering (table
+  move, then moves that create the most threats, centre first), iterative
+  deepening within the time budget and a threat-parity evaluation at the
+  horizon. Once the search reaches the end of the game it is a perfect
+  solver. It never plays into a loss it can see and takes a forced win.
+- ``sredni``: the same search cut at depth 4, with noise on the root scores.
+- ``latwy``: wins at once when it can, blocks an immediate loss, otherwise
+  a random column with a bias to the centre.
+
+The site's early draw (all 69 lines dead) is ignored by the search: once no
+line can be completed by either side every continuation is a draw anyway,
+so the values of wins and losses do not change, only the search is slower
+to see the draw.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+WIDTH = 7
+HEIGHT = 6
+H1 = HEIGHT + 1
+SIZE = WIDTH * HEIGHT
+
+BOTTOM = sum(1 << (c * H1) for c in range(WIDTH))
+BOARD = BOTTOM * ((1 << HEIGHT) - 1)
+COLUMN_MASKS = [((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH)]
+TOP_MASKS = [1 << (HEIGHT - 1 + c * H1) for c in range(WIDTH)]
+BOTTOM_MASKS = [1 << (c * H1) for c in range(WIDTH)]
+# Rows counted from 1 at the bottom: the first player profits from threats on
+# odd rows, the second on even rows (Allis' zugzwang rule).
+ODD_ROWS = sum(BOTTOM << r for r in (0, 2, 4))
+EVEN_ROWS = sum(BOTTOM << r for r in (1, 3, 5))
+CENTRE_ORDER = (3, 2, 4, 1, 5, 0, 6)
+CENTRE_WEIGHT = (0, 1, 2, 4, 2, 1, 0)
+
+WIN = 1000  # a win on disc n scores WIN - n; heuristic values stay below 300
+
+
+class Timeout(Exception):
+    """The search ran out of its time budget."""
+
+
+def winning_cells(pos: int, mask: int) -> int:
+    """Empty cells that would complete a four for the owner of ``pos``."""
+    # vertical
+    r = (pos << 1) & (pos << 2) & (pos << 3)
+    # horizontal and both diagonals
+    for d in (H1, HEIGHT, H1 + 1):
+        p = (pos << d) & (pos << 2 * d)
+        r |= p & (pos << 3 * d)
+        r |= p & (pos >> d)
+        p = (pos >> d) & (pos >> 2 * d)
+        r |= p & (pos << d)
+        r |= p & (pos >> 3 * d)
+    return r & (BOARD ^ mask)
+
+
+def is_four(pos: int) -> bool:
+    for d in (1, H1, HEIGHT, H1 + 1):
+        m = pos & (pos >> d)
+        if m & (m >> 2 * d):
+            return True
+    return False
+
+
+class Board:
+    """Bitboard position; ``moves`` = number of discs."""
+
+    __slots__ = ("pos", "mask", "moves")
+
+    def __init__(self, pos: int = 0, mask: int = 0, moves: int = 0) -> None:
+        self.pos = pos
+        self.mask = mask
+        self.moves = moves
+
+    @classmethod
+    def from_columns(cls, columns: list[int]) -> Board:
+        board = cls()
+        for col in columns:
+            board.play(col)
+        return board
+
+    def can_play(self, col: int) -> bool:
+        return not self.mask & TOP_MASKS[col]
+
+    def play(self, col: int) -> None:
+        self.pos ^= self.mask
+        self.mask |= self.mask + BOTTOM_MASKS[col]
+        self.moves += 1
+
+    def legal(self) -> list[int]:
+        return [c for c in range(WIDTH) if self.can_play(c)]
+
+    def possible(self) -> int:
+        return (self.mask + BOTTOM) & BOARD
+
+    def move_bit(self, col: int) -> int:
+        return (self.mask + BOTTOM_MASKS[col]) & COLUMN_MASKS[col]
+
+    def wins_now(self, col: int) -> bool:
+        return bool(winning_cells(self.pos, self.mask) & self.possible() & COLUMN_MASKS[col])
+
+
+def _col_of(bit: int) -> int:
+    return (bit.bit_length() - 1) // H1
+
+
+class Searcher:
+    """Alpha-beta negamax with a transposition table and a deadline."""
+
+    def __init__(self, deadline: float, max_depth: int = 64) -> None:
+        self.deadline = deadline
+        self.max_depth = max_depth
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.nodes = 0
+
+    def evaluate(self, pos: int, mask: int, moves: int, mine: int, theirs: int) -> int:
+        """Heuristic value for the player to move. Threats (empty cells that
+        complete a four) count by Allis' zugzwang rule: the first player
+        profits from threats on odd rows, the second from even rows, and a
+        threat lying above an opponent threat in its column is worth little.
+        Plus discs in the centre columns."""
+        opp = pos ^ mask
+        empty = BOARD ^ mask
+        mine &= empty
+        theirs &= empty
+        if moves & 1:  # second player to move
+            good_me, good_opp = EVEN_ROWS, ODD_ROWS
+        else:
+            good_me, good_opp = ODD_ROWS, EVEN_ROWS
+        above_theirs = (theirs << 1) & BOARD
+        above_mine = (mine << 1) & BOARD
+        for _ in range(4):
+            above_theirs |= (above_theirs << 1) & BOARD
+            above_mine |= (above_mine << 1) & BOARD
+        my_live = mine & ~above_theirs
+        their_live = theirs & ~above_mine
+        my_good = (my_live & good_me).bit_count()
+        their_good = (their_live & good_opp).bit_count()
+        score = 40 * my_good - 40 * their_good
+        score += 6 * (mine.bit_count() - theirs.bit_count())
+        if my_good and not their_good:
+            score += 80
+        elif their_good and not my_good:
+            score -= 80
+        for c in (2, 3, 4):
+            cm = COLUMN_MASKS[c]
+            score += CENTRE_WEIGHT[c] * ((pos & cm).bit_count() - (opp & cm).bit_count())
+        return score
+
+    def search(self, pos: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise Timeout
+        possible = (mask + BOTTOM) & BOARD
+        mine = winning_cells(pos, mask)
+        if mine & possible:
+            return WIN - moves - 1
+        opp = pos ^ mask
+        theirs = winning_cells(opp, mask)
+        forced = possible & theirs
+        if forced:
+            if forced & (forced - 1):
+                return -(WIN - moves - 2)
+            possible = forced
+        candidates = possible & ~(theirs >> 1)
+        if not candidates:
+            return -(WIN - moves - 2)
+        if moves >= SIZE - 2:
+            return 0
+        hi = WIN - moves - 3
+        if beta > hi:
+            beta = hi
+            if alpha >= beta:
+                return beta
+        lo = -(WIN - moves - 4)
+        if alpha < lo:
+            alpha = lo
+            if alpha >= beta:
+                return alpha
+        if depth <= 0:
+            return self.evaluate(pos, mask, moves, mine, theirs)
+
+        key = pos + mask
+        entry = self.table.get(key)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_lo, e_hi, tt_move = entry
+            if e_depth >= depth:
+                if e_lo >= beta:
+                    return e_lo
+                if e_hi <= alpha:
+                    return e_hi
+                if e_lo == e_hi:
+                    return e_lo
+                if e_lo > alpha:
+                    alpha = e_lo
+                if e_hi < beta:
+                    beta = e_hi
+        alpha0, beta0 = alpha, beta
+
+        # order: table move, then most new threats, centre first
+        ordered = []
+        for c in CENTRE_ORDER:
+            bit = candidates & COLUMN_MASKS[c]
+            if bit:
+                if c == tt_move:
+                    ordered.append((1000, c, bit))
+                else:
+                    npos = pos | bit
+                    ordered.append(((winning_cells(npos, mask | bit) & ~bit).bit_count() * 8 - CENTRE_ORDER.index(c) // 2, c, bit))
+        ordered.sort(reverse=True)
+        best = -WIN
+        best_move = ordered[0][1]
+        for _, c, bit in ordered:
+            nmask = mask | bit
+            v = -self.search(opp, nmask, moves + 1, depth - 1, -beta, -alpha)
+            if v > best:
+                best = v
+                best_move = c
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        lo_b, hi_b = -WIN, WIN
+        if best <= alpha0:
+            hi_b = best
+        elif best >= beta0:
+            lo_b = best
+        else:
+            lo_b = hi_b = best
+        self.table[key] = (depth, lo_b, hi_b, best_move)
+        return best
+
+    def root_scores(self, board: Board, depth: int, columns: list[int]) -> dict[int, int]:
+        """Exact (full window) score of each column at ``depth``."""
+        scores = {}
+        for c in columns:
+            child = Board(board.pos, board.mask, board.moves)
+            child.play(c)
+            if is_four(child.pos ^ child.mask):
+                scores[c] = WIN - child.moves
+                continue
+            scores[c] = -self.search(child.pos, child.mask, child.moves, depth - 1, -WIN, WIN)
+        return scores
+
+
+def _immediate(board: Board) -> tuple[list[int], list[int], list[int]]:
+    """(winning columns, columns that stop the opponent's immediate win or
+    all columns, columns not playing under an opponent threat)."""
+    legal = board.legal()
+    possible = board.possible()
+    mine = winning_cells(board.pos, board.mask) & possible
+    wins = [c for c in legal if mine & COLUMN_MASKS[c]]
+    theirs = winning_cells(board.pos ^ board.mask, board.mask)
+    forced = possible & theirs
+    blocks = [c for c in legal if forced & COLUMN_MASKS[c]] if forced else legal
+    safe = [c for c in blocks if not (board.move_bit(c) << 1) & theirs & COLUMN_MASKS[c]]
+    return wins, blocks, safe
+
+
+def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> int:
+    start = time.perf_counter()
+    deadline = start + budget_s
+    wins, blocks, safe = _immediate(board)
+    if wins:
+        return wins[0]
+    if len(blocks) == 1:
+        return blocks[0]
+    columns = safe or blocks
+    if len(columns) == 1:
+        return columns[0]
+    searcher = Searcher(deadline)
+    best = min(columns, key=lambda c: abs(3 - c))
+    remaining = SIZE - board.moves
+    depth = 1
+    while depth <= remaining:
+        try:
+            scores = _root_search(searcher, board, depth, columns)
+        except Timeout:
+            break
+        top = max(scores.values())
+        best = max(columns, key=lambda c: (scores[c], -abs(3 - c)))
+        # a proven result (a win found, or every move but one proven lost)
+        if top >= WIN - SIZE or depth >= remaining:
+            break
+        # columns proven lost are dropped from later iterations
+        alive = [c for c in columns if scores[c] > -(WIN - SIZE)]
+        if len(alive) == 1:
+            best = alive[0]
+            break
+        if alive:
+            columns = sorted(alive, key=lambda c: -scores[c])
+        depth += 1
+    return best
+
+
+def _root_search(searcher: Searcher, board: Board, depth: int, columns: list[int]) -> dict[int, int]:
+    """Scores of the columns: the best exactly, the others as upper bounds
+    (alpha-beta at the root with the previous best first)."""
+    scores: dict[int, int] = {}
+    alpha = -WIN
+    for c in columns:
+        child = Board(board.pos, board.mask, board.moves)
+        child.play(c)
+        v = -searcher.search(child.pos, child.mask, child.moves, depth - 1, -WIN, -alpha)
+        scores[c] = v
+        if v > alpha:
+            alpha = v
+    return scores
+
+
+def choose_sredni(board: Board, budget_s: float, rng: random.Random) -> int:
+    wins, blocks, safe = _immediate(board)
+    if wins:
+        return wins[0]
+    columns = safe or blocks
+    if len(columns) == 1:
+        return columns[0]
+    searcher = Searcher(time.perf_counter() + budget_s)
+    try:
+        scores = searcher.root_scores(board, 4, columns)
+    except Timeout:
+        return rng.choice(columns)
+    noisy = {c: v + (rng.randint(-25, 25) if abs(v) < WIN - SIZE else 0) for c, v in scores.items()}
+    return max(columns, key=lambda c: noisy[c])
+
+
+def choose_latwy(board: Board, budget_s: float, rng: random.Random) -> int:
+    wins, blocks, _ = _immediate(board)
+    if wins:
+        return wins[0]
+    if len(blocks) < len(board.legal()):
+        return blocks[0]
+    weights = [1 + CENTRE_WEIGHT[c] for c in blocks]
+    return rng.choices(blocks, weights=weights)[0]
+
+
+CHOOSERS = {"latwy": choose_latwy, "sredni": choose_sredni, "trudny": choose_trudny}
+BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
+
+
+def choose(state: Any, level: str, rng: random.Random, budget_s: float | None = None) -> int:
+    """The column (action) ``level`` plays in the engine ``state``."""
+    board = Board.from_columns(list(state.history))
+    return CHOOSERS[level](board, BUDGETS[level] if budget_s is None else budget_s, rng)
