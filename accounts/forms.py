@@ -39,8 +39,5 @@ class LoginForm(auth_forms.AuthenticationForm):
     }
 
 
-class SettingsForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = ("language",)
-        widgets = {"language": forms.RadioSelect}
+class SettingsForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), choices=User.Language.choices, widget=forms.RadioSelect)

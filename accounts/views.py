@@ -78,7 +78,7 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 @login_required
 def account_settings(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        form = SettingsForm(request.POST, instance=request.user)
+        form = SettingsForm(request.POST)
         if form.is_valid():
             services.user_set_language(user=request.user, language=form.cleaned_data["language"])
             translation.activate(request.user.language)
@@ -92,7 +92,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             )
             return response
     else:
-        form = SettingsForm(instance=request.user)
+        form = SettingsForm(initial={"language": request.user.language})
     return render(request, "accounts/settings.html", {"form": form})
 
 

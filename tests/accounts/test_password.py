@@ -1,0 +1,68 @@
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+NEW_PASSWORD = "nowe-Haslo-do-gry-77"
+
+
+def test_password_change_needs_login(client):
+    response = client.get(reverse("password_change"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_password_change_works_and_keeps_the_session(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert client.get(reverse("account_settings")).status_code == 200
+
+
+def test_password_change_rejects_a_wrong_old_password_and_a_mismatch(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": "zle", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD + "x"},
+    )
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert "old_password" in form.errors and "new_password2" in form.errors
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+
+
+def test_password_reset_sends_a_working_link(client, alice):
+    response = client.post(reverse("password_reset"), {"email": "ALICE@example.com"})
+    assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["alice@example.com"]
+    link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[0].body).group(1)
+    form_page = client.get(link, follow=True)
+    assert form_page.context["validlink"]
+    done = client.post(
+        form_page.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    )
+    assert done.status_code == 302 and done["Location"] == reverse("password_reset_complete")
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    # The link works once.
+    assert not client.get(link, follow=True).context["validlink"]
+
+
+def test_password_reset_for_an_unknown_email_shows_the_same_page(client, alice):
+    known = client.post(reverse("password_reset"), {"email": "alice@example.com"}, follow=True)
+    unknown = client.post(reverse("password_reset"), {"email": "nikt@example.com"}, follow=True)
+    assert known.redirect_chain == unknown.redirect_chain == [(reverse("password_reset_done"), 302)]
+    strip = lambda html: re.sub(r'(value=|X-CSRFToken": )"[^"]+"', "", html)  # noqa: E731 (CSRF tokens differ)
+    assert strip(known.content.decode()) == strip(unknown.content.decode())
+    assert len(mail.outbox) == 1  # only the real account got mail
