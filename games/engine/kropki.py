@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 from .base import (
     INSIDE_TERRITORY,
+    NOT_YOUR_TURN,
     OCCUPIED,
     OFF_BOARD,
     PLAYER_HAS_ENDED,
@@ -47,7 +48,6 @@ from .base import (
     GameOverError,
     InvalidActionError,
     InvalidParamsError,
-    NOT_YOUR_TURN,
     Outcome,
     State,
     other,
@@ -280,16 +280,11 @@ class KropkiState(State):
         }
 
     def _pass_turn(self, player: int) -> None:
+        """Hand the move on: to the opponent unless they have ended (solo
+        play); nobody once both have ended or no free point is left."""
         opponent = other(player)
-        if self.ended[1] and self.ended[2]:
-            nxt: int | None = None
-        elif self.ended[opponent]:
-            nxt = player
-        elif self.ended[player]:
-            nxt = opponent
-        else:
-            nxt = opponent
-        if nxt is not None and self.free == 0:
+        nxt: int | None = player if self.ended[opponent] else opponent
+        if self.ended[1] and self.ended[2] or self.free == 0:
             nxt = None
         self.to_move = nxt
         if nxt is None:
