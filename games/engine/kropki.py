@@ -34,6 +34,7 @@ Equal scores at the end are a draw: ``Outcome(winner=None, reason=SCORE)``.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any, ClassVar
 
 from .base import (
@@ -66,6 +67,9 @@ _CAPTURED = 4
 _BOUND = 8
 _EMPTY_BASE = 16
 _BAD = 32
+
+# Point byte -> 1 when a dot may go there (no dot, no territory, on the board).
+_FREE_TABLE = bytes(0 if cell & (_PUT | _CAPTURED | _BAD) else 1 for cell in range(256))
 
 # Grid characters of vectors/README.md, indexed by the low three bits
 # (_BLUE | _PUT | _CAPTURED) of a point.
@@ -118,6 +122,12 @@ class Kropki(Game):
         self.pos_of_action: tuple[int, ...] = tuple(
             (a // self.width + 1) * s + a % self.width + 1 for a in range(self.end_action)
         )
+        # The inverse, over the whole array (border points map to -1); both
+        # run in the same order, so filtering it keeps actions ascending.
+        action_of_pos = [-1] * size
+        for action, pos in enumerate(self.pos_of_action):
+            action_of_pos[pos] = action
+        self.action_of_pos: tuple[int, ...] = tuple(action_of_pos)
 
     @classmethod
     def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
@@ -209,9 +219,7 @@ class KropkiState(State):
     def legal_actions(self) -> list[int]:
         if self.to_move is None:
             return []
-        points = self.points
-        blocked = _PUT | _CAPTURED
-        actions = [a for a, pos in enumerate(self.game.pos_of_action) if not points[pos] & blocked]
+        actions = list(compress(self.game.action_of_pos, self.points.translate(_FREE_TABLE)))
         actions.append(self.game.end_action)
         return actions
 
