@@ -33,7 +33,8 @@ import time
 from functools import lru_cache
 from typing import Any
 
-EXACT_MAX = 22
+EXACT_MAX = 40  # tried when at most this many segments are undrawn
+EXACT_SHARE = 0.7  # of the budget; past it the chain heuristics answer
 
 
 class Timeout(Exception):
@@ -347,7 +348,7 @@ def choose_trudny_drawn(geo: Geometry, drawn: int, budget_s: float, rng: random.
     if len(moves) == 1:
         return moves[0]
     if len(moves) <= EXACT_MAX:
-        solver = Solver(geo, time.perf_counter() + budget_s)
+        solver = Solver(geo, time.perf_counter() + EXACT_SHARE * budget_s)
         try:
             return solver.best_move(drawn)
         except Timeout:
