@@ -178,12 +178,19 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ROUTES = {
     "games.tasks.expire_turn": {"queue": "clock"},
     "games.tasks.sweep_expired_turns": {"queue": "clock"},
-    "games.tasks.bot_*": {"queue": "bots"},
+    "games.tasks.bot_move": {"queue": "bots"},
 }
 # Periodic jobs. The live-match work adds here, e.g.:
 #   "sweep-expired-turns": {"task": "games.tasks.sweep_expired_turns", "schedule": 5.0,
 #                           "options": {"queue": "clock", "expires": 5}},
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # The safety net for lost clock tasks (RELIABILITY.md §5c).
+    "sweep-expired-turns": {
+        "task": "games.tasks.sweep_expired_turns",
+        "schedule": float(env_int("SWEEP_SECONDS", 5)),
+        "options": {"queue": "clock", "expires": 5},
+    },
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
@@ -220,6 +227,7 @@ AXES_USERNAME_FORM_FIELD = "username"
 AXES_VERBOSE = False
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kropki <no-reply@kropki.local>")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 

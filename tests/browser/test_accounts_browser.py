@@ -1,0 +1,93 @@
+"""Sign up, log out, log in again and switch the language in a real Chromium against daphne."""
+
+import re
+import secrets
+
+from playwright.sync_api import expect
+
+PASSWORD = "planszowka-Mocna-91"
+
+
+def test_sign_up_log_out_log_in_and_switch_language(page, live_url):
+    username = "Gracz_" + secrets.token_hex(3)
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    page.get_by_role("link", name="Załóż konto").first.click()
+    expect(page).to_have_url(re.compile(r"/konto/rejestracja/$"))
+
+    page.get_by_label("Nazwa użytkownika").fill(username)
+    page.get_by_label("E-mail").fill(f"{username.lower()}@example.com")
+    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
+    page.get_by_label("Potwierdzenie hasła").fill(PASSWORD)
+    page.get_by_role("button", name="Załóż konto").click()
+
+    expect(page.get_by_test_id("account-link")).to_have_text(username)
+    expect(page.get_by_role("status")).to_contain_text(f"Witaj, {username}!")
+
+    page.get_by_role("button", name="Wyloguj się").click()
+    expect(page.get_by_role("link", name="Zaloguj się")).to_be_visible()
+    expect(page.get_by_test_id("account-link")).to_have_count(0)
+
+    page.get_by_role("link", name="Zaloguj się").click()
+    page.get_by_label("Nazwa użytkownika").fill(username.upper())  # log-in ignores case
+    page.get_by_label("Hasło").fill("nie-to-haslo")
+    page.get_by_role("button", name="Zaloguj się").click()
+    expect(page.get_by_role("alert")).to_contain_text("Niepoprawna nazwa użytkownika lub hasło")
+    page.get_by_label("Hasło").fill(PASSWORD)
+    page.get_by_role("button", name="Zaloguj się").click()
+    expect(page.get_by_test_id("account-link")).to_have_text(username)
+
+    # Switch to English from the header; the choice is kept on the account.
+    page.get_by_test_id("lang-en").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    page.get_by_test_id("account-link").click()
+    expect(page.get_by_role("heading", name="Settings")).to_be_visible()
+    expect(page.get_by_label("English")).to_be_checked()
+
+    # And back to Polish through the settings page.
+    page.get_by_label("Polish").check()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.get_by_role("status")).to_contain_text("Ustawienia zapisane.")
+    assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+def test_keyboard_skip_link_and_narrow_screen(new_context):
+    page = new_context(viewport={"width": 360, "height": 740}).new_page()
+    page.goto("/")
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Przejdź do treści")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()
+    # Nothing overflows a 360 px phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_ws_ping_through_daphne(page, live_url):
+    page.goto("/")
+    result = page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws/ping/');
+            const got = [];
+            ws.onmessage = (e) => { got.push(JSON.parse(e.data)); if (got.length === 1) ws.send(JSON.stringify({hi: 1})); else { ws.close(); resolve(got); } };
+            ws.onerror = () => reject('ws error');
+            setTimeout(() => reject('timeout'), 5000);
+        })"""
+    )
+    assert result == [{"type": "hello", "user": None}, {"type": "echo", "data": {"hi": 1}}]
+
+
+def test_healthz_and_a_celery_worker(live_url, celery_worker_proc):
+    from kropki_site.celery import app
+    from tests.live import site_healthz
+
+    health = site_healthz(live_url)
+    assert health["http_status"] == 200 and health["failing"] == [], health
+    replies = app.control.ping(timeout=5)
+    assert any(celery_worker_proc.name in list(reply)[0] for reply in replies), replies

@@ -1,0 +1,243 @@
+"""Helpers to start the real site (daphne, Celery worker and beat) as subprocesses in tests.
+
+Each process runs in its own session (process group) so that stopping it also
+stops its children (Celery's pool processes). Logs go to files under the
+caller's temporary directory; a failed start raises with the log's tail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def wait_for_http(url: str, timeout: float = 60.0, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode} before {url} answered\n{tail(log)}")
+        try:
+            status, _ = http_get(url, timeout=2)
+            if status == 200:
+                return
+            last = status
+        except (OSError, urllib.error.URLError) as exc:
+            last = exc
+        time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer 200 within {timeout} s (last: {last})\n{tail(log)}")
+
+
+def tail(log: Path | None, lines: int = 40) -> str:
+    if log is None or not log.exists():
+        return ""
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@dataclass
+class Proc:
+    name: str
+    popen: subprocess.Popen
+    log: Path
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """SIGTERM the process group, then SIGKILL what is left."""
+        stop_group(self.popen, timeout)
+
+    def kill(self) -> None:
+        """kill -9 the whole group at once (for fault tests)."""
+        try:
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.popen.wait(timeout=10)
+
+
+def stop_group(popen: subprocess.Popen, timeout: float = 15.0, sig: int = signal.SIGTERM) -> None:
+    try:
+        os.killpg(popen.pid, sig)
+    except ProcessLookupError:
+        return
+    try:
+        popen.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(popen.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        popen.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def start(name: str, args: list[str], env: dict[str, str], logdir: Path) -> Proc:
+    log = logdir / f"{name}.log"
+    handle = open(log, "ab")
+    popen = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    handle.close()
+    return Proc(name, popen, log)
+
+
+@dataclass
+class LiveSite:
+    """Environment and processes of one live site (its own database, shared Redis)."""
+
+    env: dict[str, str]
+    workdir: Path
+    procs: list[Proc] = field(default_factory=list)
+
+    def manage(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True,
+            timeout=timeout,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+        return result
+
+    def start_daphne(self, port: int | None = None, name: str = "daphne") -> tuple[Proc, str]:
+        port = port or free_port()
+        proc = start(
+            name, [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "kropki_site.asgi:application"],
+            self.env, self.workdir,
+        )
+        self.procs.append(proc)
+        url = f"http://127.0.0.1:{port}"
+        wait_for_http(url + "/", timeout=60, proc=proc.popen, log=proc.log)
+        return proc, url
+
+    def start_worker(self, queues: str = "default,clock,bots", name: str = "worker", concurrency: int = 1) -> Proc:
+        hostname = f"{name}-{secrets.token_hex(3)}@%h"
+        proc = start(
+            name,
+            [str(VENV_BIN / "celery"), "-A", "kropki_site", "worker", "-Q", queues, "-n", hostname,
+             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
+            self.env, self.workdir,
+        )
+        self.procs.append(proc)
+        wait_for_log(proc, "ready.", timeout=60)
+        return proc
+
+    def start_beat(self, name: str = "beat") -> Proc:
+        proc = start(
+            name,
+            [str(VENV_BIN / "celery"), "-A", "kropki_site", "beat", "--loglevel", "INFO",
+             "--schedule", str(self.workdir / f"{name}-schedule")],
+            self.env, self.workdir,
+        )
+        self.procs.append(proc)
+        wait_for_log(proc, "beat: Starting", timeout=60)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in reversed(self.procs):
+            proc.stop()
+        self.procs.clear()
+
+
+def wait_for_log(proc: Proc, needle: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if needle in proc.log.read_text(errors="replace"):
+            return
+        if proc.popen.poll() is not None:
+            raise RuntimeError(f"{proc.name} exited with {proc.popen.returncode}\n{tail(proc.log)}")
+        time.sleep(0.2)
+    raise TimeoutError(f"{proc.name} did not log {needle!r} within {timeout} s\n{tail(proc.log)}")
+
+
+def live_database_url(base_url: str | None, workdir: Path, suffix: str) -> str:
+    """A fresh database the server processes can see: a SQLite file, or a new PostgreSQL database."""
+    if not base_url or base_url.startswith("sqlite"):
+        return f"sqlite:///{workdir / ('live-' + suffix + '.sqlite3')}"
+    import dj_database_url
+    import psycopg
+
+    cfg = dj_database_url.parse(base_url)
+    name = f"{cfg['NAME']}_live_{suffix}"
+    admin = psycopg.connect(
+        dbname="postgres", user=cfg["USER"] or None, password=cfg["PASSWORD"] or None,
+        host=cfg["HOST"] or None, port=cfg["PORT"] or None, autocommit=True,
+    )
+    with admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return base_url.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_live_database(url: str) -> None:
+    if url.startswith("sqlite"):
+        return
+    import dj_database_url
+    import psycopg
+
+    cfg = dj_database_url.parse(url)
+    admin = psycopg.connect(
+        dbname="postgres", user=cfg["USER"] or None, password=cfg["PASSWORD"] or None,
+        host=cfg["HOST"] or None, port=cfg["PORT"] or None, autocommit=True,
+    )
+    with admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{cfg["NAME"]}" WITH (FORCE)')
+
+
+def make_live_site(workdir: Path, redis_url: str, **extra_env: str) -> LiveSite:
+    """Create a database, migrate it, and return a LiveSite whose processes share it."""
+    suffix = f"{os.getpid()}_{secrets.token_hex(2)}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "kropki_site.settings",
+        "DATABASE_URL": live_database_url(os.environ.get("DATABASE_URL"), workdir, suffix),
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "SESSION_COOKIE_SECURE": "0",
+        "CSRF_COOKIE_SECURE": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "VAR_DIR": str(workdir / "var"),
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(workdir / "mail"),
+        "PYTHONUNBUFFERED": "1",
+        **extra_env,
+    }
+    site = LiveSite(env=env, workdir=workdir)
+    site.manage("migrate", "--noinput")
+    return site
+
+
+def site_healthz(url: str) -> dict:
+    status, body = http_get(url + "/healthz")
+    return {**json.loads(body), "http_status": status}
