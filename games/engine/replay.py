@@ -15,6 +15,11 @@ Reads one JSON game per line and writes one JSON line per game:
 - a line that is not a game (not JSON, unknown game, bad params, a move of the
   wrong shape) gets ``{"error": "..."}`` and the command goes on.
 
+Kropki i kwadraty records are replayed to their last segment (standard rules)
+unless ``params`` asks for ``"majority_end": true``: records from other
+programs go on after a player holds a majority of the boxes, which never
+changes who wins. The site's own matches always end at the majority.
+
 Which moves are rejected rather than malformed: a Kropki pair of integers off
 the board (``off_board``), a Cztery w rzędzie column that is not 1..7 or a
 character that is not a digit (``unknown_action``), a segment id out of range
@@ -85,6 +90,8 @@ def read_record(record: object) -> tuple[Game, list[int | str]]:
         params = {}
     if not isinstance(params, dict):
         raise BadRecord("params must be an object")
+    if slug == "dots_and_boxes":
+        params = {"majority_end": False, **params}
     try:
         game = get_game(slug, **params)  # type: ignore[arg-type]
     except InvalidParamsError as error:

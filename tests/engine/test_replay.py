@@ -114,7 +114,11 @@ def test_replay_agrees_with_the_engine_on_a_random_game_of_each_kind() -> None:
 
     rng = random.Random(1)
     records, states = [], []
-    for slug, params in (("kropki", {"width": 7, "height": 6}), ("connect4", {}), ("dots_and_boxes", {"rows": 2, "cols": 3})):
+    for slug, params in (
+        ("kropki", {"width": 7, "height": 6}),
+        ("connect4", {}),
+        ("dots_and_boxes", {"rows": 2, "cols": 3, "majority_end": True}),
+    ):
         game = get_game(slug, **params)
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -135,3 +139,19 @@ def test_replay_agrees_with_the_engine_on_a_random_game_of_each_kind() -> None:
         assert last["scores"] == list(state.scores())
         for key, value in state.replay_fields().items():
             assert last[key] == value
+
+
+def test_replay_plays_dots_and_boxes_records_past_the_majority_by_default() -> None:
+    """Records from other programs go on after 13 boxes; the replay follows
+    them unless asked for the site's majority end."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "dots_and_boxes" / "endgames_5x5.jsonl"
+    past = next(r for r in map(json.loads, path.open()) if max(r["score"]) > 13)
+    full, site = replay(
+        {"game": "dots_and_boxes", "params": {"rows": 5, "cols": 5}, "moves": past["moves"]},
+        {"game": "dots_and_boxes", "params": {"rows": 5, "cols": 5, "majority_end": True}, "moves": past["moves"]},
+    )
+    assert all(a["ok"] for a in full["after"]) and full["after"][-1]["scores"] == past["score"]
+    assert site["after"][-1]["error"] == "game_over"
