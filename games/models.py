@@ -1,1 +1,158 @@
-# Match, Move and Seek arrive with the live-play work (issue 4).
+"""Matches, their moves and challenges.
+
+The Move rows are the truth of a match; ``Match.history`` is a cache of their
+actions (a test checks it equals the rows) so that a state needs no join.
+Only ``games/services.py`` creates or changes these rows.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.variants import VARIANTS
+
+VARIANT_NAMES = {
+    "kropki-10": _("Kropki 10×10 (szybka)"),
+    "kropki-20": _("Kropki 20×20 (duża)"),
+    "cztery-w-rzedzie": _("Cztery w rzędzie"),
+    "kropki-i-kwadraty": _("Kropki i kwadraty"),
+}
+VARIANT_CHOICES = [(key, VARIANT_NAMES[key]) for key in VARIANTS]
+
+PINK, BLUE = 1, 2
+COLOUR_NAMES = {PINK: _("różowe"), BLUE: _("niebieskie")}
+
+BOT_LEVEL_CHOICES = [("latwy", _("łatwy")), ("sredni", _("średni")), ("trudny", _("trudny"))]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("w toku")
+        FINISHED = "finished", _("zakończona")
+        ABORTED = "aborted", _("przerwana")
+
+    class EndReason(models.TextChoices):
+        # Rule endings (the engine's Outcome.reason) ...
+        SCORE = "score", _("punkty")
+        FOUR_IN_A_ROW = "four_in_a_row", _("cztery w rzędzie")
+        FULL_BOARD = "full_board", _("pełna plansza")
+        NO_LINE_POSSIBLE = "no_line_possible", _("żadna linia nie jest już możliwa")
+        BOXES = "boxes", _("więcej kwadratów")
+        BOXES_MAJORITY = "boxes_majority", _("większość kwadratów")
+        # ... and match endings.
+        TIMEOUT = "timeout", _("koniec czasu")
+        RESIGN = "resign", _("poddanie")
+        AGREEMENT = "agreement", _("remis za zgodą")
+        ABORTED = "aborted", _("przerwana")
+
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    pink = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    blue = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # A computer player takes the side whose user is null.
+    bot_level = models.CharField(max_length=16, choices=BOT_LEVEL_CHOICES, blank=True)
+    rated = models.BooleanField(default=False)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)  # 1, 2; null: draw or not over
+    end_reason = models.CharField(max_length=32, choices=EndReason.choices, blank=True)
+
+    ply = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    history = models.JSONField(default=list)  # cache of the Move rows' actions
+    pink_score = models.PositiveIntegerField(default=0)
+    blue_score = models.PositiveIntegerField(default=0)
+
+    draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)  # who offers
+    rematch_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The sweeper's only question: which active matches are overdue?
+            models.Index(fields=["turn_deadline"], name="match_active_deadline", condition=Q(status="active")),
+            models.Index(fields=["status", "-created_at"], name="match_status_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(variant__in=list(VARIANTS)), name="match_variant_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.variant})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def bot_side(self) -> int | None:
+        if not self.bot_level:
+            return None
+        return PINK if self.pink_id is None else BLUE
+
+    def user_id_of(self, side: int) -> int | None:
+        return self.pink_id if side == PINK else self.blue_id
+
+    def side_of(self, user_id: int | None) -> int | None:
+        """The colour ``user_id`` plays here, or None for a spectator."""
+        if user_id is None:
+            return None
+        if user_id == self.pink_id:
+            return PINK
+        if user_id == self.blue_id:
+            return BLUE
+        return None
+
+
+class Move(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()  # 1 for the first move
+    player = models.PositiveSmallIntegerField()
+    action = models.PositiveIntegerField()
+    # Kropki: a timeout counts as the player ending the game, stored as that move.
+    by_timeout = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.ply}: {self.action}"
+
+
+class Challenge(models.Model):
+    """An invitation by link; listed in the lobby while open."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("otwarte")
+        ACCEPTED = "accepted", _("przyjęte")
+        CANCELLED = "cancelled", _("anulowane")
+
+    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.token} ({self.variant})"

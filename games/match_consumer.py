@@ -1,0 +1,194 @@
+"""``ws/match/<id>/``: one socket per viewer of a match (players and spectators).
+
+Thin by design: parse a frame, call one service through a small
+``database_sync_to_async`` helper, and reply. Every refusal is an ``error``
+frame with a stable code followed by a fresh ``state`` frame. The protocol is
+documented in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import aclose_old_connections, database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import realtime, services
+from games.errors import MatchError
+
+MAX_FRAME_BYTES = 2048
+# Token bucket per socket: a sustained 8 frames/s, bursts of 20.
+RATE_PER_SECOND = 8.0
+RATE_BURST = 20.0
+
+
+def _int(content: dict[str, Any], key: str) -> int:
+    value = content.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MatchError("bad_frame", f"'{key}' must be an integer")
+    return value
+
+
+def _bool(content: dict[str, Any], key: str) -> bool:
+    value = content.get(key)
+    if not isinstance(value, bool):
+        raise MatchError("bad_frame", f"'{key}' must be true or false")
+    return value
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    # -- WebSocket handlers ---------------------------------------------------
+
+    async def connect(self) -> None:
+        try:
+            self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        except (KeyError, ValueError):
+            await self.close(code=4404)
+            return
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        if not await self._match_exists():
+            await self.close(code=4404)
+            return
+        self.tokens = RATE_BURST
+        self.tokens_at = time.monotonic()
+        await self.channel_layer.group_add(realtime.match_group(self.match_id), self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_add(realtime.user_group(self.user_id), self.channel_name)
+        await self.accept()
+        await self._send_state()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "tokens"):
+            await self.channel_layer.group_discard(realtime.match_group(self.match_id), self.channel_name)
+            if self.user_id is not None:
+                await self.channel_layer.group_discard(realtime.user_group(self.user_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        try:
+            self._take_token()
+            if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise MatchError("frame_too_large" if text_data or bytes_data else "bad_frame")
+            try:
+                content = json.loads(text_data)
+            except ValueError:
+                raise MatchError("bad_json") from None
+            if not isinstance(content, dict):
+                raise MatchError("bad_frame")
+            await self._dispatch(content)
+        except MatchError as exc:
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            if exc.code != "rate_limited":
+                await self._send_state()
+
+    # -- command helpers --------------------------------------------------------
+
+    def _take_token(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.tokens_at) * RATE_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens < 1:
+            raise MatchError("rate_limited")
+        self.tokens -= 1
+
+    async def _dispatch(self, content: dict[str, Any]) -> None:
+        kind = content.get("type")
+        if kind == "sync":
+            await self._send_state()
+            return
+        if kind not in self.COMMANDS:
+            raise MatchError("unknown_type")
+        await aclose_old_connections()
+        result = await database_sync_to_async(self.COMMANDS[kind])(self, content)
+        if result == "duplicate":
+            await self._send_state()
+
+    def _move(self, content: dict[str, Any]) -> str | None:
+        result = services.match_play(
+            match_id=self.match_id, user_id=self.user_id, ply=_int(content, "ply"), action=_int(content, "action")
+        )
+        return "duplicate" if result.duplicate else None
+
+    def _end(self, content: dict[str, Any]) -> str | None:
+        match = services.Match.objects.filter(pk=self.match_id).only("variant").first()
+        state = services.match_state(match) if match else None
+        end_action = getattr(state.game, "end_action", None) if state else None
+        if end_action is None:
+            raise MatchError("unknown_action")
+        result = services.match_play(
+            match_id=self.match_id, user_id=self.user_id, ply=_int(content, "ply"), action=end_action
+        )
+        return "duplicate" if result.duplicate else None
+
+    def _resign(self, content: dict[str, Any]) -> None:
+        services.match_resign(match_id=self.match_id, user_id=self.user_id)
+
+    def _draw_offer(self, content: dict[str, Any]) -> None:
+        services.match_offer_draw(match_id=self.match_id, user_id=self.user_id)
+
+    def _draw_answer(self, content: dict[str, Any]) -> None:
+        services.match_answer_draw(match_id=self.match_id, user_id=self.user_id, accept=_bool(content, "accept"))
+
+    def _rematch_offer(self, content: dict[str, Any]) -> None:
+        services.match_offer_rematch(match_id=self.match_id, user_id=self.user_id)
+
+    def _rematch_decline(self, content: dict[str, Any]) -> None:
+        services.match_decline_rematch(match_id=self.match_id, user_id=self.user_id)
+
+    def _claim_timeout(self, content: dict[str, Any]) -> None:
+        if not services.match_expire_turn(match_id=self.match_id):
+            raise MatchError("turn_not_expired")
+
+    COMMANDS = {
+        "move": _move,
+        "end": _end,
+        "resign": _resign,
+        "draw_offer": _draw_offer,
+        "draw_answer": _draw_answer,
+        "rematch_offer": _rematch_offer,
+        "rematch_decline": _rematch_decline,
+        "claim_timeout": _claim_timeout,
+    }
+
+    @database_sync_to_async
+    def _match_exists(self) -> bool:
+        return services.Match.objects.filter(pk=self.match_id).exists()
+
+    @database_sync_to_async
+    def _state_frame(self) -> dict[str, Any] | None:
+        frame = realtime.match_frame(self.match_id, "state")
+        if frame is not None:
+            frame["you"] = frame["snapshot"] and _side_for(frame["snapshot"], self.user_id)
+        return frame
+
+    async def _send_state(self) -> None:
+        await aclose_old_connections()
+        frame = await self._state_frame()
+        if frame is not None:
+            await self.send_json(frame)
+
+    # -- channel-layer handlers ---------------------------------------------------
+
+    async def match_event(self, event: dict[str, Any]) -> None:
+        """A committed change of this match: pass the frame on."""
+        await self.send_json(event["frame"])
+
+    async def user_logout(self, event: dict[str, Any]) -> None:
+        """The user logged out or changed the password somewhere: close."""
+        await self.close(code=4401)
+
+    @classmethod
+    async def encode_json(cls, content: dict[str, Any]) -> str:
+        return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def _side_for(snapshot: dict[str, Any], user_id: int | None) -> int | None:
+    if user_id is None:
+        return None
+    for side, player in snapshot["players"].items():
+        if player["user_id"] == user_id:
+            return int(side)
+    return None
+

@@ -1,0 +1,89 @@
+"""``match_snapshot``: the one JSON-able picture of a match, used by the page's
+first paint and by every WebSocket frame, so both always agree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import State
+from games.models import BLUE, PINK, VARIANT_NAMES, Match
+from games.variants import get_variant
+
+
+def reason_text(match: Match) -> str:
+    """The result and why, in words ("remis za zgodą", "wygrana na punkty"...)."""
+    if match.status == Match.Status.ACTIVE:
+        return ""
+    R = Match.EndReason
+    reason, winner = match.end_reason, match.winner
+    if reason == R.ABORTED:
+        return _("Partia przerwana: pierwszy ruch nie nadszedł na czas. Bez wyniku i bez zmiany rankingu.")
+    if winner is None:
+        return {
+            R.SCORE: _("Remis przy równym wyniku."),
+            R.AGREEMENT: _("Remis za zgodą."),
+            R.NO_LINE_POSSIBLE: _("Remis: żadnej linii czterech nie da się już ułożyć."),
+            R.FULL_BOARD: _("Remis: plansza jest pełna."),
+            R.BOXES: _("Remis: po równo kwadratów."),
+        }.get(reason, _("Remis."))
+    colour = _("Wygrywają różowe") if winner == PINK else _("Wygrywają niebieskie")
+    why = {
+        R.SCORE: _("wygrana na punkty"),
+        R.FOUR_IN_A_ROW: _("cztery w rzędzie"),
+        R.BOXES: _("więcej kwadratów"),
+        R.BOXES_MAJORITY: _("większość kwadratów"),
+        R.TIMEOUT: _("przeciwnikowi skończył się czas"),
+        R.RESIGN: _("przeciwnik się poddał"),
+    }.get(reason, reason)
+    return f"{colour}: {why}."
+
+
+def player_name(match: Match, side: int) -> str:
+    user = match.pink if side == PINK else match.blue
+    if user is None:
+        return _("Komputer (%(level)s)") % {"level": match.get_bot_level_display()}
+    return user.username
+
+
+def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
+    from games.render import render_board  # the board renderer (pure Python)
+    from games.services import match_state
+
+    state = state if state is not None else match_state(match)
+    variant = get_variant(match.variant)
+    game = state.game
+    view = state.view()
+    active = match.is_active
+    return {
+        "id": match.pk,
+        "variant": match.variant,
+        "variant_name": str(VARIANT_NAMES[match.variant]),
+        "game": game.slug,
+        "rules_url": reverse("rules", args=[variant.rules_slug]),
+        "status": match.status,
+        "ply": match.ply,
+        "to_move": match.to_move,
+        "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "server_now": timezone.now().isoformat(),
+        "rated": match.rated,
+        "bot_level": match.bot_level or None,
+        "bot_side": match.bot_side,
+        "players": {
+            str(side): {"name": player_name(match, side), "user_id": match.user_id_of(side)} for side in (PINK, BLUE)
+        },
+        "scores": [match.pink_score, match.blue_score],
+        "winner": match.winner,
+        "end_reason": match.end_reason or None,
+        "result_text": reason_text(match),
+        "draw_offer": match.draw_offer,
+        "rematch_offer": match.rematch_offer,
+        "rematch_id": match.rematch_id,
+        "moves": [game.action_to_string(a) for a in state.history],
+        "legal": state.legal_actions() if active else [],
+        "view": view,
+        "board_svg": render_board(view, game.slug, interactive=active),
+    }

@@ -1,0 +1,34 @@
+"""Celery tasks: thin wake-up calls that fetch by id and call one service.
+
+Each may run twice, late, or never (the sweeper covers "never"), so each is
+idempotent: the service re-checks everything under the match's row lock.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="games.tasks.expire_turn", acks_late=True, ignore_result=True)
+def expire_turn(match_id: int, ply: int) -> bool:
+    from games.services import match_expire_turn
+
+    return match_expire_turn(match_id=match_id, ply=ply)
+
+
+@shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)
+def sweep_expired_turns() -> int:
+    from games.services import sweep_expired
+
+    return sweep_expired()
+
+
+@shared_task(name="games.tasks.bot_move", acks_late=True, ignore_result=True)
+def bot_move(match_id: int, ply: int) -> bool:
+    from games.bot_service import match_bot_turn
+
+    return match_bot_turn(match_id=match_id, ply=ply)
