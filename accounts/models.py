@@ -21,6 +21,9 @@ class User(AbstractUser):
 
     email = models.EmailField(_("e-mail address"))
     language = models.CharField(_("language"), max_length=8, choices=Language.choices, default=Language.POLISH)
+    # A visitor playing the computer without an account; signing up turns this
+    # same row into a real account, so the guest's matches stay theirs.
+    is_guest = models.BooleanField(_("guest"), default=False)
 
     objects = UserManager()
 

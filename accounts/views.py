@@ -15,16 +15,24 @@ from django.views.i18n import set_language as django_set_language
 
 from . import services
 from .forms import LoginForm, SettingsForm, SignUpForm
+from .guests import guest_convert
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
+    guest = request.user if getattr(request.user, "is_guest", False) else None
+    if request.user.is_authenticated and guest is None:
         return redirect("home")
     if request.method == "POST":
         form = SignUpForm(request.POST)
         form.language = translation.get_language() if translation.get_language() in ("pl", "en") else "pl"
         if form.is_valid():
-            user = form.save()
+            if guest is not None:  # keep the matches played as a guest
+                user = guest_convert(
+                    guest=guest, username=form.cleaned_data["username"], email=form.cleaned_data["email"],
+                    password=form.cleaned_data["password1"], language=form.language,
+                )
+            else:
+                user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
             return redirect("home")

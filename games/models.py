@@ -17,38 +17,38 @@ from django.utils.translation import gettext_lazy as _
 from games.variants import VARIANTS
 
 VARIANT_NAMES = {
-    "kropki-10": _("Kropki 10×10 (szybka)"),
-    "kropki-20": _("Kropki 20×20 (duża)"),
+    "kropki-10": _("Kropki 10×10 (quick)"),
+    "kropki-20": _("Kropki 20×20 (large)"),
     "cztery-w-rzedzie": _("Cztery w rzędzie"),
     "kropki-i-kwadraty": _("Kropki i kwadraty"),
 }
 VARIANT_CHOICES = [(key, VARIANT_NAMES[key]) for key in VARIANTS]
 
 PINK, BLUE = 1, 2
-COLOUR_NAMES = {PINK: _("różowe"), BLUE: _("niebieskie")}
+COLOUR_NAMES = {PINK: _("pink"), BLUE: _("blue")}
 
-BOT_LEVEL_CHOICES = [("latwy", _("łatwy")), ("sredni", _("średni")), ("trudny", _("trudny"))]
+BOT_LEVEL_CHOICES = [("latwy", _("easy")), ("sredni", _("medium")), ("trudny", _("hard"))]
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", _("w toku")
-        FINISHED = "finished", _("zakończona")
-        ABORTED = "aborted", _("przerwana")
+        ACTIVE = "active", _("in progress")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
 
     class EndReason(models.TextChoices):
         # Rule endings (the engine's Outcome.reason) ...
-        SCORE = "score", _("punkty")
-        FOUR_IN_A_ROW = "four_in_a_row", _("cztery w rzędzie")
-        FULL_BOARD = "full_board", _("pełna plansza")
-        NO_LINE_POSSIBLE = "no_line_possible", _("żadna linia nie jest już możliwa")
-        BOXES = "boxes", _("więcej kwadratów")
-        BOXES_MAJORITY = "boxes_majority", _("większość kwadratów")
+        SCORE = "score", _("score")
+        FOUR_IN_A_ROW = "four_in_a_row", _("four in a row")
+        FULL_BOARD = "full_board", _("full board")
+        NO_LINE_POSSIBLE = "no_line_possible", _("no line possible")
+        BOXES = "boxes", _("more boxes")
+        BOXES_MAJORITY = "boxes_majority", _("majority of boxes")
         # ... and match endings.
-        TIMEOUT = "timeout", _("koniec czasu")
-        RESIGN = "resign", _("poddanie")
-        AGREEMENT = "agreement", _("remis za zgodą")
-        ABORTED = "aborted", _("przerwana")
+        TIMEOUT = "timeout", _("time out")
+        RESIGN = "resign", _("resignation")
+        AGREEMENT = "agreement", _("draw by agreement")
+        ABORTED = "aborted", _("aborted")
 
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     pink = models.ForeignKey(
@@ -139,9 +139,9 @@ class Challenge(models.Model):
     """An invitation by link; listed in the lobby while open."""
 
     class Status(models.TextChoices):
-        OPEN = "open", _("otwarte")
-        ACCEPTED = "accepted", _("przyjęte")
-        CANCELLED = "cancelled", _("anulowane")
+        OPEN = "open", _("open")
+        ACCEPTED = "accepted", _("accepted")
+        CANCELLED = "cancelled", _("cancelled")
 
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")

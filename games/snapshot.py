@@ -21,23 +21,23 @@ def reason_text(match: Match) -> str:
     R = Match.EndReason
     reason, winner = match.end_reason, match.winner
     if reason == R.ABORTED:
-        return _("Partia przerwana: pierwszy ruch nie nadszedł na czas. Bez wyniku i bez zmiany rankingu.")
+        return _("Match aborted: a first move did not come in time. No result and no rating change.")
     if winner is None:
         return {
-            R.SCORE: _("Remis przy równym wyniku."),
-            R.AGREEMENT: _("Remis za zgodą."),
-            R.NO_LINE_POSSIBLE: _("Remis: żadnej linii czterech nie da się już ułożyć."),
-            R.FULL_BOARD: _("Remis: plansza jest pełna."),
-            R.BOXES: _("Remis: po równo kwadratów."),
-        }.get(reason, _("Remis."))
-    colour = _("Wygrywają różowe") if winner == PINK else _("Wygrywają niebieskie")
+            R.SCORE: _("Draw on equal score."),
+            R.AGREEMENT: _("Draw by agreement."),
+            R.NO_LINE_POSSIBLE: _("Draw: no line of four can be completed any more."),
+            R.FULL_BOARD: _("Draw: the board is full."),
+            R.BOXES: _("Draw: equal boxes."),
+        }.get(reason, _("Draw."))
+    colour = _("Pink wins") if winner == PINK else _("Blue wins")
     why = {
-        R.SCORE: _("wygrana na punkty"),
-        R.FOUR_IN_A_ROW: _("cztery w rzędzie"),
-        R.BOXES: _("więcej kwadratów"),
-        R.BOXES_MAJORITY: _("większość kwadratów"),
-        R.TIMEOUT: _("przeciwnikowi skończył się czas"),
-        R.RESIGN: _("przeciwnik się poddał"),
+        R.SCORE: _("win on score"),
+        R.FOUR_IN_A_ROW: _("four in a row"),
+        R.BOXES: _("more boxes"),
+        R.BOXES_MAJORITY: _("majority of boxes"),
+        R.TIMEOUT: _("the opponent ran out of time"),
+        R.RESIGN: _("the opponent resigned"),
     }.get(reason, reason)
     return f"{colour}: {why}."
 
@@ -45,7 +45,7 @@ def reason_text(match: Match) -> str:
 def player_name(match: Match, side: int) -> str:
     user = match.pink if side == PINK else match.blue
     if user is None:
-        return _("Komputer (%(level)s)") % {"level": match.get_bot_level_display()}
+        return _("Computer (%(level)s)") % {"level": match.get_bot_level_display()}
     return user.username
 
 

@@ -29,6 +29,3 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/coming_soon.html", {"title": _("Play")})
 
-
-def play_computer(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/coming_soon.html", {"title": _("Play the computer")})

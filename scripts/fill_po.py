@@ -6,6 +6,7 @@ Usage: .venv/bin/python scripts/fill_po.py
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -112,6 +113,9 @@ def fill(path: Path, table: dict[str, str]) -> list[str]:
 
 if __name__ == "__main__":
     root = Path(__file__).resolve().parent.parent
+    # Each area may keep its own table as locale/pl-tables/<area>.json.
+    for table in sorted((root / "locale" / "pl-tables").glob("*.json")):
+        PL.update(json.loads(table.read_text(encoding="utf-8")))
     missing = fill(root / "locale/pl/LC_MESSAGES/django.po", PL)
     for msgid in missing:
         print("untranslated:", msgid)

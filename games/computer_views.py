@@ -1,0 +1,52 @@
+"""'Graj z komputerem': start a match against the computer, with or without an account."""
+
+from __future__ import annotations
+
+import random
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+from accounts.guests import guest_for_request
+from games import services
+from games.models import BOT_LEVEL_CHOICES, VARIANT_CHOICES, Match
+
+
+class ComputerMatchForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Game"), choices=VARIANT_CHOICES, widget=forms.RadioSelect, initial="kropki-10")
+    level = forms.ChoiceField(label=_("Level"), choices=BOT_LEVEL_CHOICES, widget=forms.RadioSelect, initial="sredni")
+    colour = forms.ChoiceField(
+        label=_("Your colour"),
+        choices=[("pink", _("pink (moves first)")), ("blue", _("blue")), ("random", _("random"))],
+        widget=forms.RadioSelect,
+        initial="pink",
+    )
+
+
+def match_url(match: Match) -> str:
+    try:
+        return reverse("match", args=[match.pk])
+    except NoReverseMatch:  # the match page's URL name, kept in one place
+        return f"/partia/{match.pk}/"
+
+
+def computer_match_start(*, user_id: int, variant: str, level: str, colour: str) -> Match:
+    if colour == "random":
+        colour = random.choice(["pink", "blue"])
+    pink, blue = (user_id, None) if colour == "pink" else (None, user_id)
+    return services.match_create(variant=variant, pink_id=pink, blue_id=blue, bot_level=level)
+
+
+def play_computer(request: HttpRequest) -> HttpResponse:
+    form = ComputerMatchForm(request.POST or None, initial=request.GET or None)
+    if request.method == "POST" and form.is_valid():
+        user = guest_for_request(request)
+        match = computer_match_start(
+            user_id=user.pk, variant=form.cleaned_data["variant"], level=form.cleaned_data["level"],
+            colour=form.cleaned_data["colour"],
+        )
+        return redirect(match_url(match))
+    return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)
