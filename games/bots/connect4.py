@@ -284,16 +284,17 @@ def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> int:
     if len(columns) == 1:
         return columns[0]
     searcher = Searcher(deadline)
-    best = min(columns, key=lambda c: abs(3 - c))
+    columns = sorted(columns, key=lambda c: abs(3 - c))
+    best = columns[0]
     remaining = SIZE - board.moves
     depth = 1
     while depth <= remaining:
         try:
-            scores = _root_search(searcher, board, depth, columns)
+            scores, best_now = _root_search(searcher, board, depth, columns)
         except Timeout:
             break
-        top = max(scores.values())
-        best = max(columns, key=lambda c: (scores[c], -abs(3 - c)))
+        best = best_now
+        top = scores[best]
         # a proven result (a win found, or every move but one proven lost)
         if top >= WIN - SIZE or depth >= remaining:
             break
@@ -302,25 +303,30 @@ def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> int:
         if len(alive) == 1:
             best = alive[0]
             break
+        if best not in alive:
+            break  # every column is lost: keep the longest resistance
         if alive:
-            columns = sorted(alive, key=lambda c: -scores[c])
+            columns = [best] + sorted((c for c in alive if c != best), key=lambda c: -scores[c])
         depth += 1
     return best
 
 
-def _root_search(searcher: Searcher, board: Board, depth: int, columns: list[int]) -> dict[int, int]:
-    """Scores of the columns: the best exactly, the others as upper bounds
-    (alpha-beta at the root with the previous best first)."""
+def _root_search(searcher: Searcher, board: Board, depth: int, columns: list[int]) -> tuple[dict[int, int], int]:
+    """Alpha-beta at the root, ``columns`` in order. Returns the scores (the
+    best one exact, the others upper bounds that may equal it) and the best
+    column: the first that strictly raised alpha."""
     scores: dict[int, int] = {}
-    alpha = -WIN
+    alpha = -WIN - 1
+    best = columns[0]
     for c in columns:
         child = Board(board.pos, board.mask, board.moves)
         child.play(c)
-        v = -searcher.search(child.pos, child.mask, child.moves, depth - 1, -WIN, -alpha)
+        v = -searcher.search(child.pos, child.mask, child.moves, depth - 1, -WIN, -max(alpha, -WIN))
         scores[c] = v
         if v > alpha:
             alpha = v
-    return scores
+            best = c
+    return scores, best
 
 
 def choose_sredni(board: Board, budget_s: float, rng: random.Random) -> int:
