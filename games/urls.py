@@ -1,11 +1,11 @@
 from django.urls import path
 
-from . import computer_views, match_views, views
+from . import computer_views, match_views, rules_views, views
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("zasady/", views.rules_index, name="rules_index"),
-    path("zasady/<slug:slug>/", views.rules, name="rules"),
+    path("", rules_views.home, name="home"),
+    path("zasady/", rules_views.rules_index, name="rules_index"),
+    path("zasady/<slug:slug>/", rules_views.rules, name="rules"),
     path("graj/", views.lobby, name="lobby"),
     path("graj/komputer/", computer_views.play_computer, name="play_computer"),
     path("partia/<int:match_id>/", match_views.match_page, name="match"),

@@ -1,0 +1,138 @@
+"""The rules pages and the home page.
+
+The rules prose lives in one template per game and language
+(``templates/games/rules/<slug>.<lang>.html``); the diagrams in it come from
+``games.diagrams`` (move lists checked by the engine) drawn by
+``games.render``, the same code as the live board.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from games import diagrams
+from games.render import render_board
+from games.rule_links import ENGINE_SLUGS
+
+# Rules page slug -> display name, in the order of the site.
+GAME_NAMES = {
+    "kropki": _("Kropki"),
+    "cztery-w-rzedzie": _("Cztery w rzędzie"),
+    "kropki-i-kwadraty": _("Kropki i kwadraty"),
+}
+LANGUAGES = ("pl", "en")
+
+# The diagram each game shows on the home page (its final position).
+HOME_PICTURES = {
+    "kropki": "kropki-diagonal",
+    "cztery-w-rzedzie": "c4-rising",
+    "kropki-i-kwadraty": "dab-two-boxes",
+}
+
+
+def current_language() -> str:
+    lang = (get_language() or "pl")[:2]
+    return lang if lang in LANGUAGES else "pl"
+
+
+@lru_cache(maxsize=None)
+def _rendered_diagrams(engine_slug: str, lang: str) -> dict[str, dict[str, Any]]:
+    """Every diagram of one game drawn in ``lang``, keyed by its key with ``_``
+    for ``-`` (usable in templates: ``d.kropki_capture``). Cached: the move
+    lists are constants."""
+    drawn = {}
+    for key, diagram in diagrams.DIAGRAMS.items():
+        if diagram.slug != engine_slug:
+            continue
+        item = diagram.render(lang)
+        item["before"] = mark_safe(item["before"])  # render.py escapes every text it writes
+        item["after"] = mark_safe(item["after"])
+        drawn[key.replace("-", "_")] = item
+    return drawn
+
+
+@lru_cache(maxsize=None)
+def _home_picture(rules_slug: str, lang: str) -> str:
+    diagram = diagrams.get(HOME_PICTURES[rules_slug])
+    state, _effects = diagram.replay()
+    return mark_safe(render_board(state.view(), diagram.slug, title=str(GAME_NAMES[rules_slug]), lang=lang,
+                                  coords=False))
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules_index.html", {"games": GAME_NAMES})
+
+
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in GAME_NAMES:
+        raise Http404
+    lang = current_language()
+    context = {
+        "slug": slug,
+        "title": GAME_NAMES[slug],
+        "content_template": f"games/rules/{slug}.{lang}.html",
+        "d": _rendered_diagrams(ENGINE_SLUGS[slug], lang),
+        "games": GAME_NAMES,
+    }
+    return render(request, "games/rules/page.html", context)
+
+
+def live_summary(limit: int = 5) -> dict[str, Any]:
+    """How many people are playing and watching now, and a few live matches.
+
+    ``playing``: distinct human players in active matches; ``watching``:
+    spectators connected to match pages (from a presence count, when the live
+    match code offers one); ``matches``: up to ``limit`` active matches between
+    two people, newest first, as dicts with ``variant``, ``pink``, ``blue``
+    and ``url`` (None when there is no match page yet). Zeros when the Match
+    model is not there yet.
+    """
+    empty: dict[str, Any] = {"playing": 0, "watching": 0, "matches": []}
+    try:
+        from games.models import Match
+    except ImportError:
+        return empty
+    status = getattr(getattr(Match, "Status", None), "ACTIVE", None)
+    if status is None:
+        return empty
+    active = Match.objects.filter(status=status)
+    players: set[int] = set()
+    for pink_id, blue_id in active.values_list("pink_id", "blue_id"):
+        players.update(i for i in (pink_id, blue_id) if i is not None)
+    watching = 0
+    try:
+        from games import presence  # type: ignore[attr-defined]
+
+        watching = int(presence.spectator_count())
+    except Exception:  # no presence tracking yet: nobody is counted as watching
+        watching = 0
+    matches = []
+    for match in active.filter(pink__isnull=False, blue__isnull=False).select_related("pink", "blue")[:limit]:
+        try:
+            url = reverse("match", args=[match.pk])
+        except NoReverseMatch:
+            url = None
+        matches.append({
+            "variant": match.get_variant_display(),
+            "pink": match.pink.username,
+            "blue": match.blue.username,
+            "url": url,
+        })
+    return {"playing": len(players), "watching": watching, "matches": matches}
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    lang = current_language()
+    games = [
+        {"slug": slug, "name": name, "picture": _home_picture(slug, lang)}
+        for slug, name in GAME_NAMES.items()
+    ]
+    return render(request, "games/home.html", {"games": games, "live": live_summary()})
