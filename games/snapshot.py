@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -69,6 +70,7 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
         "to_move": match.to_move,
         "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
         "server_now": timezone.now().isoformat(),
+        "grace_seconds": settings.MOVE_GRACE_SECONDS,
         "rated": match.rated,
         "bot_level": match.bot_level or None,
         "bot_side": match.bot_side,

@@ -1,0 +1,168 @@
+"""Pages of live play: the match page and challenges by link.
+
+Views stay thin: they read, or call one service and redirect. Every change of
+a match itself goes through the WebSocket (games/match_consumer.py) and
+games/services.py.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services
+from games.errors import MatchError
+from games.models import VARIANT_CHOICES, Challenge, Match
+from games.snapshot import match_snapshot
+
+
+def _rule_links(slug: str) -> dict[str, str]:
+    """Error code → rules URL with anchor (games/rule_links.py, when the rules pages provide it)."""
+    try:
+        from games import rule_links  # type: ignore[attr-defined]
+    except ImportError:
+        return {}
+    try:
+        links = rule_links.links_for(slug)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - the page works without anchors
+        return {}
+    return dict(links or {})
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
+    snapshot = match_snapshot(match)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    you = match.side_of(user_id)
+    page = {
+        "you": you,
+        "ws_path": f"/ws/match/{match.pk}/",
+        "rule_links": _rule_links(snapshot["game"]),
+    }
+    return render(request, "games/match.html", {
+        "match": match,
+        "snapshot": snapshot,
+        "page": page,
+        "you": you,
+        "is_player": you is not None,
+        "board_svg": snapshot["board_svg"],
+        "strings": _strings(),
+    })
+
+
+def _strings() -> dict[str, str]:
+    """Words the page's JS shows (translated here so that JS holds no language)."""
+    return {
+        "your_turn": _("Your move"),
+        "their_turn": _("Your opponent's move"),
+        "turn_of": _("Move: %(name)s"),
+        "pink": _("pink"),
+        "blue": _("blue"),
+        "finished": _("The match is over."),
+        "extra_move": _("Extra move! %(name)s closed a box and moves again."),
+        "your_extra_move": _("Extra move! You closed a box: move again."),
+        "no_line": _("No line of four is possible any more: the match is a draw."),
+        "ended": _("%(name)s has ended the game; the other player may play on."),
+        "you_ended": _("You have ended the game; your opponent may play on."),
+        "draw_offered": _("%(name)s offers a draw."),
+        "draw_declined": _("The draw offer was declined."),
+        "rematch_offered": _("%(name)s offers a rematch."),
+        "rematch_declined": _("The rematch offer was declined."),
+        "moved": _("%(name)s: %(move)s."),
+        "confirm_resign": _("Resign this match? It counts as a loss."),
+        "confirm_end": _("End the game? You will make no more moves; your opponent may play on alone."),
+        "sure": _("Sure?"),
+        "connected": _("live"),
+        "connecting": _("connecting…"),
+        "offline": _("connection lost, reconnecting…"),
+        "rule": _("See the rule"),
+        "seconds": _("%(s)s s"),
+        "timeout_claimed": _("Time is up."),
+    }
+
+
+def _parse_token(token: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(token))
+    except ValueError:
+        raise Http404 from None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    error = None
+    if request.method == "POST":
+        variant = request.POST.get("variant", "")
+        rated = request.POST.get("mode") == "rated"
+        try:
+            challenge = services.challenge_create(user_id=request.user.pk, variant=variant, rated=rated)
+        except MatchError as exc:
+            error = exc.message
+        else:
+            return redirect("challenge", token=challenge.token)
+    return render(request, "games/challenge_new.html", {"variants": VARIANT_CHOICES, "error": error},
+                  status=400 if error else 200)
+
+
+@login_required
+@require_GET
+def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
+    challenge = get_object_or_404(Challenge.objects.select_related("creator"), token=_parse_token(token))
+    is_creator = challenge.creator_id == request.user.pk
+    if challenge.status == Challenge.Status.ACCEPTED and challenge.match_id:
+        match = challenge.match
+        if match is not None and match.side_of(request.user.pk) is not None:
+            return redirect("match", match_id=challenge.match_id)
+    link = request.build_absolute_uri(reverse("challenge", args=[challenge.token]))
+    return render(request, "games/challenge.html", {
+        "challenge": challenge,
+        "is_creator": is_creator,
+        "link": link,
+    })
+
+
+@login_required
+@require_POST
+def challenge_accept_view(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        match = services.challenge_accept(token=_parse_token(token), user_id=request.user.pk)
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return redirect("challenge", token=token)
+    return redirect("match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def challenge_cancel_view(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        services.challenge_cancel(token=_parse_token(token), user_id=request.user.pk)
+    except MatchError as exc:
+        messages.error(request, exc.message)
+    return redirect("challenge", token=token)
+
+
+@login_required
+@require_GET
+def challenge_status(request: HttpRequest, token: str) -> HttpResponse:
+    """Polled by the creator's page (htmx, every 2 s): 204 while open; a redirect once accepted."""
+    challenge = get_object_or_404(Challenge, token=_parse_token(token))
+    if challenge.status == Challenge.Status.ACCEPTED and challenge.match_id:
+        url = reverse("match", args=[challenge.match_id])
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = url
+        return response
+    if challenge.status == Challenge.Status.CANCELLED:
+        response = HttpResponse(status=200)
+        response["HX-Refresh"] = "true"
+        return response
+    return HttpResponse(status=204)

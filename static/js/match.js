@@ -1,0 +1,432 @@
+/* The live match page: one WebSocket per viewer (docs/protocol.md).
+ *
+ * The server is the authority: every frame carries a full snapshot, and this
+ * script only draws it (the board is the server's SVG) and sends intentions.
+ * lastPly is the version: frames older than it are dropped, a gap asks for a
+ * "sync", and a reconnect (exponential backoff with jitter) syncs too.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("match");
+  if (!root) return;
+
+  function readJSON(id) {
+    var el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : null;
+  }
+
+  var snap = readJSON("match-snapshot");
+  var page = readJSON("match-page") || {};
+  var T = readJSON("match-strings") || {};
+  var you = page.you || null;
+  var lastPly = snap.ply;
+  var clockOffset = offsetFrom(snap);
+  var claimedPly = null;
+  var lastFrame = null;
+  var ws = null;
+  var attempts = 0;
+  var stopped = false;
+  var everConnected = false;
+
+  var $ = function (id) { return document.getElementById(id); };
+  var boardEl = $("board");
+
+  function fmt(text, params) {
+    return String(text || "").replace(/%\((\w+)\)s/g, function (_, key) {
+      return params && params[key] !== undefined ? params[key] : "";
+    });
+  }
+
+  function offsetFrom(s) {
+    // server time minus our time: the countdown runs on the server's clock.
+    var server = Date.parse(s.server_now);
+    return isNaN(server) ? 0 : server - Date.now();
+  }
+
+  function other(side) { return side === 1 ? 2 : 1; }
+  function nameOf(side) {
+    var p = snap.players[String(side)];
+    return p ? p.name : "";
+  }
+  function active() { return snap.status === "active"; }
+  function myTurn() { return you !== null && active() && snap.to_move === you; }
+
+  // -- socket -----------------------------------------------------------------
+
+  function setConn(state) {
+    var el = $("conn");
+    if (!el) return;
+    el.dataset.state = state;
+    el.textContent = T[state] || state;
+  }
+
+  function connect() {
+    if (stopped) return;
+    var proto = location.protocol === "https:" ? "wss:" : "ws:";
+    setConn(everConnected ? "offline" : "connecting");
+    ws = new WebSocket(proto + "//" + location.host + page.ws_path);
+    ws.onopen = function () {
+      attempts = 0;
+      everConnected = true;
+      setConn("connected");
+      send({ type: "sync" });
+    };
+    ws.onmessage = function (event) {
+      var frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      onFrame(frame);
+    };
+    ws.onclose = function (event) {
+      ws = null;
+      if (event.code === 4404 || event.code === 4401) {
+        stopped = true;
+        setConn("offline");
+        return;
+      }
+      setConn("offline");
+      var base = Math.min(8000, 500 * Math.pow(2, attempts));
+      attempts += 1;
+      var delay = base / 2 + Math.random() * base / 2; // jitter: half to full
+      setTimeout(connect, delay);
+    };
+  }
+
+  function send(frame) {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(frame));
+      return true;
+    }
+    showError({ message: T.offline });
+    return false;
+  }
+
+  // -- frames -----------------------------------------------------------------
+
+  function onFrame(frame) {
+    if (frame.type === "error") {
+      if (frame.code === "turn_not_expired") return; // our claim was early: the clock will try again
+      showError(frame);
+      return;
+    }
+    if (typeof frame.ply !== "number" || !frame.snapshot) return;
+    if (frame.ply < lastPly) return; // an old frame
+    if (frame.type === "moved" && frame.ply === lastPly && frame.snapshot.ply === snap.ply) return; // a duplicate
+    if (frame.type !== "state" && frame.ply > lastPly + 1) {
+      send({ type: "sync" }); // a gap: the snapshot is whole, but ask for the authoritative state too
+    }
+    if (frame.type === "moved" || frame.type === "finished" || frame.type === "state") clearError();
+    lastPly = frame.ply;
+    lastFrame = frame;
+    var before = snap;
+    snap = frame.snapshot;
+    clockOffset = offsetFrom(snap);
+    if (frame.type === "state" && typeof frame.you === "number" && you === null) {
+      // only the server's word may make us a player, never the other way round
+    }
+    render(before, frame);
+    announce(frame);
+    if (frame.type === "rematch" && frame.match_url) {
+      location.assign(frame.match_url);
+    }
+  }
+
+  function announce(frame) {
+    var text = "";
+    if (frame.type === "moved" && frame.notation) {
+      text = fmt(T.moved, { name: nameOf(frame.by), move: frame.notation });
+    } else if (frame.type === "finished") {
+      text = (frame.notation ? fmt(T.moved, { name: nameOf(frame.by), move: frame.notation }) + " " : "") +
+        (snap.result_text || T.finished);
+    } else if (frame.type === "draw_offered") {
+      text = fmt(T.draw_offered, { name: nameOf(frame.by) });
+    } else if (frame.type === "draw_declined") {
+      text = T.draw_declined;
+    } else if (frame.type === "rematch_offered") {
+      text = fmt(T.rematch_offered, { name: nameOf(frame.by) });
+    } else if (frame.type === "rematch_declined") {
+      text = T.rematch_declined;
+    }
+    var notice = noticeText(frame);
+    if (notice && frame.type !== "state") text += " " + notice;
+    if (text) $("announce").textContent = text.trim();
+  }
+
+  // -- drawing ----------------------------------------------------------------
+
+  function render(before, frame) {
+    var focused = document.activeElement && document.activeElement.closest &&
+      document.activeElement.closest("#board [data-action]");
+    var focusAction = focused ? focused.getAttribute("data-action") : null;
+    if (!before || before.board_svg !== snap.board_svg) {
+      boardEl.innerHTML = snap.board_svg;
+    }
+    prepareBoard();
+    if (focusAction !== null) {
+      var again = boardEl.querySelector('[data-action="' + focusAction + '"]') || firstTarget();
+      if (again) { setRoving(again); again.focus(); }
+    }
+
+    // players, scores, whose turn
+    [1, 2].forEach(function (side) {
+      var el = root.querySelector('.player[data-side="' + side + '"]');
+      if (!el) return;
+      el.classList.toggle("to-move", active() && snap.to_move === side);
+      el.classList.toggle("winner", snap.status === "finished" && snap.winner === side);
+      var score = el.querySelector(".score");
+      if (score) score.textContent = snap.scores[side - 1];
+    });
+    var turn = $("turn");
+    if (!active()) turn.textContent = T.finished;
+    else if (you !== null) turn.textContent = myTurn() ? T.your_turn : T.their_turn;
+    else turn.textContent = fmt(T.turn_of, { name: nameOf(snap.to_move) });
+    turn.classList.toggle("mine", myTurn());
+
+    // result banner
+    var result = $("result");
+    result.textContent = snap.result_text || "";
+    result.hidden = !snap.result_text;
+
+    // notices: extra move, early draw, Kropki's ended players
+    var notice = $("notice");
+    var text = noticeText(frame);
+    notice.textContent = text;
+    notice.hidden = !text;
+    notice.classList.toggle("extra", isExtraMove(frame));
+
+    // move list
+    var list = $("moves");
+    if (list && list.children.length !== snap.moves.length) {
+      list.innerHTML = "";
+      snap.moves.forEach(function (m) {
+        var li = document.createElement("li");
+        li.textContent = m;
+        list.appendChild(li);
+      });
+      list.scrollTop = list.scrollHeight;
+    }
+    renderControls();
+    tick();
+  }
+
+  function isExtraMove(frame) {
+    return !!(frame && frame.type === "moved" && frame.details && frame.details.extra_move && active());
+  }
+
+  function noticeText(frame) {
+    if (isExtraMove(frame)) {
+      return frame.by === you ? T.your_extra_move : fmt(T.extra_move, { name: nameOf(frame.by) });
+    }
+    if (snap.end_reason === "no_line_possible") return T.no_line;
+    if (snap.game === "kropki" && snap.view && snap.view.ended) {
+      var parts = [];
+      snap.view.ended.forEach(function (ended, i) {
+        if (!ended) return;
+        var side = i + 1;
+        parts.push(side === you ? T.you_ended : fmt(T.ended, { name: nameOf(side) }));
+      });
+      if (parts.length && active()) return parts.join(" ");
+    }
+    return "";
+  }
+
+  function prepareBoard() {
+    var svg = boardEl.querySelector("svg");
+    if (!svg) return;
+    var canPlay = myTurn();
+    boardEl.classList.toggle("my-turn", canPlay);
+    boardEl.classList.toggle("preview-p1", you === 1);
+    boardEl.classList.toggle("preview-p2", you === 2);
+    if (you === null) {
+      // spectators: the same picture, but nothing to press
+      svg.classList.remove("interactive");
+      svg.setAttribute("role", "img");
+      Array.prototype.forEach.call(svg.querySelectorAll("[data-action]"), function (t) {
+        t.removeAttribute("tabindex");
+        t.removeAttribute("role");
+        t.setAttribute("aria-hidden", "true");
+      });
+    } else {
+      Array.prototype.forEach.call(svg.querySelectorAll("[data-action]"), function (t) {
+        t.setAttribute("aria-disabled", canPlay ? "false" : "true");
+      });
+    }
+  }
+
+  function renderControls() {
+    if (you === null) return;
+    var isActive = active();
+    var show = function (id, on) { var el = $(id); if (el) el.hidden = !on; };
+    show("active-controls", isActive);
+    var end = $("btn-end");
+    if (end) end.disabled = !myTurn();
+    var draw = $("btn-draw");
+    if (draw) {
+      draw.hidden = !!snap.bot_level;
+      draw.disabled = snap.draw_offer !== null;
+    }
+    show("draw-answer", isActive && snap.draw_offer === other(you));
+    show("draw-pending", isActive && snap.draw_offer === you);
+    var canRematch = !isActive && !snap.rematch_id;
+    show("rematch-controls", canRematch);
+    show("rematch-offered", canRematch && snap.rematch_offer === other(you));
+    show("rematch-pending", canRematch && snap.rematch_offer === you);
+    var rematch = $("btn-rematch");
+    if (rematch) {
+      rematch.disabled = snap.rematch_offer === you;
+      rematch.textContent = snap.rematch_offer === other(you) ? rematch.dataset.acceptLabel || rematch.textContent
+        : rematch.dataset.offerLabel || rematch.textContent;
+    }
+  }
+
+  // -- errors -----------------------------------------------------------------
+
+  function clearError() { $("error").textContent = ""; }
+
+  function showError(frame) {
+    var box = $("error");
+    box.textContent = "";
+    var msg = document.createElement("span");
+    msg.textContent = frame.message || frame.code || "";
+    box.appendChild(msg);
+    if (frame.code && frame.code !== "rate_limited") {
+      var url = (page.rule_links && page.rule_links[frame.code]) || snap.rules_url;
+      if (url && /^(off_board|occupied|inside_territory|column_full|segment_drawn|not_your_turn|player_has_ended|game_over|unknown_action|turn_expired)$/.test(frame.code) || (page.rule_links && page.rule_links[frame.code])) {
+        box.appendChild(document.createTextNode(" "));
+        var a = document.createElement("a");
+        a.href = url;
+        a.textContent = T.rule;
+        box.appendChild(a);
+      }
+    }
+  }
+
+  // -- the clock --------------------------------------------------------------
+
+  function tick() {
+    var clock = $("clock");
+    if (!active() || !snap.deadline) {
+      clock.textContent = "";
+      clock.classList.remove("low");
+      return;
+    }
+    var deadline = Date.parse(snap.deadline);
+    var now = Date.now() + clockOffset;
+    var ms = deadline - now;
+    var secs = Math.max(0, Math.ceil(ms / 1000));
+    clock.textContent = fmt(T.seconds, { s: secs });
+    clock.classList.toggle("low", secs <= 10);
+    var grace = (snap.grace_seconds || 0) * 1000;
+    if (you !== null && snap.to_move !== you && ms <= -grace - 300 && claimedPly !== snap.ply) {
+      claimedPly = snap.ply; // once per turn
+      send({ type: "claim_timeout" });
+    }
+  }
+  setInterval(tick, 250);
+
+  // -- input ------------------------------------------------------------------
+
+  function targets() { return Array.prototype.slice.call(boardEl.querySelectorAll("[data-action]")); }
+  function firstTarget() { return targets()[0] || null; }
+
+  function setRoving(target) {
+    targets().forEach(function (t) {
+      if (t.getAttribute("tabindex") !== null) t.setAttribute("tabindex", t === target ? "0" : "-1");
+    });
+  }
+
+  function play(target) {
+    if (!target || you === null) return;
+    if (!myTurn()) {
+      showError({ code: "not_your_turn", message: T.their_turn });
+      return;
+    }
+    send({ type: "move", ply: lastPly, action: parseInt(target.getAttribute("data-action"), 10) });
+  }
+
+  boardEl.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-action]");
+    if (target && boardEl.contains(target)) play(target);
+  });
+
+  boardEl.addEventListener("keydown", function (event) {
+    var target = event.target.closest && event.target.closest("[data-action]");
+    if (!target) return;
+    if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") {
+      event.preventDefault();
+      play(target);
+      return;
+    }
+    var dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    if (!dir) return;
+    event.preventDefault();
+    var col = +target.dataset.col, row = +target.dataset.row;
+    var best = null, bestScore = Infinity;
+    targets().forEach(function (t) {
+      if (t === target) return;
+      var dc = +t.dataset.col - col, dr = +t.dataset.row - row;
+      var along = dc * dir[0] + dr * dir[1]; // distance in the arrow's direction
+      if (along <= 0) return;
+      var across = Math.abs(dc * dir[1]) + Math.abs(dr * dir[0]);
+      var score = along + across * 4; // prefer the same row/column
+      if (score < bestScore) { bestScore = score; best = t; }
+    });
+    if (best) { setRoving(best); best.focus(); }
+  });
+
+  boardEl.addEventListener("focusin", function (event) {
+    var target = event.target.closest && event.target.closest("[data-action]");
+    if (target) target.classList.add("preview");
+  });
+  boardEl.addEventListener("focusout", function (event) {
+    var target = event.target.closest && event.target.closest("[data-action]");
+    if (target) target.classList.remove("preview");
+  });
+
+  // -- buttons ----------------------------------------------------------------
+
+  var dialog = $("confirm");
+  function confirmThen(text, button, action) {
+    if (dialog && typeof dialog.showModal === "function") {
+      $("confirm-text").textContent = text;
+      dialog.returnValue = "";
+      dialog.onclose = function () {
+        if (dialog.returnValue === "yes") action();
+        button.focus();
+      };
+      dialog.showModal();
+      return;
+    }
+    // No <dialog>: a second click within 4 s confirms.
+    if (button.dataset.armed === "1") {
+      button.dataset.armed = "";
+      button.textContent = button.dataset.label;
+      action();
+      return;
+    }
+    button.dataset.label = button.textContent;
+    button.dataset.armed = "1";
+    button.textContent = T.sure;
+    setTimeout(function () {
+      button.dataset.armed = "";
+      button.textContent = button.dataset.label;
+    }, 4000);
+  }
+
+  function on(id, fn) { var el = $(id); if (el) el.addEventListener("click", function () { fn(el); }); }
+  on("btn-resign", function (b) { confirmThen(T.confirm_resign, b, function () { send({ type: "resign" }); }); });
+  on("btn-end", function (b) {
+    confirmThen(T.confirm_end, b, function () { send({ type: "end", ply: lastPly }); });
+  });
+  on("btn-draw", function () { send({ type: "draw_offer" }); });
+  on("btn-draw-accept", function () { send({ type: "draw_answer", accept: true }); });
+  on("btn-draw-decline", function () { send({ type: "draw_answer", accept: false }); });
+  on("btn-rematch", function () { send({ type: "rematch_offer" }); });
+  on("btn-rematch-decline", function () { send({ type: "rematch_decline" }); });
+
+  render(null, null);
+  connect();
+  // for tests and debugging: the last frame and ply this page drew
+  root.dataset.ready = "1";
+  window.kropkiMatch = { ply: function () { return lastPly; }, frame: function () { return lastFrame; } };
+})();
