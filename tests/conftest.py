@@ -10,6 +10,21 @@ from django.conf import settings
 PASSWORD = "kropka-Trudna-2024"
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """SQLite: test in a file (per process), not the shared-cache in-memory database.
+
+    Concurrency tests run real threads; in shared-cache memory SQLite they fail
+    with "database table is locked" (no busy timeout), while a file database
+    gets WAL, the busy timeout and IMMEDIATE transactions like the real site.
+    """
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        import tempfile
+
+        db.setdefault("TEST", {})["NAME"] = os.path.join(tempfile.gettempdir(), f"kropki-test-{os.getpid()}.sqlite3")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _embedded_redis():
     """When REDIS_URL is unset (plain `pytest`), make sure the embedded Redis answers.

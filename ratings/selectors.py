@@ -1,0 +1,93 @@
+"""Reading ratings: one query each, whatever the number of games played."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import QuerySet
+
+from ratings import glicko2
+from ratings.models import Rating, RatingChange
+
+
+def _default(user_id: int | None, variant: str) -> Rating:
+    return Rating(
+        user_id=user_id,
+        variant=variant,
+        rating=glicko2.DEFAULT_RATING,
+        deviation=glicko2.DEFAULT_DEVIATION,
+        volatility=glicko2.DEFAULT_VOLATILITY,
+    )
+
+
+def rating_for(user, variant: str) -> Rating:
+    """``user``'s rating in ``variant``: an unsaved 1500 / 500 / 0.09 when they have none."""
+    user_id = getattr(user, "pk", user)
+    row = Rating.objects.filter(user_id=user_id, variant=variant).first() if user_id is not None else None
+    return row or _default(user_id, variant)
+
+
+def ratings_for(user_ids: Iterable[int], variant: str) -> dict[int, Rating]:
+    """Several players' ratings in one variant (defaults for the missing ones), one query."""
+    ids = list(user_ids)
+    rows = {r.user_id: r for r in Rating.objects.filter(user_id__in=ids, variant=variant)}
+    return {uid: rows.get(uid) or _default(uid, variant) for uid in ids}
+
+
+def user_ratings(user, variants: Iterable[str]) -> dict[str, Rating]:
+    """``user``'s rating in each of ``variants``, one query."""
+    user_id = getattr(user, "pk", user)
+    rows = {r.variant: r for r in Rating.objects.filter(user_id=user_id)}
+    return {v: rows.get(v) or _default(user_id, v) for v in variants}
+
+
+def leaderboard(variant: str) -> QuerySet[Rating]:
+    """Established ratings (deviation < 110) of ``variant``, best first; provisional ones left out."""
+    return (
+        Rating.objects.filter(variant=variant, deviation__lt=glicko2.PROVISIONAL_DEVIATION)
+        .select_related("user")
+        .order_by("-rating", "user_id")
+    )
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    at: datetime
+    rating: float
+    deviation: float
+    match_id: int
+
+
+def history(user, variant: str, *, limit: int = 500) -> list[HistoryPoint]:
+    """The rating after each of ``user``'s rated games in ``variant``, oldest first.
+
+    At most ``limit`` points (the newest), so a chart of a player with 10 000
+    games stays small; the first point is the rating before the oldest shown game.
+    """
+    user_id = getattr(user, "pk", user)
+    rows = list(
+        RatingChange.objects.filter(user_id=user_id, variant=variant)
+        .order_by("-created_at", "-id")
+        .values_list("created_at", "rating_before", "deviation_before", "rating_after", "deviation_after", "match_id")[
+            :limit
+        ]
+    )
+    rows.reverse()
+    if not rows:
+        return []
+    first = rows[0]
+    points = [HistoryPoint(first[0], first[1], first[2], 0)]
+    points += [HistoryPoint(at, r, d, m) for at, _rb, _db, r, d, m in rows]
+    return points
+
+
+def changes_for_match(match_id: int) -> dict[int, RatingChange]:
+    """The rating changes of one match by side (1 pink, 2 blue); empty if it was not rated."""
+    return {c.side: c for c in RatingChange.objects.filter(match_id=match_id)}
+
+
+def changes_for_matches(match_ids: Iterable[int], user_id: int) -> dict[int, RatingChange]:
+    """``user_id``'s rating change in each of ``match_ids`` (one query), by match id."""
+    return {c.match_id: c for c in RatingChange.objects.filter(user_id=user_id, match_id__in=list(match_ids))}

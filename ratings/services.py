@@ -1,0 +1,108 @@
+"""Applying a rated result: the only code that writes Rating and RatingChange rows.
+
+Called by ``games.services._finish`` inside the transaction that finishes the
+match, with plain values (this module never imports games).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from ratings import glicko2
+from ratings.models import Rating, RatingChange
+
+PINK, BLUE = 1, 2
+
+
+def _round(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def _delta_entry(before: float, after: float, deviation_after: float) -> dict[str, Any]:
+    return {
+        "before": _round(before),
+        "after": _round(after),
+        "delta": _round(after) - _round(before),
+        "provisional": glicko2.is_provisional(deviation_after),
+    }
+
+
+def _stored_deltas(changes: list[RatingChange]) -> dict[str, dict[str, Any]]:
+    return {
+        str(c.side): _delta_entry(c.rating_before, c.rating_after, c.deviation_after)
+        for c in sorted(changes, key=lambda c: c.side)
+    }
+
+
+def ratings_apply_result(
+    *, variant: str, match_id: int, pink_id: int, blue_id: int, score_pink: float, now: datetime
+) -> dict[str, dict[str, Any]]:
+    """Rate one finished game between ``pink_id`` and ``blue_id`` (pink scored ``score_pink``).
+
+    Locks both Rating rows in user-id order, widens each deviation for the days
+    since that player's previous game, applies one Glicko-2 rating period to
+    both, updates the W/D/L counters and stores one RatingChange per player.
+    Idempotent: if this match was already rated, returns the stored deltas and
+    changes nothing. Returns ``{"1": {"before", "after", "delta",
+    "provisional"}, "2": {...}}`` keyed by side (1 pink, 2 blue).
+    """
+    if pink_id == blue_id:
+        raise ValueError("a player cannot be rated against themself")
+    if score_pink not in (0.0, 0.5, 1.0):
+        raise ValueError(f"score must be 0, 0.5 or 1, got {score_pink!r}")
+    with transaction.atomic():
+        ids = sorted((pink_id, blue_id))
+        for user_id in ids:
+            Rating.objects.get_or_create(user_id=user_id, variant=variant)
+        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=ids, variant=variant).order_by("user_id")}
+        # Checked under both locks: a second finish waits here and then sees the first one's rows.
+        existing = list(RatingChange.objects.filter(match_id=match_id))
+        if existing:
+            return _stored_deltas(existing)
+
+        pink, blue = rows[pink_id], rows[blue_id]
+        before = {PINK: pink.glicko, BLUE: blue.glicko}
+        widened = {side: _with_inactivity(before[side], row.last_played_at, now) for side, row in ((PINK, pink), (BLUE, blue))}
+        new_pink, new_blue = glicko2.rate_game(widened[PINK], widened[BLUE], score_pink)
+        after = {PINK: new_pink, BLUE: new_blue}
+        scores = {PINK: score_pink, BLUE: 1.0 - score_pink}
+
+        changes = []
+        for side, row in ((PINK, pink), (BLUE, blue)):
+            new = after[side]
+            row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+            row.games += 1
+            score = scores[side]
+            if score == 1.0:
+                row.wins += 1
+            elif score == 0.0:
+                row.losses += 1
+            else:
+                row.draws += 1
+            row.last_played_at = now
+            row.save(update_fields=["rating", "deviation", "volatility", "games", "wins", "draws", "losses", "last_played_at"])
+            changes.append(
+                RatingChange(
+                    user_id=row.user_id, variant=variant, match_id=match_id, side=side, score=score,
+                    rating_before=before[side].rating, rating_after=new.rating,
+                    deviation_before=before[side].deviation, deviation_after=new.deviation,
+                    volatility_before=before[side].volatility, volatility_after=new.volatility,
+                    created_at=now,
+                )
+            )
+        RatingChange.objects.bulk_create(changes)
+        return _stored_deltas(changes)
+
+
+def _with_inactivity(r: glicko2.Rating, last_played_at: datetime | None, now: datetime) -> glicko2.Rating:
+    if last_played_at is None:
+        return r
+    days = (now - last_played_at).total_seconds() / 86400.0
+    return glicko2.with_inactivity(r, days) if days > 0 else r
+
+
+__all__ = ["ratings_apply_result"]
