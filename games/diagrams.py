@@ -35,6 +35,7 @@ class Diagram:
     claim: Claim
     before_ply: int | None = None  # default: before the last move
     show_before: bool = True
+    marks: tuple[str, ...] | None = None  # moves marked on "before" (default: every move after it)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def game(self):
@@ -68,7 +69,7 @@ class Diagram:
         """What to mark on the "before" picture: the moves still to come."""
         game = self.game()
         marks: list[Any] = []
-        for move in self.moves[self.split :]:
+        for move in self.moves[self.split :] if self.marks is None else self.marks:
             action = game.string_to_action(move)
             if self.slug == "kropki":
                 if action != game.end_action:
@@ -309,6 +310,7 @@ KROPKI = [
         moves=("d3", "d4", "c4", "d2", "e4", "c3", "d5", "e3", "a7", "b4", "g7", "f4", "g1", "c5", "a1",
                "e5", "b7", "d6"),
         before_ply=16,
+        marks=("d6",),
         caption={
             "pl": "Różowe zabrały d4 (1:0). Niebieskie obrysowują to państwo większym rombem i domykają go "
                   "kropką d6: cztery różowe kropki ciągu są teraz niebieskie, a d4 przestaje liczyć się "
@@ -574,6 +576,7 @@ DOTS_AND_BOXES = [
         params=DB,
         moves=("a1-b1", "a2-b2", "b1-c1", "b2-c2", "c1-d1", "c2-d2", "a1-a2", "b1-b2", "c1-c2", "d1-d2"),
         before_ply=6,
+        marks=("a1-a2",),
         caption={
             "pl": "Łańcuch trzech kwadratów, każdy z dwoma bokami. Kto pierwszy narysuje w nim odcinek "
                   "(tu różowe, a1–a2), oddaje przeciwnikowi cały łańcuch: niebieskie zabierają trzy "
