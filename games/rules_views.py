@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import diagrams
 from games.render import render_board
-from games.rule_links import ENGINE_SLUGS
+from games.rule_links import ENGINE_SLUGS, rule_fragment
 
 # Rules page slug -> display name, in the order of the site.
 GAME_NAMES = {
@@ -65,6 +65,16 @@ def _home_picture(rules_slug: str, lang: str) -> str:
     state, _effects = diagram.replay()
     return mark_safe(render_board(state.view(), diagram.slug, title=str(GAME_NAMES[rules_slug]), lang=lang,
                                   coords=False))
+
+
+def rule_url(game: str, code: str) -> str | None:
+    """The rules-page URL (with its #anchor) explaining error ``code`` in
+    ``game`` (engine or rules slug), or None: for error messages' links."""
+    fragment = rule_fragment(game, code)
+    if fragment is None:
+        return None
+    slug, anchor = fragment
+    return f"{reverse('rules', args=[slug])}#{anchor}"
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:

@@ -220,3 +220,14 @@ def test_diagram_pictures_speak_the_page_language(key):
         text += " " + drawn["caption"]
         words = {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
         assert not words & foreign, (key, lang, sorted(words & foreign))
+
+
+def test_rule_url_points_at_a_section_of_the_rules_page(client):
+    from games.rules_views import rule_url
+
+    url = rule_url("connect4", "column_full")
+    assert url == "/zasady/cztery-w-rzedzie/#kolumny"
+    page, anchor = url.split("#")
+    assert f'id="{anchor}"' in get(client, page, "pl")
+    assert rule_url("kropki", "inside_territory") == "/zasady/kropki/#poza-gra"
+    assert rule_url("szachy", "occupied") is None
