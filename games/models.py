@@ -156,3 +156,36 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"Challenge {self.token} ({self.variant})"
+
+
+class Seek(models.Model):
+    """A player waiting in the ranked queue of one variant ("Graj teraz").
+
+    Only ``games/matchmaking.py`` creates or changes these rows. ``rating`` is
+    the player's rating when they joined, so pairing needs no join.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("czeka")
+        MATCHED = "matched", _("sparowany")
+        CANCELLED = "cancelled", _("anulowany")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks")
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    rating = models.FloatField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            # One entry per player and variant in the queue.
+            models.UniqueConstraint(
+                fields=["user", "variant"], condition=Q(status="waiting"), name="seek_one_per_player_variant"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "variant", "created_at"], name="seek_queue")]
+
+    def __str__(self) -> str:
+        return f"Seek {self.user_id} {self.variant} ({self.status})"

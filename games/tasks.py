@@ -32,3 +32,11 @@ def bot_move(match_id: int, ply: int) -> bool:
     from games.bot_service import match_bot_turn
 
     return match_bot_turn(match_id=match_id, ply=ply)
+
+
+@shared_task(name="games.tasks.pair_seeks", ignore_result=True)
+def pair_seeks() -> int:
+    """One ranked-queue pairing round (beat: every 2 s, so windows widen without new seeks)."""
+    from games.matchmaking import seek_pair
+
+    return len(seek_pair())

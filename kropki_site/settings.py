@@ -190,6 +190,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": float(env_int("SWEEP_SECONDS", 5)),
         "options": {"queue": "clock", "expires": 5},
     },
+    # Ranked queue: pair waiting players as their rating windows widen (docs/matchmaking.md).
+    "pair-seeks": {
+        "task": "games.tasks.pair_seeks",
+        "schedule": 2.0,
+        "options": {"expires": 2},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
