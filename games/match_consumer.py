@@ -9,14 +9,18 @@ documented in docs/protocol.md.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import realtime, services
+from games import presence, realtime, services
 from games.errors import MatchError
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 2048
 # Token bucket per socket: a sustained 8 frames/s, bursts of 20.
@@ -58,9 +62,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.user_id is not None:
             await self.channel_layer.group_add(realtime.user_group(self.user_id), self.channel_name)
         await self.accept()
+        self.spectator = await self._is_spectator()
+        await self._presence(presence.join)
         await self._send_state()
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "spectator"):
+            await self._presence(presence.leave)
         if hasattr(self, "tokens"):
             await self.channel_layer.group_discard(realtime.match_group(self.match_id), self.channel_name)
             if self.user_id is not None:
@@ -151,6 +159,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         "rematch_decline": _rematch_decline,
         "claim_timeout": _claim_timeout,
     }
+
+    async def _presence(self, action) -> None:
+        try:
+            await sync_to_async(action)(self.match_id, self.spectator, self.channel_name)
+        except Exception:  # presence is a nicety; never fail a socket for it
+            log.warning("presence update failed for match %s", self.match_id, exc_info=True)
+
+    @database_sync_to_async
+    def _is_spectator(self) -> bool:
+        match = services.Match.objects.filter(pk=self.match_id).only("pink_id", "blue_id").first()
+        return match is None or match.side_of(self.user_id) is None
 
     @database_sync_to_async
     def _match_exists(self) -> bool:
