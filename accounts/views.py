@@ -16,6 +16,7 @@ from django.views.i18n import set_language as django_set_language
 from . import services
 from .forms import LoginForm, SettingsForm, SignUpForm
 from .guests import guest_convert
+from .signals import user_close_sockets_on_commit
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -56,6 +57,11 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("password_change_done")
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        user_close_sockets_on_commit(user_id=form.user.pk)  # other tabs and devices
+        return response
+
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
@@ -77,6 +83,11 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        user_close_sockets_on_commit(user_id=form.user.pk)
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
