@@ -77,8 +77,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         try:
             self._take_token()
-            if text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES:
-                raise MatchError("frame_too_large" if text_data or bytes_data else "bad_frame")
+            if text_data is None:  # binary frames are not part of the protocol
+                raise MatchError("bad_frame")
+            if len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise MatchError("frame_too_large")
             try:
                 content = json.loads(text_data)
             except ValueError:
@@ -106,7 +108,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if kind == "sync":
             await self._send_state()
             return
-        if kind not in self.COMMANDS:
+        if not isinstance(kind, str) or kind not in self.COMMANDS:  # a list or dict is unhashable
             raise MatchError("unknown_type")
         await aclose_old_connections()
         result = await database_sync_to_async(self.COMMANDS[kind])(self, content)

@@ -1,0 +1,267 @@
+"""ws/match/<id>/ through the real ASGI application (routing, origin check, session
+auth) and the settings' Redis channel layer: every client frame, good and bad."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from games import services
+from games.models import Match, Move
+from kropki_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def _session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+
+async def open_socket(match_id: int, user=None, *, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [origin] if origin else []
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(_session_cookie)(user)))
+    ws = WebsocketCommunicator(application, f"/ws/match/{match_id}/", headers=headers)
+    connected, _ = await ws.connect(timeout=5)
+    assert connected
+    first = await ws.receive_json_from(timeout=5)
+    assert first["type"] == "state"
+    ws.first_state = first
+    return ws
+
+
+@database_sync_to_async
+def db_picture(match_id: int) -> tuple:
+    match = Match.objects.get(pk=match_id)
+    moves = list(Move.objects.filter(match_id=match_id).order_by("ply").values_list("ply", "player", "action"))
+    return (match.status, match.ply, match.to_move, match.history, match.draw_offer, match.rematch_offer,
+            match.winner, match.end_reason, match.turn_deadline, moves)
+
+
+async def expect_error(ws, code: str, ply: int) -> dict:
+    error = await ws.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["code"] == code, error
+    assert error["message"]
+    if code != "rate_limited":
+        state = await ws.receive_json_from(timeout=5)  # always followed by a fresh state
+        assert state["type"] == "state" and state["ply"] == ply == state["snapshot"]["ply"]
+    return error
+
+
+async def test_connect_gives_the_state_with_your_colour(make_match, alice, bob, charlie):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws_a = await open_socket(match.pk, alice)
+    ws_b = await open_socket(match.pk, bob)
+    ws_c = await open_socket(match.pk, charlie)
+    ws_anon = await open_socket(match.pk)
+    assert ws_a.first_state["you"] == 1 and ws_b.first_state["you"] == 2
+    assert ws_c.first_state["you"] is None and ws_anon.first_state["you"] is None
+    snap = ws_a.first_state["snapshot"]
+    assert snap["ply"] == 0 and snap["to_move"] == 1 and snap["legal"] == list(range(7)) and "<svg" in snap["board_svg"]
+    for ws in (ws_a, ws_b, ws_c, ws_anon):
+        await ws.disconnect()
+
+
+async def test_a_good_move_reaches_the_opponent_and_spectators_as_moved(make_match, alice, bob, charlie):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws_a = await open_socket(match.pk, alice)
+    ws_b = await open_socket(match.pk, bob)
+    ws_c = await open_socket(match.pk)
+    await ws_a.send_json_to({"type": "move", "ply": 0, "action": 3})
+    for ws in (ws_b, ws_c, ws_a):
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "moved" and frame["ply"] == 1 and frame["action"] == 3 and frame["by"] == 1
+        assert frame["snapshot"]["ply"] == 1 and frame["snapshot"]["to_move"] == 2
+        assert frame["notation"] == "4"
+    # the resend of the same move (a duplicate) is harmless: a state frame, no second row
+    await ws_a.send_json_to({"type": "move", "ply": 0, "action": 3})
+    state = await ws_a.receive_json_from(timeout=5)
+    assert state["type"] == "state" and state["ply"] == 1
+    assert (await db_picture(match.pk))[-1] == [(1, 1, 3)]
+    # sync answers with the state
+    await ws_c.send_json_to({"type": "sync"})
+    state = await ws_c.receive_json_from(timeout=5)
+    assert state["type"] == "state" and state["ply"] == 1
+    for ws in (ws_a, ws_b, ws_c):
+        await ws.disconnect()
+
+
+BAD_FRAMES = [
+    ("not json {", "bad_json"),
+    ("[1, 2]", "bad_frame"),
+    ('"move"', "bad_frame"),
+    ("{}", "unknown_type"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": 5}', "unknown_type"),
+    ('{"type": "move", "ply": "0", "action": 3}', "bad_frame"),
+    ('{"type": "move", "ply": 0, "action": "3"}', "bad_frame"),
+    ('{"type": "move", "ply": 0, "action": true}', "bad_frame"),
+    ('{"type": "move", "ply": 0, "action": 3.0}', "bad_frame"),
+    ('{"type": "move", "ply": 0}', "bad_frame"),
+    ('{"type": "move", "action": 3}', "bad_frame"),
+    ('{"type": "move", "ply": 0, "action": 7}', "unknown_action"),
+    ('{"type": "move", "ply": 0, "action": -1}', "unknown_action"),
+    ('{"type": "move", "ply": 0, "action": 99999999999999999999}', "unknown_action"),
+    ('{"type": "move", "ply": 5, "action": 3}', "stale_ply"),
+    ('{"type": "move", "ply": -1, "action": 3}', "stale_ply"),
+    ('{"type": "end", "ply": 0}', "unknown_action"),
+    ('{"type": "draw_answer", "accept": "yes"}', "bad_frame"),
+    ('{"type": "draw_answer", "accept": true}', "no_draw_offer"),
+    ('{"type": "claim_timeout"}', "turn_not_expired"),
+    ('{"type": "rematch_offer"}', "rematch_unavailable"),
+    ('{"type": "rematch_decline"}', "no_rematch_offer"),
+    (json.dumps({"type": "move", "ply": 0, "action": 3, "pad": "x" * 2100}), "frame_too_large"),
+]
+
+
+@pytest.mark.parametrize("text,code", BAD_FRAMES, ids=[c + "-" + str(i) for i, (_, c) in enumerate(BAD_FRAMES)])
+async def test_bad_frames_get_their_code_and_change_nothing(make_match, alice, text, code):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws = await open_socket(match.pk, alice)
+    before = await db_picture(match.pk)
+    await ws.send_to(text_data=text)
+    await expect_error(ws, code, ply=0)
+    assert await db_picture(match.pk) == before
+    await ws.disconnect()
+
+
+async def test_a_binary_frame_is_refused(make_match, alice):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws = await open_socket(match.pk, alice)
+    before = await db_picture(match.pk)
+    await ws.send_to(bytes_data=b'{"type": "move", "ply": 0, "action": 3}')
+    await expect_error(ws, "bad_frame", ply=0)
+    assert await db_picture(match.pk) == before
+    await ws.disconnect()
+
+
+MOVE = {"type": "move", "ply": 0, "action": 3}
+OUTSIDERS = [("bob", "not_your_turn", MOVE)] + [
+    (who, code, frame)
+    for who, code in [("charlie", "not_a_player"), (None, "login_required")]
+    for frame in (MOVE, {"type": "resign"}, {"type": "draw_offer"}, {"type": "end", "ply": 0})
+]
+
+
+@pytest.mark.parametrize("who,code,frame", OUTSIDERS)
+async def test_only_the_player_to_move_moves(make_match, alice, bob, charlie, who, code, frame):
+    """Bob moving out of turn, a spectator or an anonymous visitor acting: refused, nothing changes."""
+    match = await database_sync_to_async(make_match)("kropki-10" if frame["type"] == "end" else "cztery-w-rzedzie")
+    user = {"bob": bob, "charlie": charlie, None: None}[who]
+    ws = await open_socket(match.pk, user)
+    before = await db_picture(match.pk)
+    await ws.send_json_to(frame)
+    await expect_error(ws, code, ply=0)
+    assert await db_picture(match.pk) == before
+    await ws.disconnect()
+
+
+async def test_a_move_in_a_finished_match_is_refused(make_match, alice, bob):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    await database_sync_to_async(services.match_resign)(match_id=match.pk, user_id=bob.pk)
+    ws = await open_socket(match.pk, alice)
+    before = await db_picture(match.pk)
+    for frame, code in [
+        ({"type": "move", "ply": 0, "action": 3}, "match_not_active"),
+        ({"type": "resign"}, "match_not_active"),
+        ({"type": "draw_offer"}, "match_not_active"),
+    ]:
+        await ws.send_json_to(frame)
+        await expect_error(ws, code, ply=0)
+    assert await db_picture(match.pk) == before
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize("origin", [(b"origin", b"https://evil.example"), (b"origin", b"http://127.0.0.1.evil.example"), None])
+async def test_a_foreign_or_missing_origin_is_rejected_at_the_handshake(make_match, alice, origin):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    headers = [origin] if origin else []
+    headers.append((b"cookie", await database_sync_to_async(_session_cookie)(alice)))
+    ws = WebsocketCommunicator(application, f"/ws/match/{match.pk}/", headers=headers)
+    connected, _ = await ws.connect(timeout=5)
+    assert not connected
+    await ws.disconnect()
+
+
+async def test_unknown_match_is_closed(db):
+    ws = WebsocketCommunicator(application, "/ws/match/987654/", headers=[ORIGIN])
+    connected, code = await ws.connect(timeout=5)
+    assert not connected and code == 4404
+    await ws.disconnect()
+
+
+async def test_rate_limit(make_match, alice):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws = await open_socket(match.pk, alice)
+    for _ in range(40):
+        await ws.send_json_to({"type": "sync"})
+    # every sync is answered: a state, or a rate_limited error (no state after it)
+    seen = []
+    for _ in range(40):
+        frame = await ws.receive_json_from(timeout=5)
+        seen.append(frame["type"] if frame["type"] != "error" else frame["code"])
+    assert "rate_limited" in seen
+    assert seen.count("state") <= 21  # the burst, plus what refilled meanwhile
+    await ws.disconnect()
+
+
+async def test_resign_draw_and_rematch_frames(make_match, alice, bob):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws_a = await open_socket(match.pk, alice)
+    ws_b = await open_socket(match.pk, bob)
+
+    await ws_a.send_json_to({"type": "draw_offer"})
+    for ws in (ws_a, ws_b):
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "draw_offered" and frame["by"] == 1 and frame["snapshot"]["draw_offer"] == 1
+    await ws_b.send_json_to({"type": "draw_answer", "accept": False})
+    for ws in (ws_a, ws_b):
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "draw_declined" and frame["snapshot"]["draw_offer"] is None
+
+    await ws_b.send_json_to({"type": "resign"})
+    for ws in (ws_a, ws_b):
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "finished" and frame["snapshot"]["winner"] == 1
+        assert frame["snapshot"]["end_reason"] == "resign" and frame["snapshot"]["result_text"]
+
+    await ws_a.send_json_to({"type": "rematch_offer"})
+    for ws in (ws_a, ws_b):
+        assert (await ws.receive_json_from(timeout=5))["type"] == "rematch_offered"
+    await ws_b.send_json_to({"type": "rematch_offer"})  # the other offering too = accepting
+    for ws in (ws_a, ws_b):
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "rematch"
+        new_id = frame["new_match_id"]
+        assert frame["match_url"] == f"/partia/{new_id}/"
+    new = await database_sync_to_async(Match.objects.get)(pk=new_id)
+    assert (new.pink_id, new.blue_id) == (bob.pk, alice.pk)  # colours swapped
+    for ws in (ws_a, ws_b):
+        await ws.disconnect()
+
+
+async def test_kropki_end_frame(make_match, alice, bob):
+    match = await database_sync_to_async(make_match)("kropki-10")
+    ws_a = await open_socket(match.pk, alice)
+    ws_b = await open_socket(match.pk, bob)
+    await ws_a.send_json_to({"type": "move", "ply": 0, "action": 44})
+    await ws_a.receive_json_from(timeout=5)
+    await ws_b.receive_json_from(timeout=5)
+    await ws_b.send_json_to({"type": "end", "ply": 1})
+    for ws in (ws_a, ws_b):
+        frame = await ws.receive_json_from(timeout=5)
+        assert frame["type"] == "moved" and frame["ply"] == 2 and frame["by"] == 2
+        assert frame["snapshot"]["view"]["ended"] == [False, True]
+    await ws_b.send_json_to({"type": "move", "ply": 2, "action": 45})
+    await expect_error(ws_b, "player_has_ended", ply=2)
+    for ws in (ws_a, ws_b):
+        await ws.disconnect()
