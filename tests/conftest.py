@@ -10,6 +10,17 @@ from django.conf import settings
 PASSWORD = "kropka-Trudna-2024"
 
 
+def pytest_collection_modifyitems(config, items):
+    """Run the browser tests last.
+
+    Playwright's sync API keeps an event loop running in the main thread while
+    the session-scoped browser lives; async tests (consumers, pytest-asyncio)
+    collected after it would fail with "cannot be called from a running event
+    loop". Moving tests/browser/ to the end keeps one browser for the session.
+    """
+    items.sort(key=lambda item: "/tests/browser/" in str(item.path))
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """SQLite: test in a file (per process), not the shared-cache in-memory database.

@@ -127,7 +127,7 @@ class LiveSite:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result
 
-    def start_daphne(self, port: int | None = None, name: str = "daphne") -> tuple[Proc, str]:
+    def start_daphne(self, port: int | None = None, name: str = "daphne", ready_path: str = "/") -> tuple[Proc, str]:
         port = port or free_port()
         proc = start(
             name, [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "kropki_site.asgi:application"],
@@ -135,7 +135,7 @@ class LiveSite:
         )
         self.procs.append(proc)
         url = f"http://127.0.0.1:{port}"
-        wait_for_http(url + "/", timeout=60, proc=proc.popen, log=proc.log)
+        wait_for_http(url + ready_path, timeout=60, proc=proc.popen, log=proc.log)
         return proc, url
 
     def start_worker(self, queues: str = "default,clock,bots", name: str = "worker", concurrency: int = 1) -> Proc:
