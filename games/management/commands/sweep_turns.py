@@ -1,0 +1,61 @@
+"""End overdue turns without Celery: ``manage.py sweep_turns [--loop] [--interval 5]``.
+
+The clock has three layers: the per-move ``expire_turn`` task (exact), the
+beat-driven ``sweep_expired_turns`` task (every 5 s, on the "clock" queue),
+and this command, which calls the same service directly. It needs no broker
+and no worker, so a dead or wedged Celery worker cannot stop matches from
+ending on time (RELIABILITY.md §5c). scripts/run starts it beside beat.
+Every layer is idempotent: the service re-checks each match under its row lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from games.services import sweep_expired
+
+log = logging.getLogger(__name__)
+
+
+class Command(BaseCommand):
+    help = "End every active match whose turn deadline (plus grace) has passed; --loop repeats every --interval s."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--loop", action="store_true", help="keep sweeping until SIGTERM/SIGINT")
+        parser.add_argument("--interval", type=float, default=5.0, help="seconds between sweeps (default 5)")
+
+    def handle(self, *args, loop: bool = False, interval: float = 5.0, **options):
+        stopping = False
+
+        def stop(signum, frame):
+            nonlocal stopping
+            stopping = True
+
+        if loop:
+            signal.signal(signal.SIGTERM, stop)
+            signal.signal(signal.SIGINT, stop)
+            self.stdout.write(f"sweep_turns: sweeping every {interval:g} s", ending="\n")
+            self.stdout.flush()
+        while True:
+            started = time.monotonic()
+            try:
+                close_old_connections()
+                ended = sweep_expired()
+                if ended:
+                    self.stdout.write(f"sweep_turns: ended {ended} overdue turn(s)")
+                    self.stdout.flush()
+            except Exception:  # a database hiccup must not end the loop
+                log.exception("sweep_turns: sweep failed")
+                if not loop:
+                    raise
+            if not loop:
+                return
+            while not stopping and time.monotonic() - started < interval:
+                time.sleep(0.1)
+            if stopping:
+                return

@@ -1,0 +1,92 @@
+"""A live site of its own for the clock tests: real daphne, Celery worker and beat,
+a short MOVE_SECONDS, and its own Redis (so no other live site's worker can
+take its tasks or hear its groups)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from kropki_site import devredis
+from tests import live
+
+MOVE_SECONDS = 3
+GRACE_SECONDS = 1
+
+
+@pytest.fixture(scope="module")
+def clock_workdir():
+    path = Path(tempfile.mkdtemp(prefix="kropki-clock-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def clock_redis(clock_workdir):
+    sock = clock_workdir / "redis.sock"
+    proc = subprocess.Popen(
+        [devredis.server_path(), "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700",
+         "--save", "", "--appendonly", "no", "--dir", str(clock_workdir), "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    for _ in range(100):
+        if sock.exists():
+            break
+        time.sleep(0.1)
+    yield f"unix://{sock}"
+    live.stop_group(proc)
+
+
+@pytest.fixture(scope="module")
+def clock_site(clock_workdir, clock_redis):
+    site = live.make_live_site(
+        clock_workdir, clock_redis, MOVE_SECONDS=str(MOVE_SECONDS), MOVE_GRACE_SECONDS=str(GRACE_SECONDS)
+    )
+    yield site
+    site.stop_all()
+    live.drop_live_database(site.env["DATABASE_URL"])
+
+
+@pytest.fixture(scope="module")
+def clock_url(clock_site) -> str:
+    _proc, url = clock_site.start_daphne(name="daphne-1")
+    return url
+
+
+SETUP = """
+import json
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from games import services
+User = get_user_model()
+out = {}
+for name in ("alice", "bob", "charlie"):
+    user = User.objects.filter(username=name).first() or User.objects.create_user(
+        username=name, email=name + "@example.com", password="kropka-Trudna-2024")
+    client = Client()
+    client.force_login(user)
+    out[name] = {"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                 "cookie_name": settings.SESSION_COOKIE_NAME}
+match = services.match_create(variant=%r, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"])
+out["match"] = match.pk
+print("JSON:" + json.dumps(out))
+"""
+
+
+def create_match(site: live.LiveSite, variant: str) -> dict:
+    """Users alice/bob/charlie (sessions included) and a new alice-vs-bob match in the live database."""
+    result = site.manage("shell", "-c", SETUP % variant)
+    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
+    return json.loads(line[5:])
+
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
