@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("", views.ranking, name="ranking"),
+    path("<slug:variant>/", views.ranking, name="ranking_variant"),
 ]

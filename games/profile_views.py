@@ -1,0 +1,126 @@
+"""A player's profile (/gracz/<username>/): ratings, charts, W/D/L, their matches.
+
+A fixed number of queries whatever the number of games: one for the ratings,
+one per variant for the chart (the newest points only), a count and a page of
+matches, and one for the rating changes of that page.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games.models import BLUE, PINK, VARIANT_NAMES, Match
+from games.snapshot import player_name
+from games.variants import VARIANTS
+from ratings import selectors
+from ratings.charts import rating_chart_svg
+
+PER_PAGE = 20
+CHART_POINTS = 200
+RESULTS = ("win", "draw", "loss")
+
+
+def _result_filter(user_id: int, result: str) -> Q:
+    won = Q(pink_id=user_id, winner=PINK) | Q(blue_id=user_id, winner=BLUE)
+    lost = Q(pink_id=user_id, winner=BLUE) | Q(blue_id=user_id, winner=PINK)
+    finished = Q(status=Match.Status.FINISHED)
+    return {
+        "win": finished & won,
+        "loss": finished & lost,
+        "draw": finished & Q(winner__isnull=True),
+    }[result]
+
+
+def _result_of(match: Match, user_id: int) -> str:
+    if match.status != Match.Status.FINISHED:
+        return "aborted"
+    if match.winner is None:
+        return "draw"
+    return "win" if match.user_id_of(match.winner) == user_id else "loss"
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_object_or_404(get_user_model(), username__iexact=username)
+    ratings = selectors.user_ratings(user, VARIANTS)
+
+    rows = []
+    for key in VARIANTS:
+        rating = ratings[key]
+        chart = None
+        if rating.games:
+            points = selectors.history(user, key, limit=CHART_POINTS)
+            name = str(VARIANT_NAMES[key])
+            low = min(p.rating for p in points)
+            high = max(p.rating for p in points)
+            chart = {
+                "svg": rating_chart_svg(
+                    [(p.at, p.rating) for p in points],
+                    chart_id=f"chart-{key}",
+                    title=_("Rating history: %(variant)s") % {"variant": name},
+                    description=_(
+                        "%(count)s points from %(first)s to %(last)s; lowest %(low)s, highest %(high)s, now %(now)s."
+                    )
+                    % {
+                        "count": len(points),
+                        "first": formats.date_format(points[0].at, "SHORT_DATE_FORMAT"),
+                        "last": formats.date_format(points[-1].at, "SHORT_DATE_FORMAT"),
+                        "low": round(low),
+                        "high": round(high),
+                        "now": rating.display,
+                    },
+                ),
+                "points": [{"at": p.at, "rating": round(p.rating)} for p in points],
+            }
+        rows.append({"key": key, "name": VARIANT_NAMES[key], "rating": rating, "chart": chart})
+
+    variant = request.GET.get("wariant", "")
+    result = request.GET.get("wynik", "")
+    matches = (
+        Match.objects.filter(Q(pink=user) | Q(blue=user), status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
+        .select_related("pink", "blue")
+        .order_by("-created_at", "-pk")
+    )
+    if variant in VARIANTS:
+        matches = matches.filter(variant=variant)
+    else:
+        variant = ""
+    if result in RESULTS:
+        matches = matches.filter(_result_filter(user.pk, result))
+    else:
+        result = ""
+    page = Paginator(matches, PER_PAGE).get_page(request.GET.get("strona"))
+    changes = selectors.changes_for_matches([m.pk for m in page.object_list], user.pk)
+    games = []
+    for m in page.object_list:
+        side = m.side_of(user.pk)
+        other = BLUE if side == PINK else PINK
+        games.append({
+            "match": m,
+            "colour": side,
+            "opponent": m.pink if other == PINK else m.blue,
+            "opponent_name": player_name(m, other),
+            "result": _result_of(m, user.pk),
+            "variant_name": VARIANT_NAMES[m.variant],
+            "change": changes.get(m.pk),
+        })
+    query = {k: v for k, v in (("wariant", variant), ("wynik", result)) if v}
+    return render(request, "games/profile.html", {
+        "player": user,
+        "rows": rows,
+        "games": games,
+        "page": page,
+        "filter_variant": variant,
+        "filter_result": result,
+        "variants": [(k, VARIANT_NAMES[k]) for k in VARIANTS],
+        "filter_query": urlencode(query),
+    })

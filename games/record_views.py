@@ -1,0 +1,129 @@
+"""The record ("zapis") of a finished match, its replay frames and its exports.
+
+The page shows the final position and the move list; the replay fetches one
+board per step from ``record_frame`` (a 400-move Kropki 20×20 game would be
+about 8 MB of SVG if every frame were embedded; one frame is about 50 KB and
+a few milliseconds to compute) and keeps the frames it has seen. Frames of a
+finished match never change, so they are cacheable.
+
+Queries: the page reads the match with both players and its rating changes
+(two queries) whatever the length of the game.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import export
+from games.models import BLUE, PINK, VARIANT_NAMES, Match, Move
+from games.render import render_board
+from games.snapshot import player_name, reason_text
+from games.variants import get_variant
+from ratings.selectors import changes_for_match
+
+FRAME_MAX_AGE = 24 * 3600
+
+
+def _finished_match(match_id: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
+    return match
+
+
+@require_GET
+def record(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _finished_match(match_id)
+    if match.is_active:
+        return redirect("match", match_id=match.pk)
+    variant = get_variant(match.variant)
+    game = variant.game()
+    state = game.state_from_history(match.history)
+    changes = changes_for_match(match.pk)
+    players = []
+    for side in (PINK, BLUE):
+        user = match.pink if side == PINK else match.blue
+        players.append({
+            "side": side,
+            "colour": "pink" if side == PINK else "blue",
+            "name": player_name(match, side),
+            "user": user,
+            "change": changes.get(side),
+            "score": match.pink_score if side == PINK else match.blue_score,
+            "winner": match.winner == side,
+        })
+    # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
+    replay = game.new_initial_state()
+    moves = []
+    for ply, action in enumerate(match.history, start=1):
+        player = replay.current_player()
+        moves.append({"ply": ply, "player": player, "notation": game.action_to_string(action)})
+        replay.apply_action(action)
+    total = len(match.history)
+    return render(request, "games/record.html", {
+        "match": match,
+        "variant_name": VARIANT_NAMES[match.variant],
+        "result_text": reason_text(match),
+        "players": players,
+        "board_svg": render_board(state.view(), game.slug),
+        "moves": moves,
+        "total": total,
+        "is_kropki": variant.game_slug == "kropki",
+        "replay_config": {
+            "total": total,
+            "frameUrl": reverse("record_frame", args=[match.pk, 0]),
+            "moves": [m["notation"] for m in moves],
+            "players": [m["player"] for m in moves],
+            "position": _("Move %(ply)s of %(total)s"),
+            "moveText": _("%(colour)s: %(move)s"),
+            "colours": {"1": _("pink"), "2": _("blue")},
+            "error": _("Could not load this position. Try again."),
+        },
+    })
+
+
+@require_GET
+def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
+    """The board after ``ply`` moves of a finished match (one query, a replay and a render)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.is_active:
+        raise Http404  # frames of a live match would leak nothing, but they would change under the cache
+    if not 0 <= ply <= len(match.history):
+        raise Http404
+    game = get_variant(match.variant).game()
+    state = game.state_from_history(match.history[:ply])
+    pink, blue = state.scores()
+    response = JsonResponse({
+        "ply": ply,
+        "svg": render_board(state.view(), game.slug),
+        "move": game.action_to_string(match.history[ply - 1]) if ply else None,
+        "scores": [pink, blue],
+    })
+    response["Cache-Control"] = f"public, max-age={FRAME_MAX_AGE}"
+    return response
+
+
+@require_GET
+def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _finished_match(match_id)
+    moves = list(Move.objects.filter(match=match).order_by("ply"))
+    data = export.match_json(match, moves, changes_for_match(match.pk))
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'inline; filename="kropki-{match.pk}.json"'
+    return response
+
+
+@require_GET
+def export_sgf(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _finished_match(match_id)
+    if get_variant(match.variant).game_slug != "kropki":
+        raise Http404
+    response = HttpResponse(export.match_sgf(match), content_type="application/x-go-sgf; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="kropki-{match.pk}.sgf"'
+    return response
