@@ -100,7 +100,8 @@ def fill(path: Path, table: dict[str, str]) -> list[str]:
             continue
         msgid = unquote(lines[i_id:i_str])
         msgstr = unquote(lines[i_str:])
-        if msgid and not msgstr:
+        fuzzy = "#, fuzzy" in lines  # msgmerge's guess from a similar msgid: never trust it
+        if msgid and (not msgstr or fuzzy):
             if msgid in table:
                 lines = lines[:i_str] + [f"msgstr {quote(table[msgid])}"]
                 lines = [line for line in lines if line != "#, fuzzy"]

@@ -118,6 +118,7 @@
     if (frame.type === "moved" || frame.type === "finished" || frame.type === "state") clearError();
     lastPly = frame.ply;
     lastFrame = frame;
+    root.dataset.ply = String(lastPly);
     var before = snap;
     snap = frame.snapshot;
     clockOffset = offsetFrom(snap);
@@ -157,7 +158,9 @@
   function render(before, frame) {
     var focused = document.activeElement && document.activeElement.closest &&
       document.activeElement.closest("#board [data-action]");
-    var focusAction = focused ? focused.getAttribute("data-action") : null;
+    var keyboard = false;
+    try { keyboard = !!focused && focused.matches(":focus-visible"); } catch (e) { keyboard = !!focused; }
+    var focusAction = focused && keyboard ? focused.getAttribute("data-action") : null;
     if (!before || before.board_svg !== snap.board_svg) {
       boardEl.innerHTML = snap.board_svg;
     }
@@ -427,6 +430,7 @@
   render(null, null);
   connect();
   // for tests and debugging: the last frame and ply this page drew
+  root.dataset.ply = String(lastPly);
   root.dataset.ready = "1";
   window.kropkiMatch = { ply: function () { return lastPly; }, frame: function () { return lastFrame; } };
 })();
