@@ -86,6 +86,9 @@ class Match(models.Model):
             # The sweeper's only question: which active matches are overdue?
             models.Index(fields=["turn_deadline"], name="match_active_deadline", condition=Q(status="active")),
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
+            # A player's matches, newest first (profiles).
+            models.Index(fields=["pink", "-created_at"], name="match_pink_created"),
+            models.Index(fields=["blue", "-created_at"], name="match_blue_created"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(variant__in=list(VARIANTS)), name="match_variant_known"),

@@ -59,9 +59,11 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
     replay = game.new_initial_state()
     moves = []
+    colours = {PINK: _("pink"), BLUE: _("blue")}
     for ply, action in enumerate(match.history, start=1):
         player = replay.current_player()
-        moves.append({"ply": ply, "player": player, "notation": game.action_to_string(action)})
+        moves.append({"ply": ply, "player": player, "colour": colours.get(player, ""),
+                      "notation": game.action_to_string(action)})
         replay.apply_action(action)
     total = len(match.history)
     return render(request, "games/record.html", {

@@ -1,0 +1,196 @@
+"""Server time of the pages that grow with a player's history.
+
+    python bench/pages.py [--matches N] [--requests R]
+
+Builds a throw-away database (a temporary SQLite file; or, when DATABASE_URL
+names PostgreSQL, a fresh database ``<name>_bench_<pid>`` on that server,
+dropped afterwards), migrates it, and bulk-creates one player with N finished
+rated Cztery w rzędzie matches (default 10 000) against two opponents, their
+rating changes and ratings (tests/factories.py), plus one 400-move Kropki
+20×20 match. Then it times R requests (default 40, after 3 warm-ups) of each
+page through Django's full request stack (django.test.Client: middleware,
+session, view, template), viewed by a logged-in player:
+
+- ``trivial``: the log-in page (a form, no queries): the reference;
+- ``profile``: /gracz/<player>/ (first page), and ``profile_deep``: page 250
+  filtered by result;
+- ``record``: /partia/<id>/zapis/ of one of the N matches, and
+  ``record_kropki_400``: the record of the 400-move Kropki match;
+- ``frame_kropki_400``: one replay frame (/zapis/klatka/200/) of that match.
+
+Prints a table (median and p90 in ms, x trivial) and, as its last line, one
+JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _prepare_database() -> tuple[str, callable]:
+    """Point DATABASE_URL at a fresh database; return a description and a cleanup function."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        import dj_database_url
+        import psycopg
+
+        cfg = dj_database_url.parse(url)
+        name = f"{cfg['NAME']}_bench_{os.getpid()}"
+        admin = dict(host=cfg["HOST"] or None, port=cfg["PORT"] or None, user=cfg["USER"] or None,
+                     password=cfg["PASSWORD"] or None, dbname="postgres", autocommit=True)
+        with psycopg.connect(**{k: v for k, v in admin.items() if v is not None}) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + name
+
+        def cleanup() -> None:
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(**{k: v for k, v in admin.items() if v is not None}) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+        return f"PostgreSQL ({name})", cleanup
+    directory = tempfile.mkdtemp(prefix="kropki-bench-")
+    path = Path(directory) / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+
+    def cleanup() -> None:
+        import shutil
+
+        shutil.rmtree(directory, ignore_errors=True)
+
+    return "SQLite (temporary file)", cleanup
+
+
+def _kropki_match(alice, bob, moves: int = 400, seed: int = 7):
+    """A finished rated Kropki 20×20 match of ``moves`` random moves (rows written directly)."""
+    from games.models import Match, Move
+    from games.variants import get_variant
+
+    game = get_variant("kropki-20").game()
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    history, players = [], []
+    while len(history) < moves and state.outcome() is None:
+        legal = [a for a in state.legal_actions() if a != game.end_action]
+        if not legal:
+            break
+        action = rng.choice(legal)
+        players.append(state.current_player())
+        state.apply_action(action)
+        history.append(action)
+    pink, blue = state.scores()
+    match = Match.objects.create(
+        variant="kropki-20", pink=alice, blue=bob, rated=True, status=Match.Status.FINISHED,
+        winner=1 if pink > blue else 2 if blue > pink else None, end_reason="score", ply=len(history),
+        history=history, pink_score=pink, blue_score=blue,
+    )
+    Move.objects.bulk_create(
+        [Move(match=match, ply=i + 1, player=p, action=a) for i, (a, p) in enumerate(zip(history, players))]
+    )
+    return match
+
+
+def _time(client, url: str, requests: int, warmup: int = 3) -> dict:
+    for _ in range(warmup):
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+    samples = []
+    for _ in range(requests):
+        t0 = time.perf_counter()
+        response = client.get(url)
+        samples.append(time.perf_counter() - t0)
+        assert response.status_code == 200
+    samples.sort()
+    return {
+        "url": url,
+        "median_ms": round(statistics.median(samples) * 1000, 2),
+        "p90_ms": round(samples[int(0.9 * (len(samples) - 1))] * 1000, 2),
+        "bytes": len(response.content),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=40)
+    args = parser.parse_args()
+
+    database, cleanup = _prepare_database()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
+    import django
+
+    django.setup()
+    try:
+        return _run(args, database)
+    finally:
+        cleanup()
+
+
+def _run(args, database: str) -> int:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    player = User.objects.create_user("gracz", "gracz@example.com", "kropka-Trudna-2024")
+    opponents = [User.objects.create_user(n, f"{n}@example.com", "kropka-Trudna-2024") for n in ("rywal1", "rywal2")]
+
+    from tests.factories import bulk_finished_matches
+
+    t0 = time.perf_counter()
+    ids = bulk_finished_matches(player, opponents, args.matches)
+    long_match = _kropki_match(player, opponents[0])
+    build_s = time.perf_counter() - t0
+
+    client = Client()
+    client.force_login(opponents[1])
+    deep_page = max(1, min(250, args.matches // 20 // 3))
+    pages = {
+        "trivial": "/konto/logowanie/",
+        "profile": "/gracz/gracz/",
+        "profile_deep": f"/gracz/gracz/?wynik=win&strona={deep_page}",
+        "record": f"/partia/{ids[len(ids) // 2]}/zapis/",
+        "record_kropki_400": f"/partia/{long_match.pk}/zapis/",
+        "frame_kropki_400": f"/partia/{long_match.pk}/zapis/klatka/200/",
+    }
+    anonymous = Client()
+    results = {}
+    for name, url in pages.items():
+        results[name] = _time(anonymous if name == "trivial" else client, url, args.requests)
+    trivial = results["trivial"]["median_ms"]
+    for figures in results.values():
+        figures["x_trivial"] = round(figures["median_ms"] / trivial, 1) if trivial else None
+
+    print(f"{database}; {args.matches} matches for one player (built in {build_s:.1f} s); "
+          f"{args.requests} requests per page, Django test client")
+    print(f"{'page':<20} {'median ms':>10} {'p90 ms':>8} {'x trivial':>10} {'KB':>7}")
+    for name, f in results.items():
+        print(f"{name:<20} {f['median_ms']:>10.2f} {f['p90_ms']:>8.2f} {f['x_trivial']:>10} {f['bytes'] / 1024:>7.1f}")
+    print(json.dumps({
+        "database": database,
+        "matches": args.matches,
+        "requests": args.requests,
+        "python": platform.python_version(),
+        "results": results,
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
