@@ -1,0 +1,218 @@
+"""RELIABILITY.md rows 18, 23 and 24 for every URL of the site (the list comes
+from the resolver, so later pages are covered without editing this file):
+CSRF on every POST, CSP without inline script, clickjacking headers, escaped
+usernames, Origin-checked sockets, textContent in our JavaScript."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.routing import websocket_urlpatterns
+from kropki_site.asgi import application
+from tests.security.helpers import make_match
+from tests.security.urlmap import routes, scan
+
+ROOT = Path(__file__).resolve().parents[2]
+XSS_NAME = "<img src=x onerror=alert(1)>"
+XSS_ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
+
+
+@pytest.fixture
+def world(alice, bob, make_user):
+    """An XSS-named player with a finished rated match, an active match, a challenge and a rating."""
+    xss = make_user(XSS_NAME, email="xss@example.com")
+    finished = make_match(xss, alice, variant="cztery-w-rzedzie", rated=True)
+    for ply, (user, action) in enumerate([(xss, 3), (alice, 4), (xss, 3), (alice, 4)]):
+        services.match_play(match_id=finished.pk, user_id=user.pk, ply=ply, action=action)
+    services.match_resign(match_id=finished.pk, user_id=alice.pk)
+    from ratings.models import Rating
+
+    Rating.objects.filter(user=xss, variant="cztery-w-rzedzie").update(deviation=60)  # established: listed
+    active = make_match(alice, xss, variant="kropki-10")
+    challenge = services.challenge_create(user_id=xss.pk, variant="cztery-w-rzedzie", rated=False)
+    return {
+        "xss": xss,
+        "kwargs": {
+            "match_id": finished.pk, "ply": 1, "token": str(challenge.token), "username": XSS_NAME,
+            "slug": "kropki", "variant": "cztery-w-rzedzie", "uidb64": "MQ", "token_reset": "set-password",
+        },
+        "active": active,
+    }
+
+
+def url_for(route, world) -> str:
+    return reverse(route.name, kwargs={name: world["kwargs"].get(name, "x") for name, _ in route.kwargs})
+
+
+# -- CSRF ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who", ["anonymous", "alice"])
+@pytest.mark.parametrize("route", routes(), ids=str)
+def test_every_post_without_a_csrf_token_is_refused(route, who, world, alice):
+    client = Client(enforce_csrf_checks=True)
+    if who == "alice":
+        client.force_login(alice)
+    url = url_for(route, world)
+    response = client.post(url, {"language": "en", "variant": "cztery-w-rzedzie"})
+    assert response.status_code == 403, (url, response.status_code)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("route", routes(), ids=str)
+def test_every_post_form_carries_a_csrf_token(route, world, alice):
+    client = Client()
+    client.force_login(alice)
+    response = client.get(url_for(route, world))
+    if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+        return
+    html = response.content.decode()
+    for form in scan(html).forms:
+        if form["method"] == "post":
+            assert "csrfmiddlewaretoken" in form["fields"], (route.name, form)
+    # htmx requests (hx-post) send the token from the page's hx-headers
+    if re.search(r"\shx-(post|put|patch|delete)=", html):
+        assert "X-CSRFToken" in html, route.name
+
+
+# -- headers on every HTML page: CSP, framing, nosniff -------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who", ["anonymous", "alice"])
+@pytest.mark.parametrize("route", routes(), ids=str)
+def test_every_page_forbids_inline_script_and_framing(route, who, world, alice):
+    client = Client()
+    if who == "alice":
+        client.force_login(alice)
+    response = client.get(url_for(route, world))
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    if "html" not in response.get("Content-Type", ""):
+        return
+    csp = response["Content-Security-Policy"]
+    directives = dict((part.strip().split(" ", 1) + [""])[:2] for part in csp.split(";") if part.strip())
+    assert directives["script-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives["object-src"] == "'none'"
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    html = response.content.decode()
+    assert not re.search(r"<script\b(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", html), \
+        "inline script"
+    assert not re.search(r"<[a-z][^>]*\son[a-z]+\s*=", html, re.I), "inline event handler"
+    assert "javascript:" not in html
+
+
+@pytest.mark.django_db
+def test_error_pages_carry_the_same_headers(client):
+    response = client.get("/nie-ma-takiej-strony/")
+    assert response.status_code == 404
+    assert response["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+
+
+# -- usernames rendered inert everywhere ------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who", ["anonymous", "xss"])
+@pytest.mark.parametrize("route", routes(), ids=str)
+def test_a_markup_username_is_inert_on_every_page(route, who, world):
+    client = Client()
+    if who == "xss":
+        client.force_login(world["xss"])
+    response = client.get(url_for(route, world))
+    body = response.content.decode(errors="replace") if not getattr(response, "streaming", False) else ""
+    if "html" in response.get("Content-Type", ""):
+        assert "<img src=x" not in body
+        assert "onerror=alert" not in body or XSS_ESCAPED in body or "\\u003Cimg" in body
+    elif "json" in response.get("Content-Type", ""):
+        pass  # JSON strings are data: the browser never parses them as HTML (nosniff)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["profile", "match", "record", "ranking", "challenge", "lobby"])
+def test_the_name_is_shown_escaped_where_it_appears(name, world, alice):
+    from django.urls import NoReverseMatch
+
+    route = next((r for r in routes() if r.name == name), None)
+    if route is None:
+        pytest.fail(f"the {name!r} page does not exist yet")
+    client = Client()
+    client.force_login(alice)
+    try:
+        url = url_for(route, world)
+    except NoReverseMatch:
+        pytest.fail(f"cannot build the {name!r} URL")
+    if name == "match":
+        url = reverse("match", args=[world["active"].pk])
+    if name == "ranking":
+        url = reverse("ranking") + "?wariant=cztery-w-rzedzie"
+    html = client.get(url).content.decode()
+    assert "<img src=x" not in html
+    assert XSS_ESCAPED in html or "\\u003Cimg src=x onerror=alert(1)\\u003E" in html, name
+
+
+async def test_live_frames_carry_the_name_as_data(world_async):
+    """The snapshot's names are JSON strings; the board SVG (the only HTML in a frame) escapes them."""
+    from tests.security.helpers import open_user_socket
+
+    match, xss = world_async
+    ws = await open_user_socket(match.pk, xss)
+    names = {p["name"] for p in ws.first_state["snapshot"]["players"].values()}
+    assert XSS_NAME in names
+    assert "<img" not in ws.first_state["snapshot"]["board_svg"]
+    await ws.disconnect()
+
+
+@pytest.fixture
+def world_async(transactional_db, alice, make_user):
+    xss = make_user(XSS_NAME, email="xss@example.com")
+    return make_match(xss, alice, variant="kropki-10"), xss
+
+
+def test_our_javascript_never_puts_data_into_html():
+    """textContent for names and messages; innerHTML only for board SVG rendered (and escaped) by
+    games/render.py on the server: the match snapshot's ``board_svg`` and the record frame's ``svg``."""
+    offenders = []
+    for path in sorted((ROOT / "static" / "js").glob("**/*.js")):
+        if ".min." in path.name:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\b(insertAdjacentHTML|outerHTML|document\.write|eval)\b|new Function\(", line):
+                offenders.append(f"{path.name}:{number}: {line.strip()}")
+            for rhs in re.findall(r"\.innerHTML\s*=\s*([^;]+)", line):
+                if rhs.strip() not in ('""', "''", "snap.board_svg", "svg"):
+                    offenders.append(f"{path.name}:{number}: {line.strip()}")
+    assert not offenders, offenders
+
+
+# -- sockets: Origin checked on every WebSocket route -------------------------------------------
+
+
+def test_allowed_hosts_is_never_a_wildcard():
+    assert "*" not in settings.ALLOWED_HOSTS
+    assert settings.ALLOWED_HOSTS
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("origin", [
+    b"https://evil.example", b"http://127.0.0.1.evil.example", b"http://evil.example:80", b"null", b"", None,
+])
+@pytest.mark.parametrize("pattern", websocket_urlpatterns, ids=lambda p: str(p.pattern))
+async def test_every_socket_refuses_a_foreign_or_missing_origin(pattern, origin):
+    path = "/" + str(pattern.pattern).replace("<int:match_id>", "1").replace("<str:token>", "x")
+    headers = [(b"origin", origin)] if origin is not None else []
+    ws = WebsocketCommunicator(application, path, headers=headers)
+    connected, _code = await ws.connect(timeout=5)
+    assert not connected
+    await ws.disconnect()
