@@ -12,8 +12,8 @@ page through Django's full request stack (django.test.Client: middleware,
 session, view, template), viewed by a logged-in player:
 
 - ``trivial``: the log-in page (a form, no queries): the reference;
-- ``profile``: /gracz/<player>/ (first page), and ``profile_deep``: page 250
-  filtered by result;
+- ``profile``: /gracz/<player>/ (first page), and ``profile_deep``: page 100
+  of the wins;
 - ``record``: /partia/<id>/zapis/ of one of the N matches, and
   ``record_kropki_400``: the record of the 400-move Kropki match;
 - ``frame_kropki_400``: one replay frame (/zapis/klatka/200/) of that match.
@@ -160,7 +160,7 @@ def _run(args, database: str) -> int:
 
     client = Client()
     client.force_login(opponents[1])
-    deep_page = max(1, min(250, args.matches // 20 // 3))
+    deep_page = max(1, min(100, args.matches // 20 // 4))  # wins are about a third of the matches
     pages = {
         "trivial": "/konto/logowanie/",
         "profile": "/gracz/gracz/",
