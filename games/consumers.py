@@ -25,6 +25,8 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(PING_GROUP, self.channel_name)
+        for group in getattr(self, "relay_groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if text_data is None or len(text_data) > MAX_PING_FRAME:
@@ -44,6 +46,18 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content, **kwargs) -> None:
         if not isinstance(content, dict):
             await self.send_json({"type": "error", "code": "bad_json"})
+            return
+        relay = content.get("relay")
+        if isinstance(relay, str) and 0 < len(relay) <= 40 and relay.isalnum():
+            # A bare group_send through the channel layer, back to every socket that
+            # joined "ping-<relay>": bench/live.py's baseline for a move's broadcast.
+            group = f"ping-{relay}"
+            if content.get("join"):
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.relay_groups = getattr(self, "relay_groups", set()) | {group}
+                await self.send_json({"type": "joined", "group": group})
+                return
+            await self.channel_layer.group_send(group, {"type": "ping.broadcast", "data": content.get("data")})
             return
         await self.send_json({"type": "echo", "data": content})
 

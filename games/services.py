@@ -67,7 +67,10 @@ def match_state(match: Match) -> State:
     state = get_variant(match.variant).game().state_from_history(match.history)
     if match.pk:
         if len(_STATE_CACHE) >= _STATE_CACHE_MAX:
-            _STATE_CACHE.pop(next(iter(_STATE_CACHE)))
+            try:  # consumers call services from a thread pool: another thread may evict first
+                _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
+            except (StopIteration, RuntimeError):
+                pass
         _STATE_CACHE[match.pk] = state.clone()
     return state
 

@@ -124,8 +124,11 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL + a busy timeout let daphne, the Celery worker and beat share the file.
+    # synchronous=NORMAL is WAL's recommended level: no fsync per commit (a power
+    # cut may lose the last commits, never corrupt the file).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"}
+        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+         "transaction_mode": "IMMEDIATE"}
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -148,7 +151,10 @@ CHANNEL_LAYERS = {
         "CONFIG": {
             # Hosts as dicts so that socket_timeout=None reaches redis-py: redis-py 8
             # defaults it to 5 s, which kills idle consumers (channels_redis#422).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # max_connections: redis-py 8's pool allows 100 by default and then raises
+            # MaxConnectionsError, so a burst of 100+ simultaneous WebSocket handshakes
+            # (each a group_add) failed with HTTP 500 (bench/live.py --matches 100).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}],
             "capacity": 200,
             "expiry": 60,
             # >= daphne's websocket_timeout (24 h by default)
