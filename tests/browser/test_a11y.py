@@ -1,0 +1,172 @@
+"""Accessibility (axe-core) and CSP in a real Chromium against daphne.
+
+- axe-core (npm, ``node_modules/axe-core/axe.min.js``, injected by Playwright;
+  nothing is served from our static files) on the home, the three rules pages,
+  the lobby, a match, a profile, the ranking and a match record, in Polish and
+  in English: no serious or critical violation. The page list is fixed by
+  URL name; a page whose URL does not resolve fails with its name.
+- The same pages in a context that keeps the CSP: no violation reported on the
+  console, and a player named ``<img src=x onerror=alert(1)>`` runs nothing.
+
+The axe contexts use ``bypass_csp`` only so that the injected axe script may
+run; the CSP test uses normal contexts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import NoReverseMatch, reverse
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = {"serious", "critical"}
+
+SETUP = r"""
+import json
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from games import services
+from ratings.models import Rating
+User = get_user_model()
+
+def user(name, language="pl"):
+    found = User.objects.filter(username=name).first()
+    return found or User.objects.create_user(username=name, email=f"u{User.objects.count()}@example.com",
+                                             password="kropka-Trudna-2024", language=language)
+
+def cookie(u):
+    client = Client()
+    client.force_login(u)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+out = {"cookie_name": settings.SESSION_COOKIE_NAME, "lang": {}}
+xss = user("<img src=x onerror=alert(1)>")
+for lang in ("pl", "en"):
+    pink, blue = user(f"a11y_{lang}_pink", lang), user(f"a11y_{lang}_blue", lang)
+    done = services.match_create(variant="cztery-w-rzedzie", pink_id=pink.pk, blue_id=blue.pk, rated=True)
+    for ply, (who, col) in enumerate([(pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3)]):
+        services.match_play(match_id=done.pk, user_id=who.pk, ply=ply, action=col)
+    active = services.match_create(variant="kropki-10", pink_id=pink.pk, blue_id=xss.pk)
+    services.match_play(match_id=active.pk, user_id=pink.pk, ply=0, action=44)
+    services.match_play(match_id=active.pk, user_id=xss.pk, ply=1, action=45)
+    out["lang"][lang] = {"username": pink.username, "cookie": cookie(pink), "finished": done.pk,
+                         "active": active.pk}
+Rating.objects.update(deviation=80)  # established: listed in the ranking
+out["xss"] = {"username": xss.username, "cookie": cookie(xss)}
+print("JSON:" + json.dumps(out))
+"""
+
+
+
+
+@pytest.fixture(scope="module")
+def a11y_data(live_site):
+    result = live_site.manage("shell", "-c", SETUP)
+    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
+    return json.loads(line[5:])
+
+
+def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
+    """(label, URL name, args, query) of every page the issue names."""
+    me = data["lang"][lang]
+    return [
+        ("home", "home", (), {}),
+        ("rules kropki", "rules", ("kropki",), {}),
+        ("rules cztery-w-rzedzie", "rules", ("cztery-w-rzedzie",), {}),
+        ("rules kropki-i-kwadraty", "rules", ("kropki-i-kwadraty",), {}),
+        ("lobby", "lobby", (), {}),
+        ("match", "match", (me["active"],), {}),
+        ("profile", "profile", (me["username"],), {}),
+        ("ranking", "ranking", (), {"wariant": "cztery-w-rzedzie"}),
+        ("record", "record", (me["finished"],), {}),
+    ]
+
+
+def url_of(name: str, args: tuple, query: dict) -> str:
+    try:
+        url = reverse(name, args=args)
+    except NoReverseMatch:
+        pytest.fail(f"page {name!r} does not exist yet (no URL named {name!r})")
+    if query:
+        url += "?" + "&".join(f"{k}={v}" for k, v in query.items())
+    return url
+
+
+def logged_in(new_context, live_url, cookie: str, data: dict, **kwargs):
+    context = new_context(**kwargs)
+    context.add_cookies([{"name": data["cookie_name"], "value": cookie, "url": live_url}])
+    return context
+
+
+def settle(page, label: str) -> None:
+    if label == "match":
+        expect(page.locator("#match")).to_have_attribute("data-ready", "1")
+        expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
+    page.wait_for_load_state("networkidle")
+
+
+def axe_violations(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + " :: " + n.failureSummary)}));
+    }""")
+    return result
+
+
+@pytest.mark.parametrize("lang", ["pl", "en"])
+def test_axe_finds_no_serious_or_critical_violation(new_context, live_url, a11y_data, lang):
+    assert AXE.exists(), "node_modules/axe-core is missing: run npm ci (scripts/test does)"
+    context = logged_in(new_context, live_url, a11y_data["lang"][lang]["cookie"], a11y_data, bypass_csp=True)
+    page = context.new_page()
+    failures, missing = {}, []
+    for label, name, args, query in pages_for(a11y_data, lang):
+        url = url_of(name, args, query)
+        response = page.goto(url)
+        if response is None or response.status != 200:
+            missing.append(f"{label} {url}: HTTP {response.status if response else '?'}")
+            continue
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        settle(page, label)
+        bad = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
+        if bad:
+            failures[label] = bad
+    assert not missing and not failures, json.dumps({"missing": missing, "violations": failures}, indent=1,
+                                                    ensure_ascii=False)
+
+
+def test_pages_raise_no_csp_violation_and_a_markup_name_runs_nothing(new_context, live_url, a11y_data):
+    """Normal CSP: every page (as the markup-named player, whose name appears on them) logs no CSP error,
+    opens no dialog, and has no <img src=x> element."""
+    context = logged_in(new_context, live_url, a11y_data["xss"]["cookie"], a11y_data)
+    page = context.new_page()
+    console, dialogs = [], []
+    page.on("console", lambda msg: console.append(msg.text) if msg.type in ("error", "warning") else None)
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.add_init_script("""document.addEventListener("securitypolicyviolation", e =>
+        console.error("CSP violation: " + e.violatedDirective + " " + e.blockedURI));""")
+    xss_pages = [
+        ("profile", "profile", (a11y_data["xss"]["username"],), {}),
+        ("ranking", "ranking", (), {"wariant": "kropki-10"}),
+    ]
+    for label, name, args, query in pages_for(a11y_data, "pl") + xss_pages:
+        url = url_of(name, args, query)
+        page.goto(url)
+        settle(page, label)
+        assert page.locator("img[src='x']").count() == 0, url
+    # the live match page gets the name again in a frame: play nothing, just resync
+    page.goto(url_of("match", (a11y_data["lang"]["pl"]["active"],), {}))
+    settle(page, "match")
+    expect(page.get_by_test_id("player-2")).to_contain_text("<img src=x onerror=alert(1)>")
+    assert page.locator("img").count() == 0
+    assert not dialogs, dialogs
+    csp = [line for line in console if "Content Security Policy" in line or "CSP violation" in line]
+    assert not csp, csp
