@@ -143,6 +143,14 @@ def test_axe_finds_no_serious_or_critical_violation(new_context, live_url, a11y_
                                                     ensure_ascii=False)
 
 
+def test_axe_really_reports_a_critical_violation(new_context):
+    """The check above is not vacuous: an image without alt text is reported as critical."""
+    page = new_context(bypass_csp=True).new_page()
+    page.set_content('<html lang="pl"><head><title>t</title></head><body><main><img src="data:,"></main></body></html>')
+    found = {(v["id"], v["impact"]) for v in axe_violations(page)}
+    assert ("image-alt", "critical") in found, found
+
+
 def test_pages_raise_no_csp_violation_and_a_markup_name_runs_nothing(new_context, live_url, a11y_data):
     """Normal CSP: every page (as the markup-named player, whose name appears on them) logs no CSP error,
     opens no dialog, and has no <img src=x> element."""
