@@ -22,6 +22,7 @@ MESSAGES = {
     # match codes
     "not_a_player": _("You are not playing in this match: you can only watch it."),
     "login_required": _("Log in to play."),
+    "account_required": _("Ranked play and challenges need an account."),
     "stale_ply": _("The board changed before your move arrived. Showing the current position."),
     "match_not_active": _("This match is over."),
     "turn_expired": _("The time for the move ran out."),

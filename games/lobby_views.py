@@ -9,7 +9,8 @@ they are paired.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
+
+from accounts.decorators import account_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -63,10 +64,9 @@ def lobby_lists(request: HttpRequest) -> HttpResponse:
     return render(request, "games/_lobby_lists.html", _lobby_lists(request))
 
 
+@account_required
 @require_POST
 def queue_join(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect_to_login(reverse("lobby"))
     choice = request.POST.get("variant", "")
     variants = list(VARIANTS) if choice == "all" else [choice]
     try:

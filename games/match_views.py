@@ -11,6 +11,8 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+
+from accounts.decorators import account_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -96,7 +98,7 @@ def _parse_token(token: str) -> uuid.UUID:
         raise Http404 from None
 
 
-@login_required
+@account_required
 @require_http_methods(["GET", "POST"])
 def challenge_new(request: HttpRequest) -> HttpResponse:
     error = None
@@ -130,7 +132,7 @@ def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
     })
 
 
-@login_required
+@account_required
 @require_POST
 def challenge_accept_view(request: HttpRequest, token: str) -> HttpResponse:
     try:

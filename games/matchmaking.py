@@ -64,6 +64,8 @@ def seek_create(*, user, variants: list[str] | tuple[str, ...], now: datetime | 
     """
     if user is None or not getattr(user, "is_authenticated", False):
         raise MatchError("login_required")
+    if getattr(user, "is_guest", False):
+        raise MatchError("account_required")
     variants = list(dict.fromkeys(variants))
     if not variants or any(v not in VARIANTS for v in variants):
         raise MatchError("unknown_variant")

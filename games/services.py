@@ -459,7 +459,18 @@ def _start_rematch(match: Match) -> Match:
 # -- challenges ----------------------------------------------------------------
 
 
+def _require_account(user_id: int | None) -> None:
+    """Challenges and ranked play need a real account, not a guest."""
+    from accounts.models import User
+
+    if user_id is None:
+        raise MatchError("login_required")
+    if User.objects.filter(pk=user_id, is_guest=True).exists():
+        raise MatchError("account_required")
+
+
 def challenge_create(*, user_id: int, variant: str, rated: bool) -> Challenge:
+    _require_account(user_id)
     if variant not in VARIANTS:
         raise MatchError("unknown_variant")
     return Challenge.objects.create(creator_id=user_id, variant=variant, rated=rated)
@@ -467,8 +478,7 @@ def challenge_create(*, user_id: int, variant: str, rated: bool) -> Challenge:
 
 def challenge_accept(*, token: Any, user_id: int | None) -> Match:
     """Accept an open challenge: colours are drawn at random."""
-    if user_id is None:
-        raise MatchError("login_required")
+    _require_account(user_id)
     with transaction.atomic():
         try:
             challenge = Challenge.objects.select_for_update().get(token=token)

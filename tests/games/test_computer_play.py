@@ -94,3 +94,20 @@ def test_signing_up_keeps_the_matches_played_as_a_guest(client):
     user = User.objects.get(username="Zosia")
     assert user.pk == guest_id and not user.is_guest and user.check_password("kropka-Trudna-2024")
     assert Match.objects.filter(pink_id=user.pk).count() == 1
+
+
+def test_a_guest_is_sent_to_sign_up_for_ranked_play_and_challenges(client, alice):
+    start(client)
+    guest = User.objects.get(is_guest=True)
+    response = client.post(reverse("queue_join"), {"variant": "cztery-w-rzedzie"})
+    assert response.status_code == 302 and response["Location"] == reverse("signup")
+    from games.models import Seek
+
+    assert not Seek.objects.filter(user=guest).exists()
+    with pytest.raises(MatchError) as exc:
+        services.challenge_create(user_id=guest.pk, variant="cztery-w-rzedzie", rated=True)
+    assert exc.value.code == "account_required"
+    challenge = services.challenge_create(user_id=alice.pk, variant="cztery-w-rzedzie", rated=True)
+    with pytest.raises(MatchError) as exc:
+        services.challenge_accept(token=challenge.token, user_id=guest.pk)
+    assert exc.value.code == "account_required"
