@@ -201,7 +201,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_event(self, event: dict[str, Any]) -> None:
         """A committed change of this match: pass the frame on."""
-        await self.send_json(event["frame"])
+        if "text" in event:  # pre-encoded by realtime.broadcast_match
+            await self.send(text_data=event["text"])
+        else:
+            await self.send_json(event["frame"])
 
     async def user_logout(self, event: dict[str, Any]) -> None:
         """The user logged out or changed the password somewhere: close."""

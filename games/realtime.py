@@ -6,6 +6,7 @@ match's ply (its version) and a fresh snapshot read after the commit.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -55,7 +56,9 @@ def match_frame(match_id: int, kind: str, **extra: Any) -> dict[str, Any] | None
 def broadcast_match(match_id: int, kind: str, **extra: Any) -> None:
     frame = match_frame(match_id, kind, **extra)
     if frame is not None:
-        _send(match_group(match_id), {"type": "match.event", "frame": frame})
+        # Encoded once here, not once per socket: every viewer gets the same text.
+        text = json.dumps(frame, ensure_ascii=False, default=str)
+        _send(match_group(match_id), {"type": "match.event", "text": text})
 
 
 def broadcast_challenge(token: str, match_id: int) -> None:

@@ -122,9 +122,6 @@
     var before = snap;
     snap = frame.snapshot;
     clockOffset = offsetFrom(snap);
-    if (frame.type === "state" && typeof frame.you === "number" && you === null) {
-      // only the server's word may make us a player, never the other way round
-    }
     render(before, frame);
     announce(frame);
     if (frame.type === "rematch" && frame.match_url) {
