@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 from django.contrib.auth import forms as auth_forms
 from django.utils.translation import gettext_lazy as _
 
@@ -37,6 +38,19 @@ class LoginForm(auth_forms.AuthenticationForm):
         "invalid_login": LOGIN_FAILED,
         "inactive": LOGIN_FAILED,
     }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # AuthenticationForm sets max_length after the field is built, so no
+        # validator enforces it: an over-long name would reach authenticate()
+        # and django-axes' varchar(255) column (a 500 on PostgreSQL).
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))
+
+    def clean(self):
+        if self.errors:  # e.g. an over-long username: same message as any failed login
+            raise self.get_invalid_login_error()
+        return super().clean()
 
 
 class SettingsForm(forms.Form):

@@ -57,6 +57,15 @@ def _embedded_redis():
         proc.wait(timeout=10)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """PBKDF2 costs ~0.3 s a user on this machine; tests only need passwords to round-trip.
+
+    Live-server processes (tests/live.py) keep the real hashers.
+    """
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):

@@ -63,3 +63,9 @@ def test_throttling_ends_after_the_cool_off(client, alice, settings):
     assert login(client, "alice", PASSWORD).status_code == 429
     with time_machine.travel(datetime.datetime.now(datetime.UTC) + datetime.timedelta(minutes=16)):
         assert login(client, "alice", PASSWORD).status_code == 302
+
+
+def test_an_overlong_username_gets_the_usual_message_not_a_500(client, alice):
+    response = login(client, "a" * 1000, "x")
+    assert response.status_code == 200
+    assert error_of(response) == str(LOGIN_FAILED) or "Niepoprawna nazwa użytkownika lub hasło" in error_of(response)
