@@ -13,6 +13,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 
 from accounts.decorators import account_required
+from games.rule_links import RULE_ANCHORS
+from games.rules_views import rule_url
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,16 +28,13 @@ from games.snapshot import match_snapshot
 
 
 def _rule_links(slug: str) -> dict[str, str]:
-    """Error code → rules URL with anchor (games/rule_links.py, when the rules pages provide it)."""
-    try:
-        from games import rule_links  # type: ignore[attr-defined]
-    except ImportError:
-        return {}
-    try:
-        links = rule_links.links_for(slug)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - the page works without anchors
-        return {}
-    return dict(links or {})
+    """Error code -> the rules section behind it, for every code a move can get."""
+    links = {}
+    for code in RULE_ANCHORS.get(slug, {}):
+        url = rule_url(slug, code)
+        if url is not None:
+            links[code] = url
+    return links
 
 
 @require_GET

@@ -51,7 +51,10 @@ def turn_expired(match: Match, now: datetime) -> bool:
 
 # -- engine state --------------------------------------------------------------
 
-_STATE_CACHE: dict[int, State] = {}
+# Keyed by (id, variant) and checked against the full history: a cached state
+# is only ever a shortcut for the replay, never trusted on its own (ids can be
+# reused after a rollback or a restore).
+_STATE_CACHE: dict[tuple[int, str], State] = {}
 _STATE_CACHE_MAX = 512
 
 
@@ -61,7 +64,7 @@ def match_state(match: Match) -> State:
     Replays ``match.history``; a per-process cache skips the replay when it
     already holds that exact history (never trusted otherwise).
     """
-    cached = _STATE_CACHE.get(match.pk) if match.pk else None
+    cached = _STATE_CACHE.get((match.pk, match.variant)) if match.pk else None
     if cached is not None and cached.history == match.history:
         return cached.clone()
     state = get_variant(match.variant).game().state_from_history(match.history)
@@ -71,12 +74,12 @@ def match_state(match: Match) -> State:
                 _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
             except (StopIteration, RuntimeError):
                 pass
-        _STATE_CACHE[match.pk] = state.clone()
+        _STATE_CACHE[(match.pk, match.variant)] = state.clone()
     return state
 
 
 def _remember(match: Match, state: State) -> None:
-    _STATE_CACHE[match.pk] = state.clone()
+    _STATE_CACHE[(match.pk, match.variant)] = state.clone()
 
 
 # -- helpers -------------------------------------------------------------------

@@ -94,3 +94,18 @@ def test_unknown_variant_is_refused(client, alice):
     client.force_login(alice)
     response = client.post(reverse("challenge_new"), {"variant": "szachy", "mode": "casual"})
     assert response.status_code == 400 and Challenge.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_match_page_links_each_move_error_to_the_rule_behind_it(client, alice, bob):
+    import json
+
+    from games import services
+
+    match = services.match_create(variant="kropki-10", pink_id=alice.pk, blue_id=bob.pk)
+    body = client.get(f"/partia/{match.pk}/").content.decode()
+    start = body.index('id="match-page"')
+    data = json.loads(body[body.index(">", start) + 1 : body.index("</script>", start)])
+    links = data["rule_links"]
+    assert links["inside_territory"] == "/zasady/kropki/#poza-gra"
+    assert links["player_has_ended"] == "/zasady/kropki/#konczenie"

@@ -280,3 +280,10 @@ def test_sweeper_ends_every_overdue_match(make_match, alice, bob):
     assert services.sweep_expired(now=now) == 2
     a.refresh_from_db(), b.refresh_from_db(), fresh.refresh_from_db()
     assert a.status == Match.Status.FINISHED and b.status == Match.Status.ABORTED and fresh.is_active
+
+
+def test_state_cache_never_answers_for_another_game_with_the_same_id(make_match):
+    match = make_match("cztery-w-rzedzie")
+    assert services.match_state(match).game.slug == "connect4"
+    match.variant = "kropki-10"  # the same id for another game, as after a rollback reuses it
+    assert services.match_state(match).game.slug == "kropki"
