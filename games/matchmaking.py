@@ -29,6 +29,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import services
+from games.drain import drain_started
 from games.errors import MatchError
 from games.models import Match, Seek
 from games.variants import VARIANTS
@@ -152,6 +153,8 @@ def _candidates(seeks: list[Seek], now: datetime) -> list[_Candidate]:
 
 def seek_pair(now: datetime | None = None) -> list[Match]:
     """One pairing round: start a rated match for each pair chosen; returns them."""
+    if drain_started() is not None:  # a planned restart is under way: seeks wait for the new version
+        return []
     now = now or timezone.now()
     with transaction.atomic():
         _serialise_rounds()

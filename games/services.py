@@ -329,6 +329,31 @@ def sweep_expired(*, now: datetime | None = None, limit: int = 200) -> int:
     return done
 
 
+def matches_extend_deadlines(*, by: timedelta, live_at: datetime | None = None) -> int:
+    """Push every active match's turn deadline forward by ``by`` (a planned
+    restart's downtime, docs/deploy.md "Planned restart"), in one transaction.
+
+    ``live_at``: only turns that had not expired at that moment (deadline +
+    grace after it), e.g. the drain's start; a turn already overdue then is
+    left to the sweeper. After commit each match gets a new alarm (the old one
+    finds the turn not expired and does nothing) and a ``state`` frame with
+    the new deadline. Returns how many matches were extended.
+    """
+    if by <= timedelta(0):
+        return 0
+    with transaction.atomic():
+        matches = Match.objects.select_for_update().filter(status=Match.Status.ACTIVE, turn_deadline__isnull=False)
+        if live_at is not None:
+            matches = matches.filter(turn_deadline__gt=live_at - grace())
+        matches = list(matches.order_by("pk"))
+        for match in matches:
+            match.turn_deadline += by
+            match.save(update_fields=["turn_deadline"])
+            _schedule_clock(match)
+            _broadcast_on_commit(match, "state")
+    return len(matches)
+
+
 # -- resign, draw, end ---------------------------------------------------------
 
 
@@ -526,6 +551,7 @@ __all__ = [
     "match_play",
     "match_resign",
     "match_state",
+    "matches_extend_deadlines",
     "sweep_expired",
     "turn_expired",
 ]

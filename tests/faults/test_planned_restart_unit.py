@@ -1,0 +1,114 @@
+"""The planned-restart pieces in-process: ``matches_extend_deadlines``, the
+``drain`` and ``extend_deadlines`` commands, and no ranked pairing while draining.
+The live test (test_planned_restart.py) follows the whole procedure."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from games import drain, matchmaking, services
+from games.models import Match, Seek
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _var_dir(settings, tmp_path):
+    settings.VAR_DIR = tmp_path  # the drain mark lives here
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Alarms and frames sent after commit: [("expire", id, ply, eta) | ("frame", id, kind)]."""
+    out = []
+    monkeypatch.setattr(services, "_enqueue_expire", lambda m, p, eta: out.append(("expire", m, p, eta)))
+    monkeypatch.setattr(services.realtime, "broadcast_match", lambda m, kind, **kw: out.append(("frame", m, kind)))
+    return out
+
+
+def _match(alice, bob, **kwargs):
+    return services.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk, **kwargs)
+
+
+def test_extend_moves_live_deadlines_and_leaves_the_rest(alice, bob, sent):
+    now = timezone.now()
+    live = _match(alice, bob)
+    overdue = _match(alice, bob)  # its turn had expired before the drain: the sweeper's business
+    Match.objects.filter(pk=overdue.pk).update(turn_deadline=now - timedelta(seconds=30))
+    done = _match(alice, bob)
+    services.match_resign(match_id=done.pk, user_id=alice.pk)
+    before = Match.objects.get(pk=live.pk).turn_deadline
+    sent.clear()
+
+    assert services.matches_extend_deadlines(by=timedelta(seconds=42), live_at=now - timedelta(seconds=5)) == 1
+
+    assert Match.objects.get(pk=live.pk).turn_deadline == before + timedelta(seconds=42)
+    assert Match.objects.get(pk=overdue.pk).turn_deadline == now - timedelta(seconds=30)
+    assert Match.objects.get(pk=done.pk).turn_deadline is None
+    # after commit: a new alarm at the new deadline + grace, and a state frame to the match
+    assert ("expire", live.pk, 0, before + timedelta(seconds=42) + services.grace()) in sent
+    assert ("frame", live.pk, "state") in sent
+    assert not [s for s in sent if s[1] != live.pk]
+
+
+def test_extend_without_live_at_extends_every_active_turn(alice, bob, sent):
+    a, b = _match(alice, bob), _match(alice, bob)
+    Match.objects.filter(pk=b.pk).update(turn_deadline=timezone.now() - timedelta(hours=1))
+    assert services.matches_extend_deadlines(by=timedelta(seconds=5)) == 2
+    assert services.matches_extend_deadlines(by=timedelta(0)) == 0
+
+
+def test_drain_then_extend_gives_the_downtime_back_and_clears_the_mark(alice, bob, sent):
+    match = _match(alice, bob)
+    before = Match.objects.get(pk=match.pk).turn_deadline
+    out = StringIO()
+    call_command("drain", stdout=out)
+    started = drain.drain_started()
+    assert started is not None and "draining since" in out.getvalue()
+    call_command("drain", stdout=StringIO())  # a second drain keeps the first start
+    assert drain.drain_started() == started
+
+    out = StringIO()
+    call_command("extend_deadlines", "--margin", "10", stdout=out)
+    after = Match.objects.get(pk=match.pk).turn_deadline
+    by = after - before
+    assert timedelta(seconds=10) <= by <= timezone.now() - started + timedelta(seconds=10)
+    assert "extended 1 match(es)" in out.getvalue()
+    assert drain.drain_started() is None
+    with pytest.raises(CommandError, match="not draining"):
+        call_command("extend_deadlines", stdout=StringIO())
+
+
+def test_extend_since_and_seconds(alice, bob, sent):
+    match = _match(alice, bob)
+    before = Match.objects.get(pk=match.pk).turn_deadline
+    call_command("extend_deadlines", "--seconds", "7", stdout=StringIO())
+    assert Match.objects.get(pk=match.pk).turn_deadline == before + timedelta(seconds=7)
+    since = (timezone.now() - timedelta(seconds=20)).isoformat()
+    call_command("extend_deadlines", "--since", since, "--margin", "0", stdout=StringIO())
+    by = Match.objects.get(pk=match.pk).turn_deadline - before - timedelta(seconds=7)
+    assert timedelta(seconds=20) <= by < timedelta(seconds=25)
+    with pytest.raises(CommandError):
+        call_command("extend_deadlines", "--since", "yesterday", stdout=StringIO())
+
+
+def test_drain_cancel(sent):
+    call_command("drain", stdout=StringIO())
+    call_command("drain", "--cancel", stdout=StringIO())
+    assert drain.drain_started() is None
+
+
+def test_no_ranked_pairing_while_draining(alice, bob):
+    now = timezone.now()
+    Seek.objects.create(user=alice, variant="cztery-w-rzedzie", rating=1500, created_at=now)
+    Seek.objects.create(user=bob, variant="cztery-w-rzedzie", rating=1500, created_at=now)
+    drain.drain_begin()
+    assert matchmaking.seek_pair() == []
+    assert Seek.objects.filter(status=Seek.Status.WAITING).count() == 2
+    drain.drain_end()
+    assert len(matchmaking.seek_pair()) == 1
