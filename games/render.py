@@ -55,6 +55,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable
 
+from games.engine.kropki import column_name
+
 __all__ = ["render_board", "describe", "GAME_NAMES", "COLOURS", "column_name"]
 
 # Presentation colours (CSS custom properties in boards.css may override).
@@ -129,16 +131,6 @@ _WORDS = {
 
 def _words(lang: str) -> dict[str, str]:
     return _WORDS.get(lang, _WORDS["pl"])
-
-
-def column_name(x: int) -> str:
-    """0 -> "a", 25 -> "z", 26 -> "aa" (the Kropki engine's notation)."""
-    name = ""
-    x += 1
-    while x:
-        x, rest = divmod(x - 1, 26)
-        name = chr(ord("a") + rest) + name
-    return name
 
 
 def _num(value: float) -> str:

@@ -80,7 +80,7 @@ def _colour_bit(player: int) -> int:
     return _BLUE if player == 2 else 0
 
 
-def _column_name(x: int) -> str:
+def column_name(x: int) -> str:
     """0 -> "a", 25 -> "z", 26 -> "aa", 27 -> "ab" ... (bijective base 26)."""
     name = ""
     x += 1
@@ -178,7 +178,7 @@ class Kropki(Game):
         self.check_action_id(action)
         if action == self.end_action:
             return END_NOTATION
-        return f"{_column_name(action % self.width)}{action // self.width + 1}"
+        return f"{column_name(action % self.width)}{action // self.width + 1}"
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
@@ -642,7 +642,7 @@ class KropkiState(State):
     def __str__(self) -> str:
         game = self.game
         grid = self.grid()
-        names = [_column_name(x) for x in range(game.width)]
+        names = [column_name(x) for x in range(game.width)]
         cell_width = max(len(name) for name in names) + 1
         lines = ["   " + "".join(name.rjust(cell_width) for name in names)]
         for y in range(game.height):
