@@ -1,0 +1,408 @@
+"""Fault tests on the real stack (RELIABILITY.md rows 7, 8, 9, plus a dropped
+database connection and the planned restart of docs/deploy.md).
+
+Each test gets a site of its own: a fresh database (SQLite file, or a new
+PostgreSQL database next to DATABASE_URL's), its **own** redis-server on a unix
+socket in the test's temporary directory (so restarting it never touches the
+machine's Redis), and starts the processes it needs (daphne, Celery worker and
+beat, ``manage.py sweep_turns --loop``) through tests/live.py. Everything is
+stopped and the database dropped when the test ends.
+
+``Player`` is a test client that behaves like static/js/match.js: it keeps the
+last ply it drew, drops old frames and duplicates, asks for ``sync`` on a gap,
+and after any close (other than 4401/4404) reconnects with the same backoff
+(min(8 s, 0.5 s x 2^attempt), jittered) and sends ``sync``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import websockets
+
+from kropki_site import devredis
+from tests import live
+
+MOVE_SECONDS = 3
+GRACE_SECONDS = 1
+SWEEP_SECONDS = 2  # beat's sweep task and the sweep_turns loop
+PASSWORD = "kropka-Trudna-2024"
+
+
+# -- a Redis of our own, that we may kill and restart ---------------------------
+
+
+class PrivateRedis:
+    """redis-server on a unix socket in the test's directory: no persistence,
+    ``noeviction`` (as in production). ``restart()`` loses everything, like a
+    production Redis without persistence that crashed."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.sock = workdir / "redis.sock"
+        self.popen: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.sock}"
+
+    def start(self) -> None:
+        self.sock.unlink(missing_ok=True)
+        self.popen = subprocess.Popen(
+            [devredis.server_path(), "--port", "0", "--unixsocket", str(self.sock), "--unixsocketperm", "700",
+             "--save", "", "--appendonly", "no", "--dir", str(self.workdir), "--maxmemory-policy", "noeviction",
+             "--loglevel", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if devredis.answers(self.sock):
+                return
+            time.sleep(0.05)
+        raise TimeoutError("private redis-server did not answer")
+
+    def kill(self) -> None:
+        """kill -9: every queued Celery message, group membership and key is gone."""
+        if self.popen is not None:
+            live.stop_group(self.popen, timeout=5, sig=signal.SIGKILL)
+            self.popen = None
+
+    def stop(self) -> None:
+        if self.popen is not None:
+            live.stop_group(self.popen, timeout=5)
+            self.popen = None
+
+
+# -- the site -------------------------------------------------------------------
+
+
+SETUP = """
+import json
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from games import services
+User = get_user_model()
+out = {}
+for name in ("alice", "bob"):
+    user = User.objects.filter(username=name).first() or User.objects.create_user(
+        username=name, email=name + "@example.com", password=%(password)r)
+    client = Client()
+    client.force_login(user)
+    out[name] = {"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                 "cookie_name": settings.SESSION_COOKIE_NAME}
+match = services.match_create(variant=%(variant)r, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"],
+                              rated=%(rated)r)
+out["match"] = match.pk
+print("JSON:" + json.dumps(out))
+"""
+
+DB_STATE = """
+import json
+from games.models import Match, Move
+from ratings.models import Rating, RatingChange
+m = Match.objects.get(pk=%(match)d)
+moves = list(Move.objects.filter(match=m).order_by("ply").values_list("ply", "player", "action", "by_timeout"))
+out = {
+    "ply": m.ply, "history": m.history, "status": m.status, "end_reason": m.end_reason, "winner": m.winner,
+    "to_move": m.to_move, "deadline": m.turn_deadline.isoformat() if m.turn_deadline else None,
+    "finished_at": m.finished_at.isoformat() if m.finished_at else None,
+    "moves": moves,
+    "rating_changes": list(RatingChange.objects.filter(match_id=m.pk).values_list("user_id", "side")),
+    "games": {str(r.user_id): r.games for r in Rating.objects.filter(user_id__in=[m.pink_id, m.blue_id])},
+    "active_overdue": list(Match.objects.filter(status="active", turn_deadline__isnull=False)
+                           .values_list("pk", "turn_deadline")),
+}
+print("JSON:" + json.dumps(out, default=str))
+"""
+
+
+@dataclass
+class FaultSite:
+    site: live.LiveSite
+    redis: PrivateRedis
+    workdir: Path
+    url: str = ""
+    daphne: live.Proc | None = None
+    port: int = 0
+    extra: list[live.Proc] = field(default_factory=list)
+
+    # processes
+
+    def start_daphne(self, name: str = "daphne") -> str:
+        proc, url = self.site.start_daphne(port=self.port or None, name=name)
+        self.daphne, self.url = proc, url
+        self.port = int(urlparse(url).port)
+        return url
+
+    def start_sweeper(self, name: str = "sweeper") -> live.Proc:
+        proc = live.start(
+            name, [str(live.VENV_BIN / "python"), "manage.py", "sweep_turns", "--loop", "--interval",
+                   str(SWEEP_SECONDS)], self.site.env, self.workdir,
+        )
+        self.site.procs.append(proc)
+        live.wait_for_log(proc, "sweeping every", 60)
+        return proc
+
+    def forget(self, proc: live.Proc) -> None:
+        if proc in self.site.procs:
+            self.site.procs.remove(proc)
+
+    def kill(self, proc: live.Proc) -> None:
+        proc.kill()
+        self.forget(proc)
+
+    def stop(self, proc: live.Proc) -> None:
+        proc.stop()
+        self.forget(proc)
+
+    # database
+
+    def shell(self, code: str) -> dict:
+        result = self.site.manage("shell", "-c", code)
+        line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
+        return json.loads(line[5:])
+
+    def create_match(self, variant: str = "kropki-10", rated: bool = False) -> dict:
+        return self.shell(SETUP % {"variant": variant, "rated": rated, "password": PASSWORD})
+
+    def db_state(self, match_id: int) -> dict:
+        return self.shell(DB_STATE % {"match": match_id})
+
+
+@pytest.fixture
+def fault_site_factory():
+    """``make(**env)``: a site of its own (database, private Redis) with MOVE_SECONDS=3,
+    MOVE_GRACE_SECONDS=1 and SWEEP_SECONDS=2 unless overridden. Stops everything afterwards."""
+    made: list[FaultSite] = []
+
+    def make(**env: str) -> FaultSite:
+        workdir = Path(tempfile.mkdtemp(prefix="kropki-fault-"))
+        redis = PrivateRedis(workdir)
+        redis.start()
+        settings_env = {"MOVE_SECONDS": str(MOVE_SECONDS), "MOVE_GRACE_SECONDS": str(GRACE_SECONDS),
+                        "SWEEP_SECONDS": str(SWEEP_SECONDS), **env}
+        try:
+            site = live.make_live_site(workdir, redis.url, **settings_env)
+        except Exception:
+            redis.stop()
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        fs = FaultSite(site=site, redis=redis, workdir=workdir)
+        made.append(fs)
+        return fs
+
+    yield make
+    for fs in made:
+        fs.site.stop_all()
+        fs.redis.stop()
+        try:
+            live.drop_live_database(fs.site.env["DATABASE_URL"])
+        finally:
+            if os.environ.get("KROPKI_KEEP_FAULT_LOGS"):
+                print(f"fault logs kept in {fs.workdir}")
+            else:
+                shutil.rmtree(fs.workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def fault_site(fault_site_factory) -> FaultSite:
+    return fault_site_factory()
+
+
+# -- a client that behaves like static/js/match.js --------------------------------
+
+
+class Player:
+    """One browser tab on a match page, as static/js/match.js behaves."""
+
+    def __init__(self, base_url: str, match_id: int, who: dict | None, name: str = ""):
+        self.base_url = base_url
+        self.match_id = match_id
+        self.who = who
+        self.name = name or (str(who["id"]) if who else "spectator")
+        self.last_ply = -1
+        self.snapshot: dict | None = None
+        self.you: int | None = None
+        self.frames: list[dict] = []
+        self.errors: list[dict] = []
+        self.connects = 0
+        self.closes: list[int | None] = []
+        self.ws = None
+        self.stopped = False
+        self.sent: list[tuple[int, int]] = []  # (ply, action) of every move sent
+        self._task: asyncio.Task | None = None
+        self._open = asyncio.Event()
+
+    # connection loop
+
+    async def start(self, timeout: float = 15) -> "Player":
+        self._task = asyncio.create_task(self._run())
+        await self.wait(lambda p: p.snapshot is not None, timeout, "first state frame")
+        return self
+
+    async def _connect(self):
+        host = urlparse(self.base_url).netloc
+        headers = [("Cookie", f"{self.who['cookie_name']}={self.who['cookie']}")] if self.who else []
+        return await websockets.connect(
+            f"ws://{host}/ws/match/{self.match_id}/", origin=f"http://{host}", additional_headers=headers,
+            open_timeout=5, close_timeout=1,
+        )
+
+    async def _run(self) -> None:
+        attempts = 0
+        while not self.stopped:
+            try:
+                ws = await self._connect()
+            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake, websockets.InvalidURI):
+                ws = None
+            if ws is not None:
+                attempts = 0
+                self.ws = ws
+                self.connects += 1
+                self._open.set()
+                try:
+                    await ws.send(json.dumps({"type": "sync"}))
+                    async for raw in ws:
+                        try:
+                            frame = json.loads(raw)
+                        except ValueError:
+                            continue
+                        await self._on_frame(frame)
+                except websockets.ConnectionClosed:
+                    pass
+                self._open.clear()
+                self.ws = None
+                self.closes.append(ws.close_code)
+                if ws.close_code in (4401, 4404):
+                    self.stopped = True
+                    return
+            if self.stopped:
+                return
+            base = min(8.0, 0.5 * 2**attempts)
+            attempts += 1
+            await asyncio.sleep(base / 2 + random.random() * base / 2)
+
+    async def _on_frame(self, frame: dict) -> None:
+        self.frames.append(frame)
+        if frame.get("type") == "error":
+            self.errors.append(frame)
+            return
+        if not isinstance(frame.get("ply"), int) or not frame.get("snapshot"):
+            return
+        if frame["ply"] < self.last_ply:
+            return
+        if frame["type"] == "moved" and frame["ply"] == self.last_ply and self.snapshot \
+                and frame["snapshot"]["ply"] == self.snapshot["ply"]:
+            return
+        if frame["type"] != "state" and frame["ply"] > self.last_ply + 1 and self.last_ply >= 0:
+            await self.send({"type": "sync"})
+        if frame["type"] == "state" and frame.get("you") is not None:
+            self.you = frame["you"]
+        self.last_ply = frame["ply"]
+        self.snapshot = frame["snapshot"]
+
+    async def send(self, frame: dict) -> bool:
+        ws = self.ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(json.dumps(frame))
+            return True
+        except websockets.ConnectionClosed:
+            return False
+
+    async def close(self) -> None:
+        self.stopped = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    # playing
+
+    async def wait(self, predicate, timeout: float, what: str = "condition") -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate(self):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: no {what} within {timeout} s (last ply {self.last_ply}, "
+                                   f"status {self.snapshot and self.snapshot['status']}, errors {self.errors[-3:]})")
+            await asyncio.sleep(0.02)
+
+    async def wait_connected(self, timeout: float) -> None:
+        await asyncio.wait_for(self._open.wait(), timeout)
+
+    async def move(self, action: int) -> int:
+        """Send ``action`` as the answer to the position drawn; returns the ply sent."""
+        ply = self.last_ply
+        if not await self.send({"type": "move", "ply": ply, "action": action}):
+            raise ConnectionError(f"{self.name}: socket closed")
+        self.sent.append((ply, action))
+        return ply
+
+    def acked(self) -> list[tuple[int, int, int]]:
+        """(ply, by, action) of every ``moved``/``finished`` frame for a move this player made."""
+        return sorted({(f["ply"], f["by"], f["action"]) for f in self.frames
+                       if f.get("type") in ("moved", "finished") and f.get("by") == self.you and "action" in f})
+
+
+async def play(mover: Player, watcher: Player, action: int, timeout: float = 10) -> int:
+    """``mover`` plays ``action``; both see the move. Returns the new ply."""
+    ply = await mover.move(action)
+    for p in (mover, watcher):
+        await p.wait(lambda q: q.last_ply >= ply + 1, timeout, f"ply {ply + 1}")
+    return ply + 1
+
+
+def assert_clients_match_db(db: dict, *players: Player) -> None:
+    """Each client draws exactly the server's state: ply, move list, status, turn, deadline."""
+    for p in players:
+        snap = p.snapshot
+        assert snap is not None
+        assert snap["ply"] == db["ply"] == p.last_ply, (p.name, snap["ply"], db["ply"])
+        assert len(snap["moves"]) == db["ply"], (p.name, snap["moves"], db["moves"])
+        assert snap["status"] == db["status"], (p.name, snap["status"], db["status"])
+        assert snap["to_move"] == db["to_move"], p.name
+        if db["deadline"] is None:
+            assert snap["deadline"] is None
+        else:
+            assert snap["deadline"] is not None
+            assert abs(_ts(snap["deadline"]) - _ts(db["deadline"])) < 0.01, (snap["deadline"], db["deadline"])
+
+
+def assert_moves_consistent(db: dict, *players: Player) -> None:
+    """No accepted move lost: every acknowledged move is in the database at its ply,
+    the moves are numbered 1..ply without a gap and history has one entry per move."""
+    moves = db["moves"]
+    assert [m[0] for m in moves] == list(range(1, db["ply"] + 1))
+    assert len(db["history"]) == db["ply"]
+    by_ply = {m[0]: (m[1], m[2]) for m in moves}
+    for p in players:
+        for ply, by, action in p.acked():
+            assert by_ply.get(ply) == (by, action), f"{p.name}: acked move {ply} {action} not stored as such"
+
+
+def _ts(iso: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def deadline_ts(snapshot: dict) -> float:
+    return _ts(snapshot["deadline"])
