@@ -1,16 +1,18 @@
 """Telling sockets what was committed. Group names live here and nowhere else.
 
 Services call these from ``transaction.on_commit``; every frame carries the
-match's ply (its version) and a fresh snapshot read after the commit.
+match's ply (its version) and the snapshot of what was committed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
@@ -32,10 +34,55 @@ def challenge_group(token: str) -> str:
 LOBBY_GROUP = "lobby"
 
 
+def _main_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the sync_to_async call this thread serves (daphne's), if any."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
+
+
+# Per group, the last send still in flight on the loop (touched on the loop's thread only):
+# a send waits for the one before it, so one process never reorders a group's frames.
+_TAILS: dict[str, asyncio.Future] = {}
+
+
+async def _ordered_send(group: str, message: dict[str, Any]) -> None:
+    before = _TAILS.get(group)
+    done = asyncio.get_running_loop().create_future()
+    _TAILS[group] = done
+    try:
+        if before is not None:
+            await asyncio.shield(before)
+        layer = get_channel_layer()
+        if layer is not None:
+            await layer.group_send(group, message)
+    except Exception:  # the layer may lose messages; clients resync on the next frame
+        log.exception("group_send to %s failed", group)
+    finally:
+        done.set_result(None)
+        if _TAILS.get(group) is done:
+            del _TAILS[group]
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
+    """Hand ``message`` to the channel layer.
+
+    In a worker thread of daphne's loop (a consumer's database call) the send is
+    queued on that loop and the thread goes back to the pool at once (the frames
+    of one group still leave in order); elsewhere (Celery, tests, the shell) it
+    blocks until Redis has it.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = _main_loop()
+    if loop is not None:
+        try:
+            asyncio.run_coroutine_threadsafe(_ordered_send(group, message), loop)
+            return
+        except RuntimeError:  # the loop is closing: send it the blocking way
+            pass
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # the layer may lose messages; clients resync on the next frame
@@ -43,18 +90,29 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 
 def match_frame(match_id: int, kind: str, **extra: Any) -> dict[str, Any] | None:
+    """A frame from a fresh read of the match (the ``state`` frames)."""
     from games.models import Match
-    from games.snapshot import match_snapshot
 
     match = Match.objects.select_related("pink", "blue").filter(pk=match_id).first()
     if match is None:
         return None
-    snapshot = match_snapshot(match)
-    return {"type": kind, "ply": match.ply, "snapshot": snapshot, **extra}
+    return frame_of(match, kind, **extra)
 
 
-def broadcast_match(match_id: int, kind: str, **extra: Any) -> None:
-    frame = match_frame(match_id, kind, **extra)
+def frame_of(match: Any, kind: str, state: Any = None, **extra: Any) -> dict[str, Any]:
+    from games.snapshot import match_snapshot
+
+    return {"type": kind, "ply": match.ply, "snapshot": match_snapshot(match, state), **extra}
+
+
+def broadcast_match(match_id: int, kind: str, *, match: Any = None, state: Any = None, **extra: Any) -> None:
+    """Tell the match's group what was just committed (call after commit only).
+
+    ``match`` and ``state``: the committed match (its players loaded) and its
+    engine state as the transaction left them, so the frame needs no re-read;
+    without them the match is read again.
+    """
+    frame = frame_of(match, kind, state, **extra) if match is not None else match_frame(match_id, kind, **extra)
     if frame is not None:
         # Encoded once here, not once per socket: every viewer gets the same text.
         text = json.dumps(frame, ensure_ascii=False, default=str)

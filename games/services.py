@@ -86,8 +86,9 @@ def _remember(match: Match, state: State) -> None:
 
 
 def _lock(match_id: int) -> Match:
+    # The players come along (the frame after commit names them) but only the match row is locked.
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        return Match.objects.select_related("pink", "blue").select_for_update(of=("self",)).get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise MatchError("not_found") from None
 
@@ -110,9 +111,17 @@ def _has_moved(match: Match, side: int) -> bool:
     return Move.objects.filter(match=match, player=side, by_timeout=False).exists()
 
 
-def _broadcast_on_commit(match: Match, kind: str, **extra: Any) -> None:
+def _broadcast_on_commit(match: Match, kind: str, state: State | None = None, **extra: Any) -> None:
+    """After commit, the frame of ``match`` as this transaction leaves it (and
+    ``state``, its engine state, when in hand): no re-read, built once."""
     match_id = match.pk
-    transaction.on_commit(lambda: realtime.broadcast_match(match_id, kind, **extra))
+    loaded = all(
+        getattr(match, f"{side}_id") is None or Match._meta.get_field(side).is_cached(match) for side in ("pink", "blue")
+    )
+    if loaded:
+        transaction.on_commit(lambda: realtime.broadcast_match(match_id, kind, match=match, state=state, **extra))
+    else:
+        transaction.on_commit(lambda: realtime.broadcast_match(match_id, kind, **extra))
 
 
 def _schedule_clock(match: Match) -> None:
@@ -267,12 +276,14 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     if outcome is not None:
         match.save(update_fields=fields)
         _finish(match, status=Match.Status.FINISHED, winner=outcome.winner, reason=outcome.reason, now=now,
-                last_move={"action": action, "by": side, "notation": effect.notation, "details": effect.details})
+                last_move={"action": action, "by": side, "notation": effect.notation, "details": effect.details},
+                state=state)
         return
     match.save(update_fields=fields)
     _schedule_clock(match)
     _broadcast_on_commit(
-        match, "moved", action=action, by=side, notation=effect.notation, details=effect.details, by_timeout=by_timeout
+        match, "moved", state=state, action=action, by=side, notation=effect.notation, details=effect.details,
+        by_timeout=by_timeout,
     )
 
 
@@ -403,7 +414,8 @@ def match_answer_draw(*, match_id: int, user_id: int | None, accept: bool, now: 
 
 
 def _finish(
-    match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict | None = None
+    match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict | None = None,
+    state: State | None = None,
 ) -> None:
     """End ``match`` (caller holds the lock; the match is active)."""
     assert match.is_active
@@ -419,7 +431,7 @@ def _finish(
     extra: dict[str, Any] = {"rating_deltas": deltas}
     if last_move:
         extra.update(last_move)
-    _broadcast_on_commit(match, "finished", **extra)
+    _broadcast_on_commit(match, "finished", state=state, **extra)
 
 
 def _rate(match: Match) -> dict | None:

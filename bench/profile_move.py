@@ -1,0 +1,161 @@
+"""Where the time of one move goes, in one process, without sockets.
+
+    python bench/profile_move.py [--matches N] [--moves M] [--variant KEY] [--cprofile]
+
+Sets up a temporary database (SQLite, or a fresh PostgreSQL database next to
+DATABASE_URL when set) and its own Redis, creates N matches, and plays M random
+legal moves in each through ``services.match_play`` exactly as the consumer
+does (one sync call; the commit hook builds the frame and does the Redis
+``group_send``). Prints the mean wall time per move split into the
+transaction and the commit hook's parts, and with ``--cprofile`` the top of a
+cProfile of the whole run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--variant", default="kropki-10")
+    parser.add_argument("--cprofile", action="store_true")
+    args = parser.parse_args()
+
+    from live import start_redis  # bench/live.py
+
+    from tests import live
+
+    workdir = Path(tempfile.mkdtemp(prefix="kropki-profile-move-"))
+    redis_proc, redis_url = start_redis(workdir)
+    db_url = live.live_database_url(os.environ.get("DATABASE_URL"), workdir, f"prof{os.getpid()}")
+    os.environ.update(DATABASE_URL=db_url, REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="kropki_site.settings",
+                      MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING", DEBUG="0",
+                      SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
+                      VAR_DIR=str(workdir / "var"))
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        run(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        live.drop_live_database(db_url)
+        live.stop_group(redis_proc)
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def run(args) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games import realtime, services, snapshot
+
+    User = get_user_model()
+    matches = []
+    for i in range(args.matches):
+        pink = User.objects.create_user(username=f"prof-p{i}", email=f"p{i}@example.com")
+        blue = User.objects.create_user(username=f"prof-b{i}", email=f"b{i}@example.com")
+        matches.append((services.match_create(variant=args.variant, pink_id=pink.pk, blue_id=blue.pk), pink, blue))
+
+    # Wrap the parts to time them (the wrappers cost ~1 µs each).
+    spent: dict[str, float] = defaultdict(float)
+
+    def timed(module, name, label):
+        orig = getattr(module, name)
+
+        def wrapper(*a, **kw):
+            t = time.perf_counter()
+            try:
+                return orig(*a, **kw)
+            finally:
+                spent[label] += time.perf_counter() - t
+
+        setattr(module, name, wrapper)
+
+    import games.render as render
+
+    timed(services, "match_play", "total: match_play (transaction + commit hook)")
+    timed(realtime, "broadcast_match", "  commit hook: broadcast_match")
+    if hasattr(realtime, "match_frame"):
+        timed(realtime, "match_frame", "    frame (re-read + snapshot)")
+    timed(snapshot, "match_snapshot", "      match_snapshot")
+    timed(render, "render_board", "        render_board (SVG)")
+    timed(realtime, "_send", "    group_send (Redis)")
+
+    rng = random.Random(1)
+    prof = cProfile.Profile() if args.cprofile else None
+
+    def one_round() -> int:
+        if prof:
+            prof.enable()
+        done = 0
+        for match, pink, blue in matches:
+            match.refresh_from_db()
+            if not match.is_active:
+                continue
+            state = services.match_state(match)
+            legal = [a for a in state.legal_actions() if a != getattr(state.game, "end_action", None)]
+            if not legal:
+                continue
+            user = pink if match.to_move == 1 else blue
+            services.match_play(match_id=match.pk, user_id=user.pk, ply=match.ply, action=rng.choice(legal))
+            done += 1
+        if prof:
+            prof.disable()
+        return done
+
+    async def play_all() -> int:
+        # As in daphne: the sync service runs in a worker thread of a running event loop
+        # (the consumer's database_sync_to_async(thread_sensitive=False)), so the commit
+        # hook's async_to_sync(group_send) runs on that loop.
+        from channels.db import database_sync_to_async
+
+        total = 0
+        for _ in range(args.moves):
+            total += await database_sync_to_async(one_round, thread_sensitive=False)()
+        return total
+
+    import asyncio
+
+    t0 = time.perf_counter()
+    moves = asyncio.run(play_all())
+    wall = time.perf_counter() - t0
+    print(f"{moves} moves of {args.variant} in {len(matches)} matches; wall {wall * 1000 / moves:.2f} ms per move "
+          f"(including the harness's own refresh and legal list)")
+    for label, secs in spent.items():
+        print(f"  {secs * 1000 / moves:7.2f} ms  {label}")
+    total = spent["total: match_play (transaction + commit hook)"]
+    hook = spent["  commit hook: broadcast_match"]
+    print(f"  {(total - hook) * 1000 / moves:7.2f} ms  = transaction (lock, checks, engine, move row, save, commit)")
+    if prof:
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(45)
+        print(out.getvalue())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
