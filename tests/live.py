@@ -22,6 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
+# daphne's WebSocket size limits, as scripts/run sets them (tests/live_play/test_socket_lifetime.py
+# checks that the two agree).
+WS_MAX_BYTES = 65536
+DAPHNE_LIMITS = ["--websocket-max-message-size", str(WS_MAX_BYTES), "--websocket-max-frame-size", str(WS_MAX_BYTES)]
 
 
 def free_port() -> int:
@@ -130,7 +134,8 @@ class LiveSite:
     def start_daphne(self, port: int | None = None, name: str = "daphne", ready_path: str = "/") -> tuple[Proc, str]:
         port = port or free_port()
         proc = start(
-            name, [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "kropki_site.asgi:application"],
+            name,
+            [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), *DAPHNE_LIMITS, "kropki_site.asgi:application"],
             self.env, self.workdir,
         )
         self.procs.append(proc)
@@ -138,12 +143,14 @@ class LiveSite:
         wait_for_http(url + ready_path, timeout=60, proc=proc.popen, log=proc.log)
         return proc, url
 
-    def start_worker(self, queues: str = "default,clock,bots", name: str = "worker", concurrency: int = 1) -> Proc:
+    def start_worker(
+        self, queues: str = "default,clock,bots", name: str = "worker", concurrency: int = 1, extra: tuple = ()
+    ) -> Proc:
         hostname = f"{name}-{secrets.token_hex(3)}@%h"
         proc = start(
             name,
             [str(VENV_BIN / "celery"), "-A", "kropki_site", "worker", "-Q", queues, "-n", hostname,
-             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
+             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle", *extra],
             self.env, self.workdir,
         )
         self.procs.append(proc)
