@@ -1,0 +1,81 @@
+"""RELIABILITY.md rows 6 and 7 on a rated match: kill -9 the Celery worker while
+it holds the match's pending alarm, then make every way of finishing happen
+again. tests/live_play/test_clock_live.py shows the timing part on an unrated
+match; this adds "nothing rated twice":
+
+- the sweep_turns loop ends the match within deadline + 10 s (no worker alive);
+- a new worker starts; the alarm is sent again, beat's sweep runs, the loser
+  resigns and claims, the sweep runs by hand: none of it changes the result;
+- exactly one RatingChange per player, and each player's Rating counts one game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from tests import live
+
+from .conftest import Player, assert_clients_match_db, assert_moves_consistent, deadline_ts, play
+
+pytestmark = pytest.mark.slow
+
+AGAIN = """
+import json
+from games import services, tasks
+from games.models import Match
+m = Match.objects.get(pk=%(match)d)
+tasks.expire_turn.apply_async((m.pk, %(ply)d))  # the alarm of the turn that timed out, redelivered
+tasks.sweep_expired_turns.apply_async()
+again = [services.match_expire_turn(match_id=m.pk), services.match_expire_turn(match_id=m.pk, ply=%(ply)d),
+         services.sweep_expired()]
+print("JSON:" + json.dumps(again))
+"""
+
+
+async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
+    fs = fault_site
+    url = await asyncio.to_thread(fs.start_daphne)
+    worker = await asyncio.to_thread(fs.site.start_worker)
+    await asyncio.to_thread(fs.site.start_beat)
+    await asyncio.to_thread(fs.start_sweeper)
+    data = await asyncio.to_thread(fs.create_match, "cztery-w-rzedzie", True)
+    a = await Player(url, data["match"], data["alice"], "alice").start()
+    b = await Player(url, data["match"], data["bob"], "bob").start()
+    await play(a, b, 3)
+    await play(b, a, 3)  # both have moved: the result is rated; alice to move, she will not
+    deadline = deadline_ts(a.snapshot)
+    await asyncio.sleep(0.3)  # the worker has reserved the ETA alarm by now
+    fs.kill(worker)  # kill -9 the worker and its pool
+
+    for p in (a, b):
+        await p.wait(lambda q: q.snapshot["status"] != "active", deadline + 12 - time.time(), "the end")
+    db = await asyncio.to_thread(fs.db_state, data["match"])
+    assert db["status"] == "finished" and db["end_reason"] == "timeout" and db["winner"] == 2
+    assert deadline_ts({"deadline": db["finished_at"]}) <= deadline + 10
+    assert len(db["rating_changes"]) == 2 and sorted(s for _u, s in db["rating_changes"]) == [1, 2]
+    deltas = [f["rating_deltas"] for f in a.frames if f.get("type") == "finished"]
+    assert deltas and deltas[0] and set(deltas[0]) == {"1", "2"}
+
+    # every path to the end, again: a new worker (redelivered alarm, beat's sweep), the players, the sweep
+    worker2 = await asyncio.to_thread(fs.site.start_worker, "default,clock,bots", "worker-2")
+    again = await asyncio.to_thread(fs.shell, AGAIN % {"match": data["match"], "ply": db["ply"]})
+    assert again == [False, False, 0]
+    await a.send({"type": "resign"})
+    await b.send({"type": "claim_timeout"})
+    await a.wait(lambda q: any(e["code"] == "match_not_active" for e in q.errors), 10, "resign refused")
+    await b.wait(lambda q: any(e["code"] == "turn_not_expired" for e in q.errors), 10, "claim refused")
+    await asyncio.to_thread(live.wait_for_log, worker2, "expire_turn", 10)  # the new worker ran the alarm
+    await asyncio.sleep(3)  # and beat's next sweep
+    assert "Traceback" not in worker2.log.read_text()
+
+    after = await asyncio.to_thread(fs.db_state, data["match"])
+    assert after["rating_changes"] == db["rating_changes"]
+    assert after["games"] == {str(data["alice"]["id"]): 1, str(data["bob"]["id"]): 1}
+    assert (after["status"], after["winner"], after["finished_at"]) == (db["status"], db["winner"], db["finished_at"])
+    assert_moves_consistent(after, a, b)
+    assert_clients_match_db(after, a, b)
+    for p in (a, b):
+        await p.close()
