@@ -8,6 +8,8 @@ documented in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
 import time
@@ -16,6 +18,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from games import presence, realtime, services
 from games.errors import MatchError
@@ -26,13 +29,35 @@ MAX_FRAME_BYTES = 2048
 # Token bucket per socket: a sustained 8 frames/s, bursts of 20.
 RATE_PER_SECOND = 8.0
 RATE_BURST = 20.0
+# channels_redis forgets a group member group_expiry seconds after its group_add (silently:
+# the socket stays open and hears nothing). A socket re-joins its groups this often (as a
+# fraction of the layer's group_expiry), so it stays a member however long it lives.
+REJOIN_FRACTION = 0.25
 
 
 def db_call(func):
     """``database_sync_to_async`` on the thread pool rather than the one shared
     thread: matches do not queue behind each other's moves (the row lock orders
-    the writers of one match; every call opens and closes its own connection)."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    the writers of one match).
+
+    The pool's threads live as long as the process and there are few of them
+    (the loop's default executor: CPU count + 4), so each keeps its database
+    connection between calls instead of opening one per message (a new SQLite
+    connection was ~9 % of daphne's CPU under load, PostgreSQL's costs a round
+    trip and authentication). A connection that failed is still closed after
+    the call, and ``CONN_HEALTH_CHECKS`` pings a kept one before it is reused.
+    """
+
+    @functools.wraps(func)
+    def keep_connection(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            conn = connections[DEFAULT_DB_ALIAS]
+            if conn.connection is not None and not conn.in_atomic_block:
+                conn.close_at = None  # not "obsolete" for close_old_connections (CONN_MAX_AGE is 0 for requests)
+
+    return database_sync_to_async(keep_connection, thread_sensitive=False)
 
 
 def _int(content: dict[str, Any], key: str) -> int:
@@ -50,6 +75,14 @@ def _bool(content: dict[str, Any], key: str) -> bool:
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when daphne cancels the instance without a disconnect
+            task = getattr(self, "rejoin_task", None)
+            if task is not None:
+                task.cancel()
+
     # -- WebSocket handlers ---------------------------------------------------
 
     async def connect(self) -> None:
@@ -65,15 +98,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         self.tokens = RATE_BURST
         self.tokens_at = time.monotonic()
-        await self.channel_layer.group_add(realtime.match_group(self.match_id), self.channel_name)
-        if self.user_id is not None:
-            await self.channel_layer.group_add(realtime.user_group(self.user_id), self.channel_name)
+        await self._join_groups()
+        self.rejoin_task = asyncio.create_task(self._rejoin_forever())
         await self.accept()
         self.spectator = await self._is_spectator()
         await self._presence(presence.join)
         await self._send_state()
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "rejoin_task"):
+            self.rejoin_task.cancel()
         if hasattr(self, "spectator"):
             await self._presence(presence.leave)
         if hasattr(self, "tokens"):
@@ -99,6 +133,28 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
             if exc.code != "rate_limited":
                 await self._send_state()
+
+    # -- groups -----------------------------------------------------------------
+
+    def _groups(self) -> list[str]:
+        groups = [realtime.match_group(self.match_id)]
+        if self.user_id is not None:
+            groups.append(realtime.user_group(self.user_id))
+        return groups
+
+    async def _join_groups(self) -> None:
+        for group in self._groups():
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def _rejoin_forever(self) -> None:
+        """Refresh the group memberships before the layer's group_expiry drops them (row 13)."""
+        interval = max(0.5, float(getattr(self.channel_layer, "group_expiry", 86400)) * REJOIN_FRACTION)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._join_groups()
+            except Exception:  # Redis away for a moment: try again next time
+                log.warning("re-joining the groups of match %s failed", self.match_id, exc_info=True)
 
     # -- command helpers --------------------------------------------------------
 

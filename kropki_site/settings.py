@@ -120,6 +120,9 @@ DATABASES = {
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         # Under ASGI every request may run in another thread: no persistent connections.
         conn_max_age=0,
+        # ...except the match consumer's pool threads (games/match_consumer.db_call), which keep
+        # theirs: ping a kept connection before reusing it, reconnect if it died.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -155,10 +158,14 @@ CHANNEL_LAYERS = {
             # MaxConnectionsError, so a burst of 100+ simultaneous WebSocket handshakes
             # (each a group_add) failed with HTTP 500 (bench/live.py --matches 100).
             "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}],
-            "capacity": 200,
+            # Messages waiting per channel (per daphne process for its sockets); beyond it
+            # channels_redis drops and logs "channels over capacity" (clients resync on the
+            # next frame's gap). Env only for tests (tests/live_play/test_socket_lifetime.py).
+            "capacity": env_int("CHANNEL_CAPACITY", 200),
             "expiry": 60,
-            # >= daphne's websocket_timeout (24 h by default)
-            "group_expiry": 86400,
+            # >= daphne's websocket_timeout (24 h by default); MatchConsumer also re-joins its
+            # groups every quarter of it, so a socket older than this still hears its match.
+            "group_expiry": env_int("CHANNEL_GROUP_EXPIRY", 86400),
         },
     }
 }
