@@ -42,6 +42,8 @@ MESSAGES = {
     "unknown_type": _("Unknown message type."),
     "frame_too_large": _("The message is too long."),
     "rate_limited": _("Too many messages at once. Slow down a little."),
+    # the server
+    "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError
 
 from games import presence, realtime, services
 from games.errors import MatchError
@@ -113,6 +114,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
             if exc.code != "rate_limited":
                 await self._send_state()
+        except DatabaseError:
+            # The connection dropped (restart, failover, a killed backend): the transaction
+            # rolled back, so nothing was written; say so, then the state as it is. If even
+            # that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py).
+            log.warning("database error in match %s", self.match_id, exc_info=True)
+            await self.send_json({"type": "error", "code": "server_unavailable",
+                                  "message": MatchError("server_unavailable").message})
+            try:
+                await self._send_state()
+            except DatabaseError:
+                await self.close(code=1011)
 
     # -- groups -----------------------------------------------------------------
 

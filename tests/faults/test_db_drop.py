@@ -1,0 +1,134 @@
+"""The database connection drops during moves (PostgreSQL only).
+
+While the two players keep moving, another connection runs
+``pg_terminate_backend`` on every backend of the live site's **own** database
+(daphne's, the sweeper's) every few tens of milliseconds. Each move must
+either commit (and be broadcast) or fail with an ``error`` frame and leave
+nothing written; the next move works; the match is never left broken (moves
+1..ply without a gap, history as long as ply, clients drawing the database's
+state).
+
+Why PostgreSQL only: killing one process's connection from outside is a
+server feature (``pg_terminate_backend``); SQLite has no server and no
+connection to drop, a "lost connection" cannot happen there. CI runs the
+suite on PostgreSQL (.ci/run), so this test runs there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+
+import pytest
+
+from .conftest import Player, assert_clients_match_db, assert_moves_consistent, play
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="needs PostgreSQL (pg_terminate_backend); CI runs it (.ci/run)",
+    ),
+]
+
+
+class Terminator(threading.Thread):
+    """Terminate every backend of one database (never another database's) until stopped."""
+
+    def __init__(self, url: str, pause: float = 0.03):
+        super().__init__(daemon=True)
+        self.url, self.pause = url, pause
+        self.stopping = threading.Event()
+        self.killed = 0
+
+    def run(self) -> None:
+        import dj_database_url
+        import psycopg
+
+        cfg = dj_database_url.parse(self.url)
+        admin = psycopg.connect(
+            dbname="postgres", user=cfg["USER"] or None, password=cfg["PASSWORD"] or None,
+            host=cfg["HOST"] or None, port=cfg["PORT"] or None, autocommit=True,
+        )
+        with admin:
+            while not self.stopping.is_set():
+                rows = admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = %s AND pid <> pg_backend_pid()", [cfg["NAME"]],
+                ).fetchall()
+                self.killed += sum(1 for (ok,) in rows if ok)
+                time.sleep(self.pause)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join(10)
+
+
+ATTEMPTS = 40
+
+
+async def test_database_connection_dropped_during_moves(fault_site_factory):
+    fs = fault_site_factory(MOVE_SECONDS="60")
+    url = await asyncio.to_thread(fs.start_daphne)
+    await asyncio.to_thread(fs.start_sweeper)
+    data = await asyncio.to_thread(fs.create_match, "kropki-10")
+    a = await Player(url, data["match"], data["alice"], "alice").start()
+    b = await Player(url, data["match"], data["bob"], "bob").start()
+    # alice fills row 0 and row 2, bob rows 5 and 7: no enclosure is possible
+    cells = {1: [x for x in range(10)] + [20 + x for x in range(10)],
+             2: [50 + x for x in range(10)] + [70 + x for x in range(10)]}
+    players = {1: a, 2: b}
+
+    terminator = Terminator(fs.site.env["DATABASE_URL"])
+    terminator.start()
+    committed = failed = 0
+    try:
+        for _ in range(ATTEMPTS):
+            side = a.snapshot["to_move"]
+            mover, other = players[side], players[3 - side]
+            await mover.wait(lambda q: q.ws is not None, 20, "a connection")
+            ply = mover.last_ply
+            action = cells[side][0]
+            errors_before = len(mover.errors)
+            closes_before = len(mover.closes)
+            await mover.move(action)
+            await mover.wait(lambda q: q.last_ply > ply or len(q.errors) > errors_before
+                             or len(q.closes) > closes_before, 20, "an answer")
+            if mover.last_ply > ply:
+                committed += 1
+                cells[side].pop(0)
+                await other.wait(lambda q: q.last_ply > ply or q.ws is None, 10, "the broadcast")
+            else:
+                failed += 1
+                # nothing written: after the error (and the state frame) the match is still at ply
+                await mover.wait(lambda q: q.ws is not None, 20, "a connection")
+                await mover.send({"type": "sync"})
+                await asyncio.sleep(0.2)
+                if mover.last_ply > ply:  # the commit went through and only the answer was lost
+                    committed += 1
+                    cells[side].pop(0)
+    finally:
+        terminator.stop()
+    print(f"moves committed {committed}, failed {failed}, backends terminated {terminator.killed}")
+    assert terminator.killed > 0
+    if failed:  # a failed move is answered with an error frame (or, at worst, a close and a resync)
+        assert [e for p in (a, b) for e in p.errors if e["code"] == "server_unavailable"]
+
+    # the next move works, both see it
+    for p in (a, b):
+        await p.wait(lambda q: q.ws is not None, 20, "a connection")
+        await p.send({"type": "sync"})
+    await asyncio.sleep(0.5)
+    side = a.snapshot["to_move"]
+    await play(players[side], players[3 - side], cells[side][0])
+    db = await asyncio.to_thread(fs.db_state, data["match"])
+    assert db["status"] == "active"
+    assert db["ply"] == committed + 1
+    assert_moves_consistent(db, a, b)
+    for p in (a, b):
+        await p.wait(lambda q: q.last_ply == db["ply"], 10, "the last state")
+    assert_clients_match_db(db, a, b)
+    for p in (a, b):
+        await p.close()
