@@ -1,0 +1,79 @@
+"""RELIABILITY.md row 11 in a real browser: a page that misses an event converges.
+
+A spectator's page has its WebSocket routed through Playwright (``page.route_web_socket``):
+every frame is forwarded both ways except the server's ``moved`` frame for ply 1, which is
+dropped. When the frame for ply 2 arrives, match.js sees the gap (2 > 0 + 1), sends
+``{"type": "sync"}``, gets a ``state`` and shows exactly what the players see.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from tests.live_play.conftest import create_match
+
+from .test_match_browser import at_ply, board_picture, click, open_match
+
+
+def test_a_page_that_misses_a_move_asks_sync_and_converges(new_context, live_url, live_site):
+    data = create_match(live_site, "cztery-w-rzedzie")
+    alice = open_match(new_context, live_url, data["match"], data["alice"])
+    bob = open_match(new_context, live_url, data["match"], data["bob"])
+
+    sent: list[dict] = []  # what the spectator's page sent
+    received: list[dict] = []  # what reached it
+    dropped: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            frame = json.loads(message)
+            if frame.get("type") == "moved" and frame.get("ply") == 1 and not dropped:
+                dropped.append(frame)
+                return
+            received.append(frame)
+            ws.send(message)
+
+        def from_page(message):
+            sent.append(json.loads(message))
+            server.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(from_page)
+
+    spectator = new_context().new_page()
+    spectator.route_web_socket(re.compile(r"/ws/match/\d+/$"), route)
+    spectator.goto(f"/partia/{data['match']}/")
+    expect(spectator.locator("#match")).to_have_attribute("data-ready", "1")
+    expect(spectator.locator("#conn")).to_have_attribute("data-state", "connected")
+    at_ply(spectator, 0)
+    syncs_at_open = sum(1 for f in sent if f.get("type") == "sync")
+    assert syncs_at_open == 1  # match.js syncs on every open
+
+    click(alice, 3)
+    at_ply(bob, 1)
+    spectator.wait_for_timeout(300)
+    assert len(dropped) == 1
+    expect(spectator.locator("#match")).to_have_attribute("data-ply", "0")  # it never heard of ply 1
+
+    click(bob, 4)
+    at_ply(alice, 2)
+    at_ply(spectator, 2)
+    for _ in range(50):  # let the sync round trip finish
+        if any(f.get("type") == "state" and f.get("ply") == 2 for f in received):
+            break
+        spectator.wait_for_timeout(100)
+    assert sum(1 for f in sent if f.get("type") == "sync") == syncs_at_open + 1, sent
+    assert [f["type"] for f in received if f.get("ply") == 2] == ["moved", "state"]
+    # the page shows what a spectator who missed nothing sees, and the players' move list
+    fresh = open_match(new_context, live_url, data["match"], None)
+    at_ply(fresh, 2)
+    assert board_picture(spectator) == board_picture(fresh)
+    expect(spectator.locator("#moves li")).to_have_count(2)
+    assert spectator.locator("#moves").inner_text() == bob.locator("#moves").inner_text()
+    assert spectator.locator("#turn").inner_text() == fresh.locator("#turn").inner_text()
+    assert spectator.locator("#conn").get_attribute("data-state") == "connected"

@@ -1,0 +1,68 @@
+"""RELIABILITY.md row 11 on the server side: a client that missed an event sees the gap
+on the next frame, asks ``sync``, and gets the full state, equal to the database's.
+
+The channel layer is the settings' Redis layer; the lost event is dropped on its way to
+the layer (``realtime._send``), as a capacity overflow or a partition would lose it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import realtime
+from games.models import Match
+
+from .conftest import play
+from .test_match_consumer import open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def comparable(snapshot: dict) -> dict:
+    return {k: v for k, v in snapshot.items() if k not in ("server_now", "deadline")}
+
+
+async def test_a_missed_event_shows_as_a_gap_and_sync_brings_the_full_state(make_match, alice, bob, monkeypatch):
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws = await open_socket(match.pk)  # a spectator
+    assert ws.first_state["ply"] == 0
+    real_send, dropped = realtime._send, []
+
+    def lossy_send(group, message):
+        if message.get("type") == "match.event" and not dropped:
+            dropped.append(message)  # the layer loses the first move's frame
+            return
+        real_send(group, message)
+
+    monkeypatch.setattr(realtime, "_send", lossy_send)
+    await database_sync_to_async(play)(match, alice, 3)
+    await database_sync_to_async(play)(match, bob, 4)
+    assert len(dropped) == 1
+    frame = await ws.receive_json_from(timeout=5)
+    last = ws.first_state["ply"]
+    assert frame["type"] == "moved" and frame["ply"] == 2 > last + 1  # the gap
+    await ws.send_json_to({"type": "sync"})
+    state = await ws.receive_json_from(timeout=5)
+    assert state["type"] == "state" and state["ply"] == 2 and state["you"] is None
+    db_frame = await database_sync_to_async(realtime.match_frame)(match.pk, "state")
+    assert comparable(state["snapshot"]) == comparable(db_frame["snapshot"]) == comparable(frame["snapshot"])
+    assert len(state["snapshot"]["moves"]) == 2
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.disconnect()
+
+
+async def test_sync_answers_the_full_state_at_any_moment_and_changes_nothing(make_match, alice, bob):
+    match = await database_sync_to_async(make_match)("kropki-i-kwadraty")
+    ws = await open_socket(match.pk, alice)
+    await database_sync_to_async(play)(match, alice, 0)
+    moved = await ws.receive_json_from(timeout=5)
+    assert moved["type"] == "moved" and moved["ply"] == 1
+    for _ in range(3):  # repeated syncs: the same state every time, the match untouched
+        await ws.send_json_to({"type": "sync"})
+        state = await ws.receive_json_from(timeout=5)
+        assert state["type"] == "state" and state["ply"] == 1 and state["you"] == 1
+        assert comparable(state["snapshot"]) == comparable(moved["snapshot"])
+    row = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    assert row.ply == 1
+    await ws.disconnect()
