@@ -1,11 +1,12 @@
 """Live play through the whole stack: N concurrent matches over WebSockets.
 
-    python bench/live.py --matches N [--moves M] [--variant KEY] [--seed S]
+    python bench/live.py --matches N [--daphnes D] [--moves M] [--think-ms T] [--variant KEY] [--seed S]
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
 PostgreSQL database next to DATABASE_URL when that is set; migrated), and one
-daphne. No Celery: moves need none (MOVE_SECONDS is set high so no clock fires).
+daphne (``--daphnes D``: D of them on D ports, sharing Redis and the database;
+each match's two players, and each baseline pair, on different ones). No Celery: moves need none (MOVE_SECONDS is set high so no clock fires).
 
 Then, for each of N matches, two sockets (one per player, logged in by session
 cookie) play random legal moves as fast as the server answers: the player to
@@ -86,11 +87,12 @@ async def connect(host: str, path: str, cookie: str | None):
     )
 
 
-async def play_match(host: str, cookie_name: str, spec: dict, max_moves: int, rng: random.Random,
+async def play_match(hosts: list[str], cookie_name: str, spec: dict, max_moves: int, rng: random.Random,
                      latencies: list[float], start: asyncio.Event, think: float = 0.0) -> int:
     """Two sockets play random legal moves; returns the number of moves made."""
+    # with several daphnes, the two players sit on different ones (hosts rotate per match)
     sockets = [await connect(host, f"/ws/match/{spec['match']}/", f"{cookie_name}={p['cookie']}")
-               for p in spec["players"]]
+               for host, p in zip(hosts, spec["players"])]
     states = [json.loads(await ws.recv()) for ws in sockets]
     snap = states[0]["snapshot"]
     end_action = 100 if snap["game"] == "kropki" else None  # Kropki's "end": never chosen
@@ -131,9 +133,9 @@ async def play_match(host: str, cookie_name: str, spec: dict, max_moves: int, rn
     return moves
 
 
-async def echo_pair(host: str, index: int, rounds: int, latencies: list[float], start: asyncio.Event) -> int:
+async def echo_pair(hosts: list[str], index: int, rounds: int, latencies: list[float], start: asyncio.Event) -> int:
     group = f"bench{index}"
-    sockets = [await connect(host, "/ws/ping/", None) for _ in range(2)]
+    sockets = [await connect(host, "/ws/ping/", None) for host in hosts]
     for ws in sockets:
         json.loads(await ws.recv())  # hello
         await ws.send(json.dumps({"relay": group, "join": True}))
@@ -156,10 +158,15 @@ async def echo_pair(host: str, index: int, rounds: int, latencies: list[float], 
     return rounds
 
 
-async def run_baseline(host: str, n: int, rounds: int) -> tuple[list[float], float]:
+def pair_hosts(hosts: list[str], i: int) -> list[str]:
+    """The two sockets of pair ``i``: on different daphnes when there are several, spread evenly."""
+    return [hosts[i % len(hosts)], hosts[(i + 1) % len(hosts)]]
+
+
+async def run_baseline(hosts: list[str], n: int, rounds: int) -> tuple[list[float], float]:
     latencies: list[float] = []
     start = asyncio.Event()
-    tasks = [asyncio.create_task(echo_pair(host, i, rounds, latencies, start)) for i in range(n)]
+    tasks = [asyncio.create_task(echo_pair(pair_hosts(hosts, i), i, rounds, latencies, start)) for i in range(n)]
     await asyncio.sleep(0)
     await asyncio.sleep(0.5 + 0.02 * n)  # let every pair connect and join before the clock starts
     t0 = time.perf_counter()
@@ -168,15 +175,15 @@ async def run_baseline(host: str, n: int, rounds: int) -> tuple[list[float], flo
     return latencies, time.perf_counter() - t0
 
 
-async def run_matches(host: str, setup: dict, max_moves: int, seed: int, think: float = 0.0):
+async def run_matches(hosts: list[str], setup: dict, max_moves: int, seed: int, think: float = 0.0):
     latencies: list[float] = []
     start = asyncio.Event()
     rng = random.Random(seed)
     specs = setup["matches"]
     tasks = [
-        asyncio.create_task(play_match(host, setup["cookie_name"], spec, max_moves, random.Random(rng.random()),
+        asyncio.create_task(play_match(pair_hosts(hosts, i), setup["cookie_name"], spec, max_moves, random.Random(rng.random()),
                                        latencies, start, think))
-        for spec in specs
+        for i, spec in enumerate(specs)
     ]
     # let every socket connect and get its state before the clock starts
     await asyncio.sleep(0.5 + 0.02 * len(specs))
@@ -208,10 +215,14 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=40, help="moves per match at most (default 40)")
     parser.add_argument("--variant", default="kropki-10")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--daphnes", type=int, default=1,
+                        help="daphne processes sharing Redis and the database (default 1); with 2+, the two "
+                             "sockets of each match (and of each baseline pair) are on different ones")
     parser.add_argument("--think-ms", type=float, default=0.0,
                         help="a bot waits this long before each move (default 0: as fast as the server answers)")
     args = parser.parse_args()
 
+    load_before = os.getloadavg()[0]
     workdir = Path(tempfile.mkdtemp(prefix="kropki-bench-live-"))
     redis_proc, redis_url = start_redis(workdir)
     site = None
@@ -222,12 +233,12 @@ def main() -> int:
         result = site.manage("shell", "-c", SETUP % {"n": args.matches, "variant": args.variant})
         line = next(x for x in result.stdout.splitlines() if x.startswith("JSON:"))
         setup = json.loads(line[5:])
-        _proc, url = site.start_daphne()
-        host = url.split("//", 1)[1]
-        print(f"==> daphne at {url}; baseline: {args.matches} ping pairs x {args.moves} relays", file=sys.stderr)
-        base_lat, base_secs = asyncio.run(run_baseline(host, args.matches, args.moves))
+        hosts = [site.start_daphne(name=f"daphne{i}")[1].split("//", 1)[1] for i in range(args.daphnes)]
+        print(f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
+              file=sys.stderr)
+        base_lat, base_secs = asyncio.run(run_baseline(hosts, args.matches, args.moves))
         print(f"==> {args.matches} matches of {args.variant}, up to {args.moves} moves each", file=sys.stderr)
-        lat, moves, secs = asyncio.run(run_matches(host, setup, args.moves, args.seed, args.think_ms / 1000))
+        lat, moves, secs = asyncio.run(run_matches(hosts, setup, args.moves, args.seed, args.think_ms / 1000))
     except BaseException:
         for proc in site.procs if site is not None else ():
             print(f"--- {proc.name} log (tail) ---\n{"\n".join(l for l in proc.log.read_text(errors="replace").splitlines() if "WS" not in l)[-3000:]}", file=sys.stderr)
@@ -242,6 +253,7 @@ def main() -> int:
     ms = lambda v: round(v * 1000, 2)  # noqa: E731
     report = {
         "matches": args.matches,
+        "daphnes": args.daphnes,
         "think_ms": args.think_ms,
         "moves": moves,
         "seconds": round(secs, 2),
@@ -252,6 +264,7 @@ def main() -> int:
         "baseline_per_s": round(len(base_lat) / base_secs, 1),
         "baseline_p50_ms": ms(percentile(base_lat, 0.5)),
         "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
+        "load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],  # at the start, at the end
     }
     print(f"moves: {moves} in {secs:.1f} s = {report['moves_per_s']} moves/s; latency to the opponent "
           f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms (mean {ms(statistics.fmean(lat))} ms)")

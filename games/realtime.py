@@ -7,9 +7,12 @@ match's ply (its version) and the snapshot of what was committed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -32,6 +35,21 @@ def challenge_group(token: str) -> str:
 
 
 LOBBY_GROUP = "lobby"
+
+
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def sends_on_loop() -> Iterator[None]:
+    """Within this block (a consumer's database call, in a worker thread of
+    daphne's loop) group sends are queued on the loop instead of blocking."""
+    before = getattr(_local, "on_loop", False)
+    _local.on_loop = True
+    try:
+        yield
+    finally:
+        _local.on_loop = before
 
 
 def _main_loop() -> asyncio.AbstractEventLoop | None:
@@ -68,15 +86,15 @@ async def _ordered_send(group: str, message: dict[str, Any]) -> None:
 def _send(group: str, message: dict[str, Any]) -> None:
     """Hand ``message`` to the channel layer.
 
-    In a worker thread of daphne's loop (a consumer's database call) the send is
-    queued on that loop and the thread goes back to the pool at once (the frames
-    of one group still leave in order); elsewhere (Celery, tests, the shell) it
-    blocks until Redis has it.
+    Inside ``sends_on_loop`` (a consumer's database call, in a worker thread of
+    daphne's loop) the send is queued on that loop and the thread goes back to
+    the pool at once (the frames of one group still leave in order); elsewhere
+    (views, Celery, tests, the shell) it blocks until Redis has it.
     """
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _main_loop()
+    loop = _main_loop() if getattr(_local, "on_loop", False) else None
     if loop is not None:
         try:
             asyncio.run_coroutine_threadsafe(_ordered_send(group, message), loop)

@@ -280,11 +280,13 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
                 state=state)
         return
     match.save(update_fields=fields)
-    _schedule_clock(match)
+    # Hooks run in this order after commit: the frame first (queued on daphne's loop), then
+    # the clock's alarm (a blocking publish to the broker), so players do not wait for it.
     _broadcast_on_commit(
         match, "moved", state=state, action=action, by=side, notation=effect.notation, details=effect.details,
         by_timeout=by_timeout,
     )
+    _schedule_clock(match)
 
 
 # -- the clock -----------------------------------------------------------------

@@ -120,6 +120,9 @@ DATABASES = {
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         # Under ASGI every request may run in another thread: no persistent connections.
         conn_max_age=0,
+        # ...except the match consumer's pool threads (games/match_consumer.db_call), which keep
+        # theirs: ping a kept connection before reusing it, reconnect if it died.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
