@@ -18,8 +18,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.db import DatabaseError
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from games import presence, realtime, services
 from games.errors import MatchError
