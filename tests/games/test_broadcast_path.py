@@ -1,0 +1,113 @@
+"""The hot path of a move's broadcast (docs/performance.md "Live play"):
+
+- the frame is built after commit from the match and engine state the transaction
+  left, without a re-read, and equals what a fresh read gives;
+- the board's SVG is drawn once per (match, ply) and never served for another history;
+- sends queued on the loop keep each group's order;
+- the match consumer's database calls keep their thread's connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from games import realtime, services, snapshot
+from games.match_consumer import db_call
+from games.models import Match
+from games.variants import get_variant
+
+from .conftest import play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def comparable(frame: dict) -> dict:
+    return {**frame, "snapshot": {k: v for k, v in frame["snapshot"].items() if k != "server_now"}}
+
+
+@pytest.mark.parametrize("variant, actions", [
+    ("cztery-w-rzedzie", [3, 4, 3, 4, 3, 4, 3]),  # the last move wins: "finished"
+    ("kropki-10", [44, 45, 54]),
+])
+def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monkeypatch, variant, actions):
+    match = make_match(variant)
+    sent = []
+    monkeypatch.setattr(realtime, "_send", lambda group, message: sent.append((group, message)))
+    users = [alice, bob]
+    for i, action in enumerate(actions):
+        match.refresh_from_db()
+        play(match, users[match.to_move - 1], action)
+        group, message = sent[-1]
+        frame = json.loads(message["text"])
+        assert group == realtime.match_group(match.pk) and frame["ply"] == i + 1
+        fresh = realtime.match_frame(match.pk, frame["type"], **{k: v for k, v in frame.items()
+                                                                 if k not in ("type", "ply", "snapshot")})
+        assert comparable(frame) == comparable(json.loads(json.dumps(fresh, ensure_ascii=False, default=str)))
+    assert frame["type"] == ("finished" if variant == "cztery-w-rzedzie" else "moved")
+
+
+def test_a_move_reads_the_match_once(make_match, alice, monkeypatch, django_assert_max_num_queries):
+    """One read of the match (the locking one, with the players), the move row, the match row."""
+    match = make_match("kropki-10")
+    monkeypatch.setattr(realtime, "_send", lambda group, message: None)
+    monkeypatch.setattr(services, "_schedule_clock", lambda match: None)
+    services.match_state(match)  # warm the state cache, as in a running match
+    with django_assert_max_num_queries(5) as ctx:  # SQLite also counts its BEGIN IMMEDIATE
+        services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)
+    assert sum("games_match" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")
+               for q in ctx.captured_queries) == 1
+
+
+def test_the_svg_cache_never_serves_another_history(make_match):
+    match = make_match("kropki-10")
+    game = get_variant(match.variant).game()
+    one = game.state_from_history([44])
+    other = game.state_from_history([45])
+    svg_one = snapshot.board_svg(match, one, one.view(), True)
+    assert snapshot.board_svg(match, one, one.view(), True) is svg_one  # drawn once
+    # the same (id, ply) with another history (a reused id): drawn anew
+    svg_other = snapshot.board_svg(match, other, other.view(), True)
+    assert svg_other != svg_one
+    # and the finished picture (not interactive) is another entry
+    assert snapshot.board_svg(match, other, other.view(), False) != svg_other
+
+
+async def test_sends_on_the_loop_keep_each_groups_order(monkeypatch):
+    got = []
+
+    class SlowFirstLayer:
+        async def group_send(self, group, message):
+            if message["n"] == 0:
+                await asyncio.sleep(0.05)  # the first send is slow: the next must wait for it
+            got.append((group, message["n"]))
+
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: SlowFirstLayer())
+
+    def send_three():
+        with realtime.sends_on_loop():
+            for n in range(3):
+                realtime._send("match-1", {"n": n})
+            realtime._send("match-2", {"n": 9})
+
+    await database_sync_to_async(send_three, thread_sensitive=False)()  # returns before the sends are done
+    for _ in range(50):
+        if len(got) == 4:
+            break
+        await asyncio.sleep(0.01)
+    assert [n for g, n in got if g == "match-1"] == [0, 1, 2]
+    assert ("match-2", 9) in got and not realtime._TAILS
+
+
+async def test_a_consumer_db_call_keeps_its_connection():
+    def query():
+        Match.objects.exists()
+        return connections[DEFAULT_DB_ALIAS]  # this worker thread's wrapper
+
+    wrapper = await db_call(query)()
+    # after the call (and channels' close_old_connections): still open, not due to close
+    assert wrapper.connection is not None and wrapper.close_at is None
