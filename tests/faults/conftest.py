@@ -122,8 +122,8 @@ out = {
     "moves": moves,
     "rating_changes": list(RatingChange.objects.filter(match_id=m.pk).values_list("user_id", "side")),
     "games": {str(r.user_id): r.games for r in Rating.objects.filter(user_id__in=[m.pink_id, m.blue_id])},
-    "active_overdue": list(Match.objects.filter(status="active", turn_deadline__isnull=False)
-                           .values_list("pk", "turn_deadline")),
+    "active_deadlines": [[pk, d.isoformat()] for pk, d in Match.objects.filter(
+        status="active", turn_deadline__isnull=False).values_list("pk", "turn_deadline")],
 }
 print("JSON:" + json.dumps(out, default=str))
 """
@@ -396,6 +396,13 @@ def assert_moves_consistent(db: dict, *players: Player) -> None:
     for p in players:
         for ply, by, action in p.acked():
             assert by_ply.get(ply) == (by, action), f"{p.name}: acked move {ply} {action} not stored as such"
+
+
+def assert_nothing_overdue(db: dict) -> None:
+    """No match of the site is still active 10 s past its deadline (+ grace)."""
+    now = time.time()
+    late = [(pk, now - _ts(d)) for pk, d in db["active_deadlines"] if now > _ts(d) + GRACE_SECONDS + 10]
+    assert not late, f"active past deadline + 10 s: {late}"
 
 
 def _ts(iso: str) -> float:

@@ -28,6 +28,7 @@ from .conftest import (
     Player,
     assert_clients_match_db,
     assert_moves_consistent,
+    assert_nothing_overdue,
     deadline_ts,
     play,
 )
@@ -106,5 +107,6 @@ async def test_redis_restart_mid_match(fault_site_factory):
     assert db_c["status"] == "finished" and db_c["end_reason"] == "timeout"
     assert deadline_ts({"deadline": db_c["finished_at"]}) <= c_deadline + 10
     assert_clients_match_db(db_c, c1, c2)
+    assert_nothing_overdue(db_c)
     for p in (c1, c2):
         await p.close()

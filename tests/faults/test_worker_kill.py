@@ -18,7 +18,14 @@ import pytest
 
 from tests import live
 
-from .conftest import Player, assert_clients_match_db, assert_moves_consistent, deadline_ts, play
+from .conftest import (
+    Player,
+    assert_clients_match_db,
+    assert_moves_consistent,
+    assert_nothing_overdue,
+    deadline_ts,
+    play,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -77,5 +84,6 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     assert (after["status"], after["winner"], after["finished_at"]) == (db["status"], db["winner"], db["finished_at"])
     assert_moves_consistent(after, a, b)
     assert_clients_match_db(after, a, b)
+    assert_nothing_overdue(after)
     for p in (a, b):
         await p.close()
