@@ -174,11 +174,15 @@ CHANNEL_LAYERS = {
 
 CELERY_BROKER_URL = celery_broker_url(REDIS_URL)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {
     # The sweeper, not the visibility timeout, recovers lost clock tasks.
-    "visibility_timeout": 3600,
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
     "socket_timeout": None,
 }
+if CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] < 60:
+    # Only tests shorten it, to force redeliveries: then look for them every second
+    # (kombu's default looks every 10 x 10 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(unacked_restore_interval=1, unacked_restore_throttle=1)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_DEFAULT_QUEUE = "default"
