@@ -8,12 +8,13 @@ The rules prose lives in one template per game and language
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +22,8 @@ from django.utils.translation import gettext_lazy as _
 from games import diagrams
 from games.render import render_board
 from games.rule_links import ENGINE_SLUGS, rule_fragment
+
+log = logging.getLogger(__name__)
 
 # Rules page slug -> display name, in the order of the site.
 GAME_NAMES = {
@@ -98,45 +101,33 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 def live_summary(limit: int = 5) -> dict[str, Any]:
     """How many people are playing and watching now, and a few live matches.
 
-    ``playing``: distinct human players in active matches; ``watching``:
-    spectators connected to match pages (from a presence count, when the live
-    match code offers one); ``matches``: up to ``limit`` active matches between
-    two people, newest first, as dicts with ``variant``, ``pink``, ``blue``
-    and ``url`` (None when there is no match page yet). Zeros when the Match
-    model is not there yet.
+    ``playing``: distinct people in active matches; ``watching``: open
+    spectator sockets on match pages (games.presence, shared by every daphne
+    process); ``matches``: up to ``limit`` active matches between two people,
+    newest first, as dicts with ``variant``, ``pink``, ``blue`` and ``url``.
     """
-    empty: dict[str, Any] = {"playing": 0, "watching": 0, "matches": []}
-    try:
-        from games.models import Match
-    except ImportError:
-        return empty
-    status = getattr(getattr(Match, "Status", None), "ACTIVE", None)
-    if status is None:
-        return empty
-    active = Match.objects.filter(status=status)
-    players: set[int] = set()
-    for pink_id, blue_id in active.values_list("pink_id", "blue_id"):
-        players.update(i for i in (pink_id, blue_id) if i is not None)
-    watching = 0
-    try:
-        from games import presence  # type: ignore[attr-defined]
+    from games import presence
+    from games.models import Match
 
-        watching = int(presence.spectator_count())
-    except Exception:  # no presence tracking yet: nobody is counted as watching
+    active = Match.objects.filter(status=Match.Status.ACTIVE)
+    pinks = active.filter(pink__isnull=False).values("pink_id")
+    blues = active.filter(blue__isnull=False).values("blue_id")
+    playing = pinks.union(blues).count()  # union drops duplicates: each person once
+    try:
+        watching = presence.spectator_count()
+    except Exception:  # Redis away: the page still renders, without the count
+        log.warning("presence count unavailable", exc_info=True)
         watching = 0
-    matches = []
-    for match in active.filter(pink__isnull=False, blue__isnull=False).select_related("pink", "blue")[:limit]:
-        try:
-            url = reverse("match", args=[match.pk])
-        except NoReverseMatch:
-            url = None
-        matches.append({
+    matches = [
+        {
             "variant": match.get_variant_display(),
             "pink": match.pink.username,
             "blue": match.blue.username,
-            "url": url,
-        })
-    return {"playing": len(players), "watching": watching, "matches": matches}
+            "url": reverse("match", args=[match.pk]),
+        }
+        for match in active.filter(pink__isnull=False, blue__isnull=False).select_related("pink", "blue")[:limit]
+    ]
+    return {"playing": playing, "watching": watching, "matches": matches}
 
 
 def home(request: HttpRequest) -> HttpResponse:
