@@ -88,7 +88,7 @@ async def connect(host: str, path: str, cookie: str | None):
 
 
 async def play_match(hosts: list[str], cookie_name: str, spec: dict, max_moves: int, rng: random.Random,
-                     latencies: list[float], start: asyncio.Event, think: float = 0.0) -> int:
+                     latencies: list[float], start: asyncio.Event, done: Done, think: float = 0.0) -> int:
     """Two sockets play random legal moves; returns the number of moves made."""
     # with several daphnes, the two players sit on different ones (hosts rotate per match)
     sockets = [await connect(host, f"/ws/match/{spec['match']}/", f"{cookie_name}={p['cookie']}")
@@ -128,12 +128,14 @@ async def play_match(hosts: list[str], cookie_name: str, spec: dict, max_moves: 
             snap = frame["snapshot"]
             moves += 1
     finally:
+        await done.finished_one()  # see Done
         for ws in sockets:
             await ws.close()
     return moves
 
 
-async def echo_pair(hosts: list[str], index: int, rounds: int, latencies: list[float], start: asyncio.Event) -> int:
+async def echo_pair(hosts: list[str], index: int, rounds: int, latencies: list[float], start: asyncio.Event,
+                    done: Done) -> int:
     group = f"bench{index}"
     sockets = [await connect(host, "/ws/ping/", None) for host in hosts]
     for ws in sockets:
@@ -147,15 +149,42 @@ async def echo_pair(hosts: list[str], index: int, rounds: int, latencies: list[f
             sender = n % 2
             sent = time.perf_counter()
             await sockets[sender].send(json.dumps({"relay": group, "data": n}))
-            while json.loads(await asyncio.wait_for(sockets[1 - sender].recv(), 30)).get("data") != n:
-                pass
+            try:
+                while json.loads(await asyncio.wait_for(sockets[1 - sender].recv(), 30)).get("data") != n:
+                    pass
+            except TimeoutError:
+                raise RuntimeError(f"baseline pair {index} ({hosts}): relay {n} from socket {sender} never reached "
+                                   f"the other socket") from None
             latencies.append(time.perf_counter() - sent)
             while json.loads(await asyncio.wait_for(sockets[sender].recv(), 30)).get("data") != n:
                 pass
     finally:
+        await done.finished_one()  # see Done
         for ws in sockets:
             await ws.close()
     return rounds
+
+
+class Done:
+    """Every socket stays open until all tasks have finished playing, then all close.
+
+    Sockets closing while others still wait for frames make channels_redis lose
+    a frame now and then (a receive cancelled on a process's shared channel,
+    django/channels#1683): seen with two daphnes as a relay that never arrived.
+    Players close their tabs too, but the bench measures latency, not that.
+    """
+
+    def __init__(self, tasks: int) -> None:
+        self.left = tasks
+        self.event = asyncio.Event()
+        self.ended = 0.0  # when the last one finished playing
+
+    async def finished_one(self) -> None:
+        self.left -= 1
+        if self.left <= 0 or sys.exc_info()[0] is not None:  # all done, or one failed: close everything
+            self.ended = self.ended or time.perf_counter()
+            self.event.set()
+        await self.event.wait()
 
 
 def pair_hosts(hosts: list[str], i: int) -> list[str]:
@@ -166,13 +195,15 @@ def pair_hosts(hosts: list[str], i: int) -> list[str]:
 async def run_baseline(hosts: list[str], n: int, rounds: int) -> tuple[list[float], float]:
     latencies: list[float] = []
     start = asyncio.Event()
-    tasks = [asyncio.create_task(echo_pair(pair_hosts(hosts, i), i, rounds, latencies, start)) for i in range(n)]
+    done = Done(n)
+    tasks = [asyncio.create_task(echo_pair(pair_hosts(hosts, i), i, rounds, latencies, start, done))
+             for i in range(n)]
     await asyncio.sleep(0)
     await asyncio.sleep(0.5 + 0.02 * n)  # let every pair connect and join before the clock starts
     t0 = time.perf_counter()
     start.set()
     await asyncio.gather(*tasks)
-    return latencies, time.perf_counter() - t0
+    return latencies, done.ended - t0
 
 
 async def run_matches(hosts: list[str], setup: dict, max_moves: int, seed: int, think: float = 0.0):
@@ -180,9 +211,10 @@ async def run_matches(hosts: list[str], setup: dict, max_moves: int, seed: int, 
     start = asyncio.Event()
     rng = random.Random(seed)
     specs = setup["matches"]
+    done = Done(len(specs))
     tasks = [
         asyncio.create_task(play_match(pair_hosts(hosts, i), setup["cookie_name"], spec, max_moves, random.Random(rng.random()),
-                                       latencies, start, think))
+                                       latencies, start, done, think))
         for i, spec in enumerate(specs)
     ]
     # let every socket connect and get its state before the clock starts
@@ -190,7 +222,7 @@ async def run_matches(hosts: list[str], setup: dict, max_moves: int, seed: int, 
     t0 = time.perf_counter()
     start.set()
     counts = await asyncio.gather(*tasks)
-    return latencies, sum(counts), time.perf_counter() - t0
+    return latencies, sum(counts), done.ended - t0
 
 
 def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
