@@ -60,12 +60,14 @@ def main() -> int:
         call_command("migrate", verbosity=0)
         run(args)
     finally:
-        from django.db import connections
+        try:
+            from django.db import connections
 
-        connections.close_all()
-        live.drop_live_database(db_url)
-        live.stop_group(redis_proc)
-        shutil.rmtree(workdir, ignore_errors=True)
+            connections.close_all()
+            live.drop_live_database(db_url)
+        finally:
+            live.stop_group(redis_proc)
+            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
