@@ -22,6 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from games import presence, realtime, services
 from games.errors import MatchError
+from games.snapshot import VERSION_FIELDS, match_version
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +183,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _dispatch(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "sync":
-            await self._send_state()
+            # A heartbeat names the version it shows: unchanged, a tiny pong; else the state.
+            version = content.get("version")
+            if isinstance(version, str) and version == await self._version():
+                await self.send_json({"type": "pong", "version": version})
+            else:
+                await self._send_state()
             return
         if not isinstance(kind, str) or kind not in self.COMMANDS:  # a list or dict is unhashable
             raise MatchError("unknown_type")
@@ -248,6 +254,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     def _is_spectator(self) -> bool:
         match = services.Match.objects.filter(pk=self.match_id).only("pink_id", "blue_id").first()
         return match is None or match.side_of(self.user_id) is None
+
+    @db_call
+    def _version(self) -> str | None:
+        match = services.Match.objects.filter(pk=self.match_id).only(*VERSION_FIELDS).first()
+        return match_version(match) if match is not None else None
 
     @db_call
     def _match_exists(self) -> bool:

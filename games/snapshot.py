@@ -76,6 +76,18 @@ def board_svg(match: Match, state: State, view: dict[str, Any], active: bool) ->
     return svg
 
 
+VERSION_FIELDS = ("ply", "status", "draw_offer", "rematch_offer", "rematch_id", "turn_deadline")
+
+
+def match_version(match: Match) -> str:
+    """A short text that changes whenever anything a client draws changes:
+    every committed change a frame announces touches one of VERSION_FIELDS.
+    Clients send it with their heartbeat ``sync``; an unchanged one gets a
+    tiny ``pong`` instead of the whole state."""
+    deadline = int(match.turn_deadline.timestamp() * 1000) if match.turn_deadline else 0
+    return f"{match.ply}.{match.status}.{match.draw_offer or 0}.{match.rematch_offer or 0}.{match.rematch_id or 0}.{deadline}"
+
+
 def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
     from games.services import match_state
 
@@ -92,6 +104,7 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
         "rules_url": reverse("rules", args=[variant.rules_slug]),
         "status": match.status,
         "ply": match.ply,
+        "version": match_version(match),
         "to_move": match.to_move,
         "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
         "server_now": timezone.now().isoformat(),

@@ -324,6 +324,13 @@
   }
   setInterval(tick, 250);
 
+  // A heartbeat: a frame lost on the way (a channel-layer drop, docs/reliability.md)
+  // is noticed within seconds, not only at the next move. The server answers a
+  // tiny "pong" while our version is current, else the whole state.
+  setInterval(function () {
+    if (ws && ws.readyState === WebSocket.OPEN && snap.version) send({ type: "sync", version: snap.version });
+  }, 10000 + Math.floor(Math.random() * 2000));
+
   // -- input ------------------------------------------------------------------
 
   function targets() { return Array.prototype.slice.call(boardEl.querySelectorAll("[data-action]")); }

@@ -265,3 +265,25 @@ async def test_kropki_end_frame(make_match, alice, bob):
     await expect_error(ws_b, "player_has_ended", ply=2)
     for ws in (ws_a, ws_b):
         await ws.disconnect()
+
+
+async def test_a_heartbeat_with_the_current_version_gets_a_pong_and_a_stale_one_the_state(make_match, alice, bob):
+    match = await database_sync_to_async(make_match)()
+    ws = await open_socket(match.pk, alice)
+    version = ws.first_state["snapshot"]["version"]
+    await ws.send_json_to({"type": "sync", "version": version})
+    assert await ws.receive_json_from(timeout=5) == {"type": "pong", "version": version}
+    # a move whose frame this socket "lost": the heartbeat brings the new state
+    await database_sync_to_async(services.match_play)(match_id=match.pk, user_id=alice.pk, ply=0, action=3)
+    moved = await ws.receive_json_from(timeout=5)  # (delivered here; a lossy layer would drop it)
+    assert moved["type"] == "moved"
+    await ws.send_json_to({"type": "sync", "version": version})
+    state = await ws.receive_json_from(timeout=5)
+    assert state["type"] == "state" and state["ply"] == 1 and state["snapshot"]["version"] != version
+    # a resign changes no ply but changes the version
+    await database_sync_to_async(services.match_resign)(match_id=match.pk, user_id=bob.pk)
+    finished = await ws.receive_json_from(timeout=5)
+    assert finished["type"] == "finished" and finished["snapshot"]["version"] != state["snapshot"]["version"]
+    await ws.send_json_to({"type": "sync", "version": state["snapshot"]["version"]})
+    assert (await ws.receive_json_from(timeout=5))["snapshot"]["status"] == "finished"
+    await ws.disconnect()
