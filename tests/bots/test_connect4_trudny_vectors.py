@@ -15,7 +15,7 @@ import pytest
 from games.bots import choose_action
 from games.engine import get_game
 
-BUDGET_S = 0.3
+BUDGET_S = 0.5
 
 
 @pytest.mark.slow
