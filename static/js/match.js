@@ -192,7 +192,7 @@
     var text = noticeText(frame);
     notice.textContent = text;
     notice.hidden = !text;
-    notice.classList.toggle("extra", isExtraMove(frame));
+    notice.classList.toggle("extra", extraMoveBy() !== null);
 
     // move list
     var list = $("moves");
@@ -209,13 +209,18 @@
     tick();
   }
 
-  function isExtraMove(frame) {
-    return !!(frame && frame.type === "moved" && frame.details && frame.details.extra_move && active());
+  // Who is on an extra move (Kropki i kwadraty: the last segment closed a box, so its
+  // player moves again), or null. Read from the snapshot alone, so a reload shows it too.
+  function extraMoveBy() {
+    var v = snap.view;
+    if (snap.game !== "dots_and_boxes" || !active() || !v || v.last === null || v.last === undefined) return null;
+    return v.drawn[v.last] === snap.to_move ? snap.to_move : null;
   }
 
   function noticeText(frame) {
-    if (isExtraMove(frame)) {
-      return frame.by === you ? T.your_extra_move : fmt(T.extra_move, { name: nameOf(frame.by) });
+    var extra = extraMoveBy();
+    if (extra !== null) {
+      return extra === you ? T.your_extra_move : fmt(T.extra_move, { name: nameOf(extra) });
     }
     if (snap.end_reason === "no_line_possible") return T.no_line;
     if (snap.game === "kropki" && snap.view && snap.view.ended) {

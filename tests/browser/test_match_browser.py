@@ -132,6 +132,9 @@ def test_kropki_i_kwadraty_extra_move_is_obvious(new_context, live_url, live_sit
     expect(alice.get_by_test_id("turn")).to_have_text(re.compile("Twój ruch"))
     expect(alice.get_by_test_id("score-1")).to_have_text("1")
     shot(alice, "dab-extra-move")
+    alice.reload()  # the notice comes from the snapshot, so a reload shows it too
+    expect(alice.locator("#match")).to_have_attribute("data-ready", "1")
+    expect(alice.get_by_test_id("notice")).to_contain_text("Dodatkowy ruch!")
     # keyboard: focus a target, arrow to another, Enter plays it
     target = alice.locator('#board [data-action][tabindex="0"]').first
     target.focus()
