@@ -229,16 +229,7 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
     from kropki_site import devredis
 
     sock = workdir / "redis.sock"
-    proc = subprocess.Popen(
-        [devredis.server_path(), "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700",
-         "--save", "", "--appendonly", "no", "--dir", str(workdir), "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    for _ in range(100):
-        if sock.exists():
-            break
-        time.sleep(0.1)
-    return proc, f"unix://{sock}"
+    return devredis.start(sock), f"unix://{sock}"
 
 
 def main() -> int:

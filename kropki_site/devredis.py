@@ -33,7 +33,8 @@ def answers(socket_path: str | os.PathLike) -> bool:
 
 
 def start(socket_path: str | os.PathLike, timeout: float = 15.0) -> subprocess.Popen:
-    """Start redis-server on ``socket_path`` (no TCP port, no persistence) and wait until it answers."""
+    """Start redis-server on ``socket_path`` (no TCP port, no persistence, ``noeviction`` as in
+    production) and wait until it answers. The one way the project starts a Redis of its own."""
     socket_path = Path(socket_path)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
@@ -49,6 +50,10 @@ def start(socket_path: str | os.PathLike, timeout: float = 15.0) -> subprocess.P
             "--loglevel", "warning",
         ],
         stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        # Its own process group: a Ctrl-C aimed at the caller does not take it down
+        # mid-teardown, and the group can be stopped as one (tests.live.stop_group).
+        start_new_session=True,
     )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -60,18 +60,7 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.sock.unlink(missing_ok=True)
-        self.popen = subprocess.Popen(
-            [devredis.server_path(), "--port", "0", "--unixsocket", str(self.sock), "--unixsocketperm", "700",
-             "--save", "", "--appendonly", "no", "--dir", str(self.workdir), "--maxmemory-policy", "noeviction",
-             "--loglevel", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if devredis.answers(self.sock):
-                return
-            time.sleep(0.05)
-        raise TimeoutError("private redis-server did not answer")
+        self.popen = devredis.start(self.sock)
 
     def kill(self) -> None:
         """kill -9: every queued Celery message, group membership and key is gone."""

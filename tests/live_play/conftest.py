@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -31,15 +29,7 @@ def clock_workdir():
 @pytest.fixture(scope="module")
 def clock_redis(clock_workdir):
     sock = clock_workdir / "redis.sock"
-    proc = subprocess.Popen(
-        [devredis.server_path(), "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700",
-         "--save", "", "--appendonly", "no", "--dir", str(clock_workdir), "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    for _ in range(100):
-        if sock.exists():
-            break
-        time.sleep(0.1)
+    proc = devredis.start(sock)
     yield f"unix://{sock}"
     live.stop_group(proc)
 
