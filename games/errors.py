@@ -52,5 +52,10 @@ class MatchError(Exception):
 
     def __init__(self, code: str, message: str | None = None) -> None:
         self.code = code
-        self.message = message if message is not None else str(MESSAGES.get(code, code))
-        super().__init__(f"{code}: {self.message}")
+        self._message = message
+        super().__init__(code if message is None else f"{code}: {message}")
+
+    @property
+    def message(self) -> str:
+        """In the language active where it is read (a socket's, a page's)."""
+        return self._message if self._message is not None else str(MESSAGES.get(self.code, self.code))

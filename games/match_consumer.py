@@ -18,15 +18,22 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games import presence, realtime, services
 from games.errors import MatchError
 from games.snapshot import VERSION_FIELDS, match_version
+from games.variants import get_variant
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 2048
+# Refusals not followed by a state frame: it would not help the sender, and
+# answering a flood with whole pictures would feed it.
+QUIET_ERRORS = frozenset({"rate_limited", "login_required", "not_a_player"})
 # Token bucket per socket: a sustained 8 frames/s, bursts of 20.
 RATE_PER_SECOND = 8.0
 RATE_BURST = 20.0
@@ -96,6 +103,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.language = socket_language(self.scope)
         if not await self._match_exists():
             await self.close(code=4404)
             return
@@ -133,16 +141,19 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 raise MatchError("bad_frame")
             await self._dispatch(content)
         except MatchError as exc:
-            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
-            if exc.code != "rate_limited":
+            with translation.override(self.language):
+                message = exc.message
+            await self.send_json({"type": "error", "code": exc.code, "message": message})
+            if exc.code not in QUIET_ERRORS:
                 await self._send_state()
         except DatabaseError:
             # The connection dropped (restart, failover, a killed backend): the transaction
             # rolled back, so nothing was written; say so, then the state as it is. If even
             # that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py).
             log.warning("database error in match %s", self.match_id, exc_info=True)
-            await self.send_json({"type": "error", "code": "server_unavailable",
-                                  "message": MatchError("server_unavailable").message})
+            with translation.override(self.language):
+                message = MatchError("server_unavailable").message
+            await self.send_json({"type": "error", "code": "server_unavailable", "message": message})
             try:
                 await self._send_state()
             except DatabaseError:
@@ -192,6 +203,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             return
         if not isinstance(kind, str) or kind not in self.COMMANDS:  # a list or dict is unhashable
             raise MatchError("unknown_type")
+        # Identity before locks: who may not act is told so without a transaction,
+        # a row lock or even a read (the players of a match never change).
+        if self.user_id is None:
+            raise MatchError("login_required")
+        if self.spectator:
+            raise MatchError("not_a_player")
         await aclose_old_connections()
         result = await db_call(self.COMMANDS[kind])(self, content)
         if result == "duplicate":
@@ -204,9 +221,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return "duplicate" if result.duplicate else None
 
     def _end(self, content: dict[str, Any]) -> str | None:
-        match = services.Match.objects.filter(pk=self.match_id).only("variant").first()
-        state = services.match_state(match) if match else None
-        end_action = getattr(state.game, "end_action", None) if state else None
+        variant = services.Match.objects.filter(pk=self.match_id).values_list("variant", flat=True).first()
+        end_action = getattr(get_variant(variant).game(), "end_action", None) if variant else None
         if end_action is None:
             raise MatchError("unknown_action")
         result = services.match_play(
@@ -266,9 +282,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     @db_call
     def _state_frame(self) -> dict[str, Any] | None:
-        frame = realtime.match_frame(self.match_id, "state")
+        with translation.override(self.language):
+            frame = realtime.state_frame(self.match_id)
         if frame is not None:
-            frame["you"] = frame["snapshot"] and _side_for(frame["snapshot"], self.user_id)
+            frame["you"] = _side_for(frame["snapshot"], self.user_id)
         return frame
 
     async def _send_state(self) -> None:
@@ -293,6 +310,26 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content: dict[str, Any]) -> str:
         return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language of a socket's words, as a page's would be: the user's
+    setting, else the language cookie, else Accept-Language, else Polish."""
+    known = {code for code, _name in settings.LANGUAGES}
+    user = scope.get("user")
+    if user is not None and user.is_authenticated and getattr(user, "language", None) in known:
+        return user.language
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie in known:
+        return cookie
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept[:256]):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 def _side_for(snapshot: dict[str, Any], user_id: int | None) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 
@@ -18,13 +19,16 @@ from games.rules_views import rule_url
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
 from games.errors import MatchError
 from games.models import VARIANT_CHOICES, Challenge, Match
-from games.snapshot import match_snapshot
+from games.render import board_words
+from games.snapshot import board_svg, match_snapshot, result_table
+from games.variants import get_variant
 
 
 def _rule_links(slug: str) -> dict[str, str]:
@@ -40,13 +44,18 @@ def _rule_links(slug: str) -> dict[str, str]:
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
-    snapshot = match_snapshot(match)
+    state = services.match_state(match)
+    snapshot = match_snapshot(match, state)
     user_id = request.user.pk if request.user.is_authenticated else None
     you = match.side_of(user_id)
+    lang = get_language()
     page = {
         "you": you,
+        "lang": lang,
         "ws_path": f"/ws/match/{match.pk}/",
+        "board_url": reverse("match_board", args=[match.pk, 0]),
         "rule_links": _rule_links(snapshot["game"]),
+        "words": board_words(lang),
     }
     return render(request, "games/match.html", {
         "match": match,
@@ -54,9 +63,29 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "page": page,
         "you": you,
         "is_player": you is not None,
-        "board_svg": snapshot["board_svg"],
+        "board_svg": board_svg(match, state, match.is_active, lang),
         "strings": _strings(),
     })
+
+
+@require_GET
+def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
+    """The board of ``match`` after ``ply`` moves as SVG, drawn by the one
+    renderer: what a live page fetches after a gap (docs/protocol.md).
+    ``?live=1``: with the targets of a match in play; ``?lang=pl|en``: the
+    words. A position never changes once played, so the answer is cached."""
+    match = get_object_or_404(Match, pk=match_id)
+    if ply > match.ply:
+        raise Http404
+    lang = request.GET.get("lang")
+    known = {code for code, _name in settings.LANGUAGES}
+    if lang not in known:
+        lang = get_language()
+    state = get_variant(match.variant).game().state_from_history(match.history[:ply])
+    live = request.GET.get("live") == "1"
+    response = HttpResponse(board_svg(match, state, live, lang), content_type="image/svg+xml; charset=utf-8")
+    patch_cache_control(response, public=True, max_age=86400, immutable=True)
+    return response
 
 
 def _strings() -> dict[str, str]:
@@ -87,6 +116,7 @@ def _strings() -> dict[str, str]:
         "rule": _("See the rule"),
         "seconds": _("%(s)s s"),
         "timeout_claimed": _("Time is up."),
+        "results": result_table(),
     }
 
 

@@ -1,7 +1,7 @@
 """Telling sockets what was committed. Group names live here and nowhere else.
 
 Services call these from ``transaction.on_commit``; every frame carries the
-match's ply (its version) and the snapshot of what was committed.
+match's ply and ``match_header`` (its version, status, turn and clock).
 """
 
 from __future__ import annotations
@@ -107,34 +107,31 @@ def _send(group: str, message: dict[str, Any]) -> None:
         log.exception("group_send to %s failed", group)
 
 
-def match_frame(match_id: int, kind: str, **extra: Any) -> dict[str, Any] | None:
-    """A frame from a fresh read of the match (the ``state`` frames)."""
+def state_frame(match_id: int) -> dict[str, Any] | None:
+    """The ``state`` frame from a fresh read of the match: the whole picture as
+    data, words in the active language (one socket's)."""
     from games.models import Match
+    from games.snapshot import match_snapshot
 
     match = Match.objects.select_related("pink", "blue").filter(pk=match_id).first()
     if match is None:
         return None
-    return frame_of(match, kind, **extra)
+    return {"type": "state", "ply": match.ply, "snapshot": match_snapshot(match)}
 
 
-def frame_of(match: Any, kind: str, state: Any = None, **extra: Any) -> dict[str, Any]:
-    from games.snapshot import match_snapshot
+def event_frame(match: Any, kind: str, **extra: Any) -> dict[str, Any]:
+    """A frame of a committed change: what changed, not the board (docs/protocol.md)."""
+    from games.snapshot import match_header
 
-    return {"type": kind, "ply": match.ply, "snapshot": match_snapshot(match, state), **extra}
+    return {"type": kind, "ply": match.ply, "match": match_header(match), **extra}
 
 
-def broadcast_match(match_id: int, kind: str, *, match: Any = None, state: Any = None, **extra: Any) -> None:
-    """Tell the match's group what was just committed (call after commit only).
-
-    ``match`` and ``state``: the committed match (its players loaded) and its
-    engine state as the transaction left them, so the frame needs no re-read;
-    without them the match is read again.
-    """
-    frame = frame_of(match, kind, state, **extra) if match is not None else match_frame(match_id, kind, **extra)
-    if frame is not None:
-        # Encoded once here, not once per socket: every viewer gets the same text.
-        text = json.dumps(frame, ensure_ascii=False, default=str)
-        _send(match_group(match_id), {"type": "match.event", "text": text})
+def broadcast_match(match: Any, kind: str, **extra: Any) -> None:
+    """Tell the match's group what was just committed (call after commit only),
+    from ``match`` as the transaction left it: no re-read."""
+    # Encoded once here, not once per socket: every viewer gets the same text.
+    text = json.dumps(event_frame(match, kind, **extra), ensure_ascii=False, default=str)
+    _send(match_group(match.pk), {"type": "match.event", "text": text})
 
 
 def broadcast_challenge(token: str, match_id: int) -> None:

@@ -17,7 +17,7 @@ import json
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_GET
 
 from games import export
@@ -71,7 +71,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         "variant_name": VARIANT_NAMES[match.variant],
         "result_text": reason_text(match),
         "players": players,
-        "board_svg": render_board(state.view(), game.slug),
+        "board_svg": render_board(state.view(), game.slug, lang=get_language()),
         "moves": moves,
         "total": total,
         "is_kropki": variant.game_slug == "kropki",
@@ -101,7 +101,7 @@ def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
     pink, blue = state.scores()
     response = JsonResponse({
         "ply": ply,
-        "svg": render_board(state.view(), game.slug),
+        "svg": render_board(state.view(), game.slug, lang=get_language()),
         "move": game.action_to_string(match.history[ply - 1]) if ply else None,
         "scores": [pink, blue],
     })

@@ -57,7 +57,7 @@ from typing import Any, Iterable
 
 from games.engine.kropki import column_name
 
-__all__ = ["render_board", "describe", "GAME_NAMES", "COLOURS", "column_name"]
+__all__ = ["render_board", "describe", "board_words", "GAME_NAMES", "COLOURS", "column_name"]
 
 # Presentation colours (CSS custom properties in boards.css may override).
 COLOURS = {
@@ -193,13 +193,14 @@ def kropki_legal(view: dict[str, Any]) -> list[int]:
     ]
 
 
-def _kropki_dot(x: int, y: int, player: int, classes: str, r: float = 6.0) -> str:
+def _kropki_dot(x: int, y: int, player: int, classes: str, r: float = 6.0, key: int | None = None) -> str:
     cx, cy = _kropki_xy(x, y)
     colour = COLOURS[player]["ink"]
     if player == 1:
-        return _el("circle", class_=f"dot p1{classes}", cx=cx, cy=cy, r=r, fill=colour)
+        return _el("circle", class_=f"dot p1{classes}", data_p=key, cx=cx, cy=cy, r=r, fill=colour)
     side = r * 1.7
-    return _el("rect", class_=f"dot p2{classes}", x=cx - side / 2, y=cy - side / 2, width=side, height=side, fill=colour)
+    return _el("rect", class_=f"dot p2{classes}", data_p=key, x=cx - side / 2, y=cy - side / 2, width=side, height=side,
+               fill=colour)
 
 
 def _describe_kropki(view: dict[str, Any], lang: str) -> str:
@@ -269,7 +270,10 @@ def _render_kropki(view: dict[str, Any], *, interactive: bool, title: str, highl
         out.append("</g>")
 
     # Territory: the standing chains, filled; swallowed ones as a faint outline.
+    # Layers are groups and every point's element carries data-p (its action
+    # id): static/js/board_patch.js patches a live board in place.
     captured = {(d[0], d[1]) for d in view["dots"] if d[3]}
+    out.append('<g class="territories">')
     for chain in view.get("chains", []):
         owner = chain["owner"]
         pts = " ".join(f"{_num(px)},{_num(py)}" for px, py in (_kropki_xy(p[0], p[1]) for p in chain["chain"]))
@@ -280,33 +284,39 @@ def _render_kropki(view: dict[str, Any], *, interactive: bool, title: str, highl
             out.append(_el("polygon", class_=f"territory p{owner}", points=pts, fill=COLOURS[owner]["fill"],
                            fill_opacity=0.28, stroke=COLOURS[owner]["ink"], stroke_width=2.5,
                            stroke_linejoin="round"))
+    out.append("</g>")
     # Territory points not covered by a standing polygon still get a mark.
     territory = view["territory"]
+    out.append('<g class="grounds">')
     for i, owner_char in enumerate(territory):
         if owner_char != "0":
             px, py = _kropki_xy(i % width, i // width)
             owner = int(owner_char)
-            out.append(_el("rect", class_=f"ground p{owner}", x=px - 5, y=py - 5, width=10, height=10,
+            out.append(_el("rect", class_=f"ground p{owner}", data_p=i, x=px - 5, y=py - 5, width=10, height=10,
                            fill=COLOURS[owner]["fill"], fill_opacity=0.18))
+    out.append("</g>")
     # Empty enclosures: a subtle small ring at each point inside.
+    out.append('<g class="enclosures">')
     for ex, ey, owner in view.get("empty_enclosures", []):
         px, py = _kropki_xy(ex, ey)
-        out.append(_el("circle", class_=f"empty-enclosure p{owner}", cx=px, cy=py, r=3.5, fill="none",
-                       stroke=COLOURS[owner]["ink"], stroke_width=1, stroke_dasharray="2 2", stroke_opacity=0.7))
+        out.append(_el("circle", class_=f"empty-enclosure p{owner}", data_p=ey * width + ex, cx=px, cy=py, r=3.5,
+                       fill="none", stroke=COLOURS[owner]["ink"], stroke_width=1, stroke_dasharray="2 2",
+                       stroke_opacity=0.7))
+    out.append("</g>")
 
     # Dots.
     out.append('<g class="dots">')
     for x, y, owner, is_captured in view["dots"]:
         if is_captured:
             cx, cy = _kropki_xy(x, y)
-            out.append('<g class="captured" opacity="0.45">')
+            out.append(f'<g class="captured" data-p="{y * width + x}" opacity="0.45">')
             out.append(_kropki_dot(x, y, owner, " captured"))
             out.append(_el("path", class_="cross", d=f"M{_num(cx - 6)} {_num(cy - 6)}L{_num(cx + 6)} {_num(cy + 6)}"
                            f"M{_num(cx + 6)} {_num(cy - 6)}L{_num(cx - 6)} {_num(cy + 6)}",
                            stroke="#1d232b", stroke_width=1.5))
             out.append("</g>")
         else:
-            out.append(_kropki_dot(x, y, owner, ""))
+            out.append(_kropki_dot(x, y, owner, "", key=y * width + x))
     out.append("</g>")
 
     if view.get("last"):
@@ -384,11 +394,11 @@ def _describe_connect4(view: dict[str, Any], lang: str) -> str:
     return " ".join(parts)
 
 
-def _c4_disc(col: int, row_top: int, player: int, extra: str = "") -> str:
+def _c4_disc(col: int, row_top: int, player: int, extra: str = "", key: int | None = None) -> str:
     cx, cy = _c4_xy(col, row_top)
     r = _C_CELL * 0.4
     colour = COLOURS[player]
-    parts = [_el("circle", class_=f"disc p{player}{extra}", cx=cx, cy=cy, r=r, fill=colour["fill"],
+    parts = [_el("circle", class_=f"disc p{player}{extra}", data_p=key, cx=cx, cy=cy, r=r, fill=colour["fill"],
                  stroke=colour["ink"], stroke_width=2)]
     if player == 2:
         parts.append(_el("circle", class_="disc-ring", cx=cx, cy=cy, r=r * 0.55, fill="none", stroke="#ffffff",
@@ -418,11 +428,11 @@ def _render_connect4(view: dict[str, Any], *, interactive: bool, title: str, hig
         for c in range(cols):
             player = view["cells"][r][c]
             if player:
-                out.append(_c4_disc(c, r, player))
+                out.append(_c4_disc(c, r, player, key=r * cols + c))
             else:
                 cx, cy = _c4_xy(c, r)
-                out.append(_el("circle", class_="hole", cx=cx, cy=cy, r=_C_CELL * 0.4, fill="#fffdf8",
-                               stroke="#b5ad9b", stroke_width=1))
+                out.append(_el("circle", class_="hole", data_p=r * cols + c, cx=cx, cy=cy, r=_C_CELL * 0.4,
+                               fill="#fffdf8", stroke="#b5ad9b", stroke_width=1))
     last = view.get("last")
     if last:
         cx, cy = _c4_xy(last["column"] - 1, rows - last["row"])
@@ -527,32 +537,37 @@ def _render_dots_and_boxes(view: dict[str, Any], *, interactive: bool, title: st
             out.append(f'<text x="{_num(_B_MARGIN - 13)}" y="{_num(y + 3.5)}">{r + 1}</text>')
         out.append("</g>")
     # Boxes with the owner's initial.
+    out.append('<g class="boxes">')
     for r in range(rows):
         for c in range(cols):
             owner = view["boxes"][r][c]
             if owner:
                 x, y = _box_xy(r, c)
-                out.append(_el("rect", class_=f"box p{owner}", x=x, y=y, width=_B_STEP, height=_B_STEP,
-                               fill=COLOURS[owner]["light"]))
+                out.append(_el("rect", class_=f"box p{owner}", data_b=r * cols + c, x=x, y=y, width=_B_STEP,
+                               height=_B_STEP, fill=COLOURS[owner]["light"]))
                 out.append(f'<text class="box-initial p{owner}" x="{_num(x + _B_STEP / 2)}" y="{_num(y + _B_STEP / 2 + 6)}" '
                            f'text-anchor="middle" font-size="17" font-weight="700" font-family="sans-serif" '
                            f'fill="{COLOURS[owner]["ink"]}" aria-hidden="true">{escape(w["P"] if owner == 1 else w["B"])}</text>')
+    out.append("</g>")
     # Faint guides for undrawn segments, then the drawn ones.
+    out.append('<g class="free">')
     for segment, by in enumerate(view["drawn"]):
         (r1, c1), (r2, c2) = _segment_dots(view, segment)
         xa, ya = _box_xy(r1, c1)
         xb, yb = _box_xy(r2, c2)
         if not by:
-            out.append(_el("line", class_="segment free", x1=xa, y1=ya, x2=xb, y2=yb, stroke="#e4dfd3",
-                           stroke_width=1, stroke_dasharray="2 4"))
+            out.append(_el("line", class_="segment free", data_s=segment, x1=xa, y1=ya, x2=xb, y2=yb,
+                           stroke="#e4dfd3", stroke_width=1, stroke_dasharray="2 4"))
+    out.append('</g><g class="drawn">')
     for segment, by in enumerate(view["drawn"]):
         if by:
             (r1, c1), (r2, c2) = _segment_dots(view, segment)
             xa, ya = _box_xy(r1, c1)
             xb, yb = _box_xy(r2, c2)
-            out.append(_el("line", class_=f"segment p{by}", x1=xa, y1=ya, x2=xb, y2=yb, stroke=COLOURS[by]["ink"],
-                           stroke_width=4, stroke_linecap="round",
+            out.append(_el("line", class_=f"segment p{by}", data_s=segment, x1=xa, y1=ya, x2=xb, y2=yb,
+                           stroke=COLOURS[by]["ink"], stroke_width=4, stroke_linecap="round",
                            stroke_dasharray="9 4" if by == 2 else None))
+    out.append("</g>")
     last = view.get("last")
     if last is not None:
         (r1, c1), (r2, c2) = _segment_dots(view, last)
@@ -637,6 +652,12 @@ def render_board(
         coords=coords,
         roving=roving,
     )
+
+
+def board_words(lang: str = "pl") -> dict[str, Any]:
+    """The words boards use, for the live page's patch code (static/js/board_patch.js)."""
+    lang = lang if lang in _WORDS else "pl"
+    return {**_words(lang), "names": GAME_NAMES[lang], "colours": COLOURS}
 
 
 def describe(view: dict[str, Any], slug: str, lang: str = "pl") -> str:

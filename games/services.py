@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import realtime
@@ -111,47 +113,31 @@ def _has_moved(match: Match, side: int) -> bool:
     return Move.objects.filter(match=match, player=side, by_timeout=False).exists()
 
 
-def _broadcast_on_commit(match: Match, kind: str, state: State | None = None, **extra: Any) -> None:
-    """After commit, the frame of ``match`` as this transaction leaves it (and
-    ``state``, its engine state, when in hand): no re-read, built once."""
-    match_id = match.pk
-    loaded = all(
-        getattr(match, f"{side}_id") is None or Match._meta.get_field(side).is_cached(match) for side in ("pink", "blue")
-    )
-    if loaded:
-        transaction.on_commit(lambda: realtime.broadcast_match(match_id, kind, match=match, state=state, **extra))
-    else:
-        transaction.on_commit(lambda: realtime.broadcast_match(match_id, kind, **extra))
+def _broadcast_on_commit(match: Match, kind: str, **extra: Any) -> None:
+    """After commit, the frame of ``match`` as this transaction leaves it (no re-read)."""
+    transaction.on_commit(lambda: realtime.broadcast_match(match, kind, **extra))
 
 
 def _schedule_clock(match: Match) -> None:
-    """After commit: the alarm for this turn, and the computer's move if it is its turn."""
-    if not match.is_active:
-        return
-    match_id, ply = match.pk, match.ply
-    if match.turn_deadline is not None:
-        eta = match.turn_deadline + grace()
-        transaction.on_commit(lambda: _enqueue_expire(match_id, ply, eta))
-    if match.bot_side is not None and match.to_move == match.bot_side:
+    """After commit: the computer's move if it is its turn.
+
+    A human turn needs nothing here: its clock is the row's ``turn_deadline``,
+    which the sweeps (``sweep_expired``, every second) read through the
+    (status, turn_deadline) index. So a human move publishes nothing to the broker.
+    """
+    if match.is_active and match.bot_side is not None and match.to_move == match.bot_side:
+        match_id, ply = match.pk, match.ply
         transaction.on_commit(lambda: _enqueue_bot(match_id, ply))
 
 
-def _enqueue_expire(match_id: int, ply: int, eta: datetime) -> None:
-    from games.tasks import expire_turn as expire_turn_task
-
-    try:
-        expire_turn_task.apply_async((match_id, ply), eta=eta)
-    except Exception:  # the broker is an accelerator: the sweeper covers a lost alarm
-        log.exception("could not schedule expire_turn(%s, %s)", match_id, ply)
-
-
 def _enqueue_bot(match_id: int, ply: int) -> None:
+    """Queue the computer's move for position ``ply`` without waiting for the broker:
+    the publish runs on a background thread (games/publisher.py), errors are logged,
+    and ``sweep_expired`` re-enqueues a computer move that never came."""
+    from games import publisher
     from games.tasks import bot_move as bot_move_task
 
-    try:
-        bot_move_task.apply_async((match_id, ply))
-    except Exception:  # the sweeper re-enqueues a computer move that never came
-        log.exception("could not schedule bot_move(%s, %s)", match_id, ply)
+    publisher.publish(bot_move_task, (match_id, ply))
 
 
 def _set_turn(match: Match, state: State, now: datetime) -> None:
@@ -261,7 +247,7 @@ def _play(*, match_id: int, side_for, ply: Any, action: Any, now: datetime | Non
 def _apply_move(match: Match, state: State, side: int, action: int, now: datetime, *, by_timeout: bool = False) -> None:
     """Apply a legal action for ``side`` (the player to move), store it, and end the match if the rules say so."""
     try:
-        effect = state.apply_action(action)
+        effect = state.apply_action_for_viewers(action)
     except EngineError as exc:  # guarded by the caller; never store an illegal move
         raise MatchError(exc.code) from exc
     match.ply += 1
@@ -276,15 +262,14 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     if outcome is not None:
         match.save(update_fields=fields)
         _finish(match, status=Match.Status.FINISHED, winner=outcome.winner, reason=outcome.reason, now=now,
-                last_move={"action": action, "by": side, "notation": effect.notation, "details": effect.details},
-                state=state)
+                last_move={"action": action, "by": side, "notation": effect.notation, "details": effect.details,
+                           "by_timeout": by_timeout})
         return
     match.save(update_fields=fields)
     # Hooks run in this order after commit: the frame first (queued on daphne's loop), then
     # the clock's alarm (a blocking publish to the broker), so players do not wait for it.
     _broadcast_on_commit(
-        match, "moved", state=state, action=action, by=side, notation=effect.notation, details=effect.details,
-        by_timeout=by_timeout,
+        match, "moved", action=action, by=side, notation=effect.notation, details=effect.details, by_timeout=by_timeout,
     )
     _schedule_clock(match)
 
@@ -324,9 +309,23 @@ def _apply_timeout(match: Match, now: datetime) -> None:
     _finish(match, status=Match.Status.FINISHED, winner=other(side), reason=Match.EndReason.TIMEOUT, now=now)
 
 
+# A computer move this late is re-enqueued. The rescue runs at most every
+# BOT_RESCUE_SECONDS per process, not at every one-second sweep: each copy may
+# cost a full computation when the bots queue is backed up.
+BOT_RESCUE_AFTER = timedelta(seconds=15)
+BOT_RESCUE_SECONDS = 5.0
+_bot_rescue_due = 0.0  # time.monotonic() of this process's next rescue
+
+
 def sweep_expired(*, now: datetime | None = None, limit: int = 200) -> int:
-    """The safety net for lost alarms: end every overdue active match and
-    re-enqueue computer moves that never came. Returns how many it ended."""
+    """THE clock: end every active match whose deadline plus grace has passed,
+    and re-enqueue computer moves that never came. Returns how many it ended.
+
+    Called every second by beat's ``sweep_expired_turns`` task and by
+    ``manage.py sweep_turns --loop`` (no broker). Both may run at once: each
+    match is re-checked under its row lock (``match_expire_turn``).
+    """
+    global _bot_rescue_due
     now = now or timezone.now()
     overdue = list(
         Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lte=now - grace())
@@ -334,11 +333,15 @@ def sweep_expired(*, now: datetime | None = None, limit: int = 200) -> int:
         .values_list("pk", flat=True)[:limit]
     )
     done = sum(1 for match_id in overdue if match_expire_turn(match_id=match_id, now=now))
-    stale_bot = now - timedelta(seconds=15)
-    for match_id, ply in Match.objects.filter(
-        status=Match.Status.ACTIVE, turn_deadline__isnull=True, to_move__isnull=False
-    ).exclude(bot_level="").filter(last_move_at__lte=stale_bot).values_list("pk", "ply")[:limit]:
-        _enqueue_bot(match_id, ply)
+    if time.monotonic() >= _bot_rescue_due:
+        _bot_rescue_due = time.monotonic() + BOT_RESCUE_SECONDS
+        late = now - BOT_RESCUE_AFTER
+        # (no move yet: the computer opens, and its first move is late since creation)
+        for match_id, ply in Match.objects.filter(
+            Q(last_move_at__lte=late) | Q(last_move_at__isnull=True, created_at__lte=late),
+            status=Match.Status.ACTIVE, turn_deadline__isnull=True, to_move__isnull=False,
+        ).exclude(bot_level="").values_list("pk", "ply")[:limit]:
+            _enqueue_bot(match_id, ply)
     return done
 
 
@@ -348,9 +351,9 @@ def matches_extend_deadlines(*, by: timedelta, live_at: datetime | None = None) 
 
     ``live_at``: only turns that had not expired at that moment (deadline +
     grace after it), e.g. the drain's start; a turn already overdue then is
-    left to the sweeper. After commit each match gets a new alarm (the old one
-    finds the turn not expired and does nothing) and a ``state`` frame with
-    the new deadline. Returns how many matches were extended.
+    left to the sweeper. Nothing needs re-arming: the sweeps read the new
+    deadline from the row. After commit each match's sockets hear the new
+    deadline. Returns how many matches were extended.
     """
     if by <= timedelta(0):
         return 0
@@ -362,8 +365,7 @@ def matches_extend_deadlines(*, by: timedelta, live_at: datetime | None = None) 
         for match in matches:
             match.turn_deadline += by
             match.save(update_fields=["turn_deadline"])
-            _schedule_clock(match)
-            _broadcast_on_commit(match, "state")
+            _broadcast_on_commit(match, "clock")
     return len(matches)
 
 
@@ -417,7 +419,6 @@ def match_answer_draw(*, match_id: int, user_id: int | None, accept: bool, now: 
 
 def _finish(
     match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict | None = None,
-    state: State | None = None,
 ) -> None:
     """End ``match`` (caller holds the lock; the match is active)."""
     assert match.is_active
@@ -433,7 +434,7 @@ def _finish(
     extra: dict[str, Any] = {"rating_deltas": deltas}
     if last_move:
         extra.update(last_move)
-    _broadcast_on_commit(match, "finished", state=state, **extra)
+    _broadcast_on_commit(match, "finished", **extra)
 
 
 def _rate(match: Match) -> dict | None:

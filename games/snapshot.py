@@ -1,5 +1,6 @@
-"""``match_snapshot``: the one JSON-able picture of a match, used by the page's
-first paint and by every WebSocket frame, so both always agree."""
+"""The pictures of a match as data: ``match_snapshot`` (the whole of it, for
+first paints and ``state`` frames) and ``match_header`` (what changes with a
+move or an offer, carried by every live frame), so pages and frames agree."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext as _
 
 from games.engine import State
 from games.models import BLUE, PINK, VARIANT_NAMES, Match
 from games.variants import get_variant
 
 
-def reason_text(match: Match) -> str:
-    """The result and why, in words ("remis za zgodą", "wygrana na punkty"...)."""
-    if match.status == Match.Status.ACTIVE:
+def result_words(status: str, winner: int | None, reason: str) -> str:
+    """The result and why, in words ("remis za zgodą", "wygrana na punkty"...),
+    in the active language; "" while the match is on."""
+    if status == Match.Status.ACTIVE:
         return ""
     R = Match.EndReason
-    reason, winner = match.end_reason, match.winner
     if reason == R.ABORTED:
         return _("Match aborted: a first move did not come in time. No result and no rating change.")
     if winner is None:
@@ -43,6 +44,21 @@ def reason_text(match: Match) -> str:
     return f"{colour}: {why}."
 
 
+def reason_text(match: Match) -> str:
+    return result_words(match.status, match.winner, match.end_reason)
+
+
+def result_table() -> dict[str, str]:
+    """Every ending's words keyed ``"<status>:<winner or 0>:<reason>"``: live
+    frames carry codes, and each page words them in its own language."""
+    table = {}
+    for status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        for winner in (None, PINK, BLUE):
+            for reason in Match.EndReason.values:
+                table[f"{status}:{winner or 0}:{reason}"] = result_words(status, winner, reason)
+    return table
+
+
 def player_name(match: Match, side: int) -> str:
     user = match.pink if side == PINK else match.blue
     if user is None:
@@ -51,21 +67,23 @@ def player_name(match: Match, side: int) -> str:
 
 
 # The board's SVG of a match at one ply (Kropki 10x10: ~2 ms to draw, 16 kB):
-# drawn once per position, whoever asks (the broadcast, then every socket's
-# "state" frame and the page). Keyed like the engine-state cache and checked
-# against the full history, so a reused id never gets another game's board.
-_SVG_CACHE: dict[tuple[int, str, int, bool], tuple[list[int], str]] = {}
+# drawn for first paints and for pages that fetch the board after a gap
+# (games/match_views.board_picture), never per move. Keyed like the engine-state
+# cache and checked against the full history, so a reused id never gets
+# another game's board.
+_SVG_CACHE: dict[tuple[int, str, int, bool, str], tuple[list[int], str]] = {}
 _SVG_CACHE_MAX = 256
 
 
-def board_svg(match: Match, state: State, view: dict[str, Any], active: bool) -> str:
+def board_svg(match: Match, state: State, active: bool, lang: str | None = None) -> str:
     from games.render import render_board  # the board renderer (pure Python)
 
-    key = (match.pk, match.variant, len(state.history), active)
+    lang = lang or get_language() or settings.LANGUAGE_CODE
+    key = (match.pk, match.variant, len(state.history), active, lang)
     hit = _SVG_CACHE.get(key) if match.pk else None
     if hit is not None and hit[0] == state.history:
         return hit[1]
-    svg = render_board(view, state.game.slug, interactive=active)
+    svg = render_board(state.view(), state.game.slug, interactive=active, lang=lang)
     if match.pk:
         if len(_SVG_CACHE) >= _SVG_CACHE_MAX:
             try:  # called from a thread pool: another thread may evict first
@@ -88,26 +106,41 @@ def match_version(match: Match) -> str:
     return f"{match.ply}.{match.status}.{match.draw_offer or 0}.{match.rematch_offer or 0}.{match.rematch_id or 0}.{deadline}"
 
 
+def match_header(match: Match) -> dict[str, Any]:
+    """What every frame says of the match as committed: small, the same for
+    every viewer and in no language (live frames carry it as ``match``)."""
+    return {
+        "version": match_version(match),
+        "status": match.status,
+        "to_move": match.to_move,
+        "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "server_now": timezone.now().isoformat(),
+        "scores": [match.pink_score, match.blue_score],
+        "winner": match.winner,
+        "end_reason": match.end_reason or None,
+        "draw_offer": match.draw_offer,
+        "rematch_offer": match.rematch_offer,
+        "rematch_id": match.rematch_id,
+    }
+
+
 def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
+    """The whole picture of ``match`` as data (no SVG): first paints and
+    ``state`` frames. Words (names, the result) are in the active language."""
     from games.services import match_state
 
     state = state if state is not None else match_state(match)
     variant = get_variant(match.variant)
     game = state.game
-    view = state.view()
     active = match.is_active
     return {
+        **match_header(match),
         "id": match.pk,
         "variant": match.variant,
         "variant_name": str(VARIANT_NAMES[match.variant]),
         "game": game.slug,
         "rules_url": reverse("rules", args=[variant.rules_slug]),
-        "status": match.status,
         "ply": match.ply,
-        "version": match_version(match),
-        "to_move": match.to_move,
-        "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
-        "server_now": timezone.now().isoformat(),
         "grace_seconds": settings.MOVE_GRACE_SECONDS,
         "rated": match.rated,
         "bot_level": match.bot_level or None,
@@ -115,15 +148,8 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
         "players": {
             str(side): {"name": player_name(match, side), "user_id": match.user_id_of(side)} for side in (PINK, BLUE)
         },
-        "scores": [match.pink_score, match.blue_score],
-        "winner": match.winner,
-        "end_reason": match.end_reason or None,
         "result_text": reason_text(match),
-        "draw_offer": match.draw_offer,
-        "rematch_offer": match.rematch_offer,
-        "rematch_id": match.rematch_id,
         "moves": [game.action_to_string(a) for a in state.history],
         "legal": state.legal_actions() if active else [],
-        "view": view,
-        "board_svg": board_svg(match, state, view, active),
+        "view": state.view(),
     }

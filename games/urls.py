@@ -19,6 +19,7 @@ urlpatterns = [
     path("partia/<int:match_id>/eksport.sgf", record_views.export_sgf, name="export_sgf"),
     path("graj/komputer/", computer_views.play_computer, name="play_computer"),
     path("partia/<int:match_id>/", match_views.match_page, name="match"),
+    path("partia/<int:match_id>/plansza/<int:ply>/", match_views.match_board, name="match_board"),
     path("wyzwanie/", match_views.challenge_new, name="challenge_new"),
     path("wyzwanie/<str:token>/", match_views.challenge_page, name="challenge"),
     path("wyzwanie/<str:token>/przyjmij/", match_views.challenge_accept_view, name="challenge_accept"),

@@ -273,6 +273,13 @@ class State:
             details=details,
         )
 
+    def apply_action_for_viewers(self, action: int) -> Effect:
+        """``apply_action``, with ``effect.details`` as live frames carry them:
+        everything a page needs to patch the board it already shows into the
+        new position (docs/protocol.md, "Move frames"). Games whose engine
+        details already say that keep this default."""
+        return self.apply_action(action)
+
     def is_terminal(self) -> bool:
         return self.outcome() is not None
 

@@ -45,6 +45,7 @@ from .base import (
     PLAYER_HAS_ENDED,
     SCORE,
     UNKNOWN_ACTION,
+    Effect,
     Game,
     GameOverError,
     InvalidActionError,
@@ -605,6 +606,23 @@ class KropkiState(State):
     def replay_fields(self) -> dict[str, Any]:
         return {"grid": self.grid()}
 
+    def apply_action_for_viewers(self, action: int) -> Effect:
+        """The move's effect for live frames: the engine's details without
+        the territories' inner points (``cells`` says them), plus ``cells``,
+        every point whose grid character changed as ``[action id, char]``
+        (the alphabet of ``grid``): new dots, captured and freed dots,
+        territory, empty enclosures made or broken. O(board) string work,
+        once per real move; the bots use ``apply_action``."""
+        before = self.grid()
+        effect = self.apply_action(action)
+        after = self.grid()
+        details = effect.details
+        details["territories"] = [
+            {"owner": t["owner"], "chain": t["chain"], "captured": t["captured"]} for t in details["territories"]
+        ]
+        details["cells"] = [[i, char] for i, (old, char) in enumerate(zip(before, after)) if old != char]
+        return effect
+
     def view(self) -> dict[str, Any]:
         game = self.game
         points = self.points
@@ -629,6 +647,7 @@ class KropkiState(State):
         return {
             "width": game.width,
             "height": game.height,
+            "grid": self.grid(),
             "dots": dots,
             "territory": "".join(territory),
             "chains": [{"owner": owner, "chain": self._coords(chain)} for owner, chain in self.territory_chains],

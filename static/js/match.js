@@ -1,9 +1,11 @@
 /* The live match page: one WebSocket per viewer (docs/protocol.md).
  *
- * The server is the authority: every frame carries a full snapshot, and this
- * script only draws it (the board is the server's SVG) and sends intentions.
- * lastPly is the version: frames older than it are dropped, a gap asks for a
- * "sync", and a reconnect (exponential backoff with jitter) syncs too.
+ * The server is the authority. The first paint and every "state" frame carry
+ * the whole match as data (the board itself is the server's SVG, in the page
+ * or fetched over HTTP); a move frame carries what the move changed, and
+ * board_patch.js applies it to the board shown. lastPly is the version:
+ * frames older than it are dropped, a gap asks for a "sync" (a state frame),
+ * and a reconnect (exponential backoff with jitter) syncs too.
  */
 (function () {
   "use strict";
@@ -31,6 +33,9 @@
 
   var $ = function (id) { return document.getElementById(id); };
   var boardEl = $("board");
+  // The position the board shows: [ply, live]; null while a fetched board is on its way.
+  var boardShows = [snap.ply, snap.status === "active"];
+  var boardLoading = false;
 
   function fmt(text, params) {
     return String(text || "").replace(/%\((\w+)\)s/g, function (_, key) {
@@ -109,33 +114,113 @@
       showError(frame);
       return;
     }
-    if (typeof frame.ply !== "number" || !frame.snapshot) return;
-    if (frame.ply < lastPly) return; // an old frame
-    if (frame.type === "moved" && frame.ply === lastPly && frame.snapshot.ply === snap.ply) return; // a duplicate
-    if (frame.type !== "state" && frame.ply > lastPly + 1) {
-      send({ type: "sync" }); // a gap: the snapshot is whole, but ask for the authoritative state too
+    if (frame.type === "pong" || typeof frame.ply !== "number") return;
+    var focused = keyboardFocus();
+    if (frame.type === "state") {
+      if (!frame.snapshot) return;
+      if (frame.ply < lastPly) return; // older than what we show: a newer frame overtook it
+      snap = frame.snapshot; // authoritative: the whole match as data
+      stateAsked = false;
+    } else {
+      if (!frame.match || frame.ply < lastPly) return; // an old frame
+      var isMove = typeof frame.action === "number";
+      if (isMove && frame.ply === lastPly) return; // a duplicate
+      if (frame.ply > lastPly + (isMove ? 1 : 0)) {
+        askState(); // a gap: we lack a move; the state frame brings the whole match
+        return;
+      }
+      applyEvent(frame, isMove);
     }
     if (frame.type === "moved" || frame.type === "finished" || frame.type === "state") clearError();
     lastPly = frame.ply;
     lastFrame = frame;
     root.dataset.ply = String(lastPly);
-    var before = snap;
-    snap = frame.snapshot;
     clockOffset = offsetFrom(snap);
-    render(before, frame);
+    render(frame, focused);
     announce(frame);
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }
   }
 
+  // A committed change: the match's new header, and the move's effect on the board.
+  function applyEvent(frame, isMove) {
+    var wasActive = active();
+    Object.keys(frame.match).forEach(function (key) { snap[key] = frame.match[key]; });
+    snap.ply = frame.ply;
+    snap.result_text = resultText();
+    var svg = boardEl.querySelector("svg");
+    var patchable = !boardLoading && svg && boardShows[0] === frame.ply - (isMove ? 1 : 0);
+    if (isMove) {
+      snap.moves.push(frame.notation);
+      if (patchable) {
+        window.KropkiBoard.applyMove(svg, snap.game, snap.view, frame, page.words);
+      } else {
+        askState(); // a board is on its way: the state frame brings the view that goes with the new ply
+      }
+    }
+    if (patchable) {
+      boardShows = [snap.ply, boardShows[1]];
+      if (wasActive && !active()) {
+        window.KropkiBoard.finish(svg, snap.game, snap.view, page.words);
+        boardShows[1] = false;
+      }
+    }
+  }
+
+  var stateAsked = false;
+  function askState() {
+    if (stateAsked) return;
+    stateAsked = true;
+    send({ type: "sync" });
+  }
+
+  function resultText() {
+    if (active()) return "";
+    var key = snap.status + ":" + (snap.winner || 0) + ":" + (snap.end_reason || "");
+    return (T.results && T.results[key]) || T.finished;
+  }
+
+  // The board for the position in snap, from the server's one renderer (after a
+  // gap, a reconnect, a state frame): GET /partia/<id>/plansza/<ply>/ (cached).
+  function boardUrl(ply, live) {
+    return page.board_url.replace(/\/0\/$/, "/" + ply + "/") + "?live=" + (live ? 1 : 0) + "&lang=" + page.lang;
+  }
+
+  function ensureBoard() {
+    var want = [snap.ply, active()];
+    if (boardLoading || (boardShows[0] === want[0] && boardShows[1] === want[1])) return;
+    boardLoading = true;
+    fetch(boardUrl(want[0], want[1]), { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) throw new Error("board " + response.status);
+      return response.text();
+    }).then(function (svgText) {
+      boardLoading = false;
+      if (snap.ply !== want[0]) { ensureBoard(); return; } // moved on meanwhile: the view is newer
+      boardEl.innerHTML = svgText;
+      boardShows = want;
+      var svg = boardEl.querySelector("svg");
+      if (want[1] && !active() && svg) { // finished while it came
+        window.KropkiBoard.finish(svg, snap.game, snap.view, page.words);
+        boardShows = [want[0], false];
+      }
+      prepareBoard();
+    }).catch(function () {
+      boardLoading = false;
+      setTimeout(ensureBoard, 1000);
+    });
+  }
+
   function announce(frame) {
     var text = "";
+    if (!frame) return;
     if (frame.type === "moved" && frame.notation) {
       text = fmt(T.moved, { name: nameOf(frame.by), move: frame.notation });
     } else if (frame.type === "finished") {
       text = (frame.notation ? fmt(T.moved, { name: nameOf(frame.by), move: frame.notation }) + " " : "") +
         (snap.result_text || T.finished);
+    } else if (frame.type === "clock") {
+      text = "";
     } else if (frame.type === "draw_offered") {
       text = fmt(T.draw_offered, { name: nameOf(frame.by) });
     } else if (frame.type === "draw_declined") {
@@ -152,18 +237,21 @@
 
   // -- drawing ----------------------------------------------------------------
 
-  function render(before, frame) {
+  // The target a keyboard user is on (null for none, or a mouse user's click).
+  function keyboardFocus() {
     var focused = document.activeElement && document.activeElement.closest &&
       document.activeElement.closest("#board [data-action]");
     var keyboard = false;
     try { keyboard = !!focused && focused.matches(":focus-visible"); } catch (e) { keyboard = !!focused; }
-    var focusAction = focused && keyboard ? focused.getAttribute("data-action") : null;
-    if (!before || before.board_svg !== snap.board_svg) {
-      boardEl.innerHTML = snap.board_svg;
-    }
+    return focused && keyboard ? focused.getAttribute("data-action") : null;
+  }
+
+  function render(frame, focused) {
+    ensureBoard();
     prepareBoard();
-    if (focusAction !== null) {
-      var again = boardEl.querySelector('[data-action="' + focusAction + '"]') || firstTarget();
+    if (focused && !boardEl.contains(document.activeElement)) {
+      // the focused target went (its point was taken): the next one keeps the keyboard on the board
+      var again = boardEl.querySelector('[data-action="' + focused + '"]') || firstTarget();
       if (again) { setRoving(again); again.focus(); }
     }
 
@@ -197,8 +285,8 @@
     // move list
     var list = $("moves");
     if (list && list.children.length !== snap.moves.length) {
-      list.innerHTML = "";
-      snap.moves.forEach(function (m) {
+      if (list.children.length + 1 !== snap.moves.length) list.innerHTML = "";
+      snap.moves.slice(list.children.length).forEach(function (m) {
         var li = document.createElement("li");
         li.textContent = m;
         list.appendChild(li);
@@ -235,13 +323,15 @@
     return "";
   }
 
-  function prepareBoard() {
-    var svg = boardEl.querySelector("svg");
+  function prepareBoard(holder) {
+    var svg = (holder || boardEl).querySelector("svg");
     if (!svg) return;
     var canPlay = myTurn();
-    boardEl.classList.toggle("my-turn", canPlay);
-    boardEl.classList.toggle("preview-p1", you === 1);
-    boardEl.classList.toggle("preview-p2", you === 2);
+    if (!holder) {
+      boardEl.classList.toggle("my-turn", canPlay);
+      boardEl.classList.toggle("preview-p1", you === 1);
+      boardEl.classList.toggle("preview-p2", you === 2);
+    }
     if (you === null) {
       // spectators: the same picture, but nothing to press
       svg.classList.remove("interactive");
@@ -436,10 +526,23 @@
   on("btn-rematch", function () { send({ type: "rematch_offer" }); });
   on("btn-rematch-decline", function () { send({ type: "rematch_decline" }); });
 
-  render(null, null);
+  render(null);
   connect();
-  // for tests and debugging: the last frame and ply this page drew
+  // for tests and debugging: the last frame and ply this page drew, and the
+  // server's fresh picture of the position shown (prepared as the page prepares its own)
   root.dataset.ply = String(lastPly);
   root.dataset.ready = "1";
-  window.kropkiMatch = { ply: function () { return lastPly; }, frame: function () { return lastFrame; } };
+  window.kropkiMatch = {
+    ply: function () { return lastPly; },
+    frame: function () { return lastFrame; },
+    boardReady: function () { return !boardLoading && boardShows[0] === snap.ply && boardShows[1] === active(); },
+    freshBoard: function () {
+      return fetch(boardUrl(snap.ply, active())).then(function (r) { return r.text(); }).then(function (text) {
+        var holder = document.createElement("div");
+        holder.innerHTML = text;
+        prepareBoard(holder);
+        return holder.innerHTML;
+      });
+    },
+  };
 })();

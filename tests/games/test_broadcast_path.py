@@ -1,8 +1,8 @@
 """The hot path of a move's broadcast (docs/performance.md "Live play"):
 
-- the frame is built after commit from the match and engine state the transaction
-  left, without a re-read, and equals what a fresh read gives;
-- the board's SVG is drawn once per (match, ply) and never served for another history;
+- the frame is built after commit from the match the transaction left, without
+  a re-read, equals what a fresh read gives, and carries the move, not the board;
+- the board's SVG is drawn once per (match, ply, language) and never served for another history;
 - sends queued on the loop keep each group's order;
 - the match consumer's database calls keep their thread's connection.
 """
@@ -26,8 +26,8 @@ from .conftest import play
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def comparable(frame: dict) -> dict:
-    return {**frame, "snapshot": {k: v for k, v in frame["snapshot"].items() if k != "server_now"}}
+def without_clock_time(header: dict) -> dict:
+    return {k: v for k, v in header.items() if k != "server_now"}
 
 
 @pytest.mark.parametrize("variant, actions", [
@@ -35,6 +35,8 @@ def comparable(frame: dict) -> dict:
     ("kropki-10", [44, 45, 54]),
 ])
 def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monkeypatch, variant, actions):
+    """The frame is built from the committed match without a re-read: its header
+    equals a fresh read's, and it carries the move, not the board."""
     match = make_match(variant)
     sent = []
     monkeypatch.setattr(realtime, "_send", lambda group, message: sent.append((group, message)))
@@ -45,9 +47,11 @@ def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monk
         group, message = sent[-1]
         frame = json.loads(message["text"])
         assert group == realtime.match_group(match.pk) and frame["ply"] == i + 1
-        fresh = realtime.match_frame(match.pk, frame["type"], **{k: v for k, v in frame.items()
-                                                                 if k not in ("type", "ply", "snapshot")})
-        assert comparable(frame) == comparable(json.loads(json.dumps(fresh, ensure_ascii=False, default=str)))
+        fresh = Match.objects.get(pk=match.pk)
+        assert without_clock_time(frame["match"]) == without_clock_time(
+            json.loads(json.dumps(snapshot.match_header(fresh), default=str)))
+        assert frame["action"] == action and frame["by"] == (i % 2) + 1 and "snapshot" not in frame
+        assert len(message["text"].encode()) < 1024
     assert frame["type"] == ("finished" if variant == "cztery-w-rzedzie" else "moved")
 
 
@@ -68,13 +72,14 @@ def test_the_svg_cache_never_serves_another_history(make_match):
     game = get_variant(match.variant).game()
     one = game.state_from_history([44])
     other = game.state_from_history([45])
-    svg_one = snapshot.board_svg(match, one, one.view(), True)
-    assert snapshot.board_svg(match, one, one.view(), True) is svg_one  # drawn once
+    svg_one = snapshot.board_svg(match, one, True, "pl")
+    assert snapshot.board_svg(match, one, True, "pl") is svg_one  # drawn once
     # the same (id, ply) with another history (a reused id): drawn anew
-    svg_other = snapshot.board_svg(match, other, other.view(), True)
+    svg_other = snapshot.board_svg(match, other, True, "pl")
     assert svg_other != svg_one
-    # and the finished picture (not interactive) is another entry
-    assert snapshot.board_svg(match, other, other.view(), False) != svg_other
+    # the finished picture (not interactive) and another language are other entries
+    assert snapshot.board_svg(match, other, False, "pl") != svg_other
+    assert "dot a1" in snapshot.board_svg(match, other, True, "en") and "kropka a1" in svg_other
 
 
 async def test_sends_on_the_loop_keep_each_groups_order(monkeypatch):

@@ -47,11 +47,16 @@ def db_picture(match_id: int) -> tuple:
             match.winner, match.end_reason, match.turn_deadline, moves)
 
 
+HEADER_FIELDS = {"version", "status", "to_move", "deadline", "server_now", "scores", "winner", "end_reason",
+                 "draw_offer", "rematch_offer", "rematch_id"}
+QUIET = ("rate_limited", "login_required", "not_a_player")  # no state frame after these
+
+
 async def expect_error(ws, code: str, ply: int) -> dict:
     error = await ws.receive_json_from(timeout=5)
     assert error["type"] == "error" and error["code"] == code, error
     assert error["message"]
-    if code != "rate_limited":
+    if code not in QUIET:
         state = await ws.receive_json_from(timeout=5)  # always followed by a fresh state
         assert state["type"] == "state" and state["ply"] == ply == state["snapshot"]["ply"]
     return error
@@ -66,7 +71,9 @@ async def test_connect_gives_the_state_with_your_colour(make_match, alice, bob, 
     assert ws_a.first_state["you"] == 1 and ws_b.first_state["you"] == 2
     assert ws_c.first_state["you"] is None and ws_anon.first_state["you"] is None
     snap = ws_a.first_state["snapshot"]
-    assert snap["ply"] == 0 and snap["to_move"] == 1 and snap["legal"] == list(range(7)) and "<svg" in snap["board_svg"]
+    assert snap["ply"] == 0 and snap["to_move"] == 1 and snap["legal"] == list(range(7))
+    assert HEADER_FIELDS <= set(snap) and snap["view"]["cells"] == [[0] * 7] * 6
+    assert "board_svg" not in snap and "<svg" not in json.dumps(ws_a.first_state)  # data, not pictures
     for ws in (ws_a, ws_b, ws_c, ws_anon):
         await ws.disconnect()
 
@@ -80,8 +87,11 @@ async def test_a_good_move_reaches_the_opponent_and_spectators_as_moved(make_mat
     for ws in (ws_b, ws_c, ws_a):
         frame = await ws.receive_json_from(timeout=5)
         assert frame["type"] == "moved" and frame["ply"] == 1 and frame["action"] == 3 and frame["by"] == 1
-        assert frame["snapshot"]["ply"] == 1 and frame["snapshot"]["to_move"] == 2
-        assert frame["notation"] == "4"
+        assert set(frame) == {"type", "ply", "match", "action", "by", "notation", "details", "by_timeout"}
+        assert set(frame["match"]) == HEADER_FIELDS and frame["match"]["to_move"] == 2
+        assert frame["match"]["status"] == "active" and frame["match"]["scores"] == [0, 0] and frame["match"]["deadline"]
+        assert frame["details"] == {"column": 4, "row": 1, "winning_lines": [], "dead_lines": 0}
+        assert frame["notation"] == "4" and frame["by_timeout"] is False
     # the resend of the same move (a duplicate) is harmless: a state frame, no second row
     await ws_a.send_json_to({"type": "move", "ply": 0, "action": 3})
     state = await ws_a.receive_json_from(timeout=5)
@@ -222,17 +232,17 @@ async def test_resign_draw_and_rematch_frames(make_match, alice, bob):
     await ws_a.send_json_to({"type": "draw_offer"})
     for ws in (ws_a, ws_b):
         frame = await ws.receive_json_from(timeout=5)
-        assert frame["type"] == "draw_offered" and frame["by"] == 1 and frame["snapshot"]["draw_offer"] == 1
+        assert frame["type"] == "draw_offered" and frame["by"] == 1 and frame["match"]["draw_offer"] == 1
     await ws_b.send_json_to({"type": "draw_answer", "accept": False})
     for ws in (ws_a, ws_b):
         frame = await ws.receive_json_from(timeout=5)
-        assert frame["type"] == "draw_declined" and frame["snapshot"]["draw_offer"] is None
+        assert frame["type"] == "draw_declined" and frame["match"]["draw_offer"] is None
 
     await ws_b.send_json_to({"type": "resign"})
     for ws in (ws_a, ws_b):
         frame = await ws.receive_json_from(timeout=5)
-        assert frame["type"] == "finished" and frame["snapshot"]["winner"] == 1
-        assert frame["snapshot"]["end_reason"] == "resign" and frame["snapshot"]["result_text"]
+        assert frame["type"] == "finished" and frame["match"]["winner"] == 1 and frame["match"]["status"] == "finished"
+        assert frame["match"]["end_reason"] == "resign" and frame["rating_deltas"] is None and "action" not in frame
 
     await ws_a.send_json_to({"type": "rematch_offer"})
     for ws in (ws_a, ws_b):
@@ -260,7 +270,7 @@ async def test_kropki_end_frame(make_match, alice, bob):
     for ws in (ws_a, ws_b):
         frame = await ws.receive_json_from(timeout=5)
         assert frame["type"] == "moved" and frame["ply"] == 2 and frame["by"] == 2
-        assert frame["snapshot"]["view"]["ended"] == [False, True]
+        assert frame["details"]["ended"] is True and frame["details"]["cells"] == [] and frame["notation"] == "zakończ"
     await ws_b.send_json_to({"type": "move", "ply": 2, "action": 45})
     await expect_error(ws_b, "player_has_ended", ply=2)
     for ws in (ws_a, ws_b):
@@ -280,10 +290,79 @@ async def test_a_heartbeat_with_the_current_version_gets_a_pong_and_a_stale_one_
     await ws.send_json_to({"type": "sync", "version": version})
     state = await ws.receive_json_from(timeout=5)
     assert state["type"] == "state" and state["ply"] == 1 and state["snapshot"]["version"] != version
+    assert state["snapshot"]["version"] == moved["match"]["version"]
     # a resign changes no ply but changes the version
     await database_sync_to_async(services.match_resign)(match_id=match.pk, user_id=bob.pk)
     finished = await ws.receive_json_from(timeout=5)
-    assert finished["type"] == "finished" and finished["snapshot"]["version"] != state["snapshot"]["version"]
+    assert finished["type"] == "finished" and finished["match"]["version"] != state["snapshot"]["version"]
     await ws.send_json_to({"type": "sync", "version": state["snapshot"]["version"]})
     assert (await ws.receive_json_from(timeout=5))["snapshot"]["status"] == "finished"
     await ws.disconnect()
+
+
+async def test_a_kropki_capture_frame_says_what_changed(make_match, alice, bob):
+    """A capture's frame: the new dot, the captured dot, the territory's chain and
+    every changed point (its grid character), in well under a kilobyte."""
+    match = await database_sync_to_async(make_match)("kropki-10")
+    ws_a = await open_socket(match.pk, alice)
+    ws_b = await open_socket(match.pk, bob)
+    # pink surrounds blue's dot at e5 (4, 4): d5, f5, e4, then e6 closes the ring
+    moves = [(ws_a, 43), (ws_b, 44), (ws_a, 45), (ws_b, 0), (ws_a, 34), (ws_b, 1), (ws_a, 54)]
+    for ply, (ws, action) in enumerate(moves):
+        await ws.send_json_to({"type": "move", "ply": ply, "action": action})
+        for other in (ws_a, ws_b):
+            frame = await other.receive_json_from(timeout=5)
+            assert frame["type"] == "moved" and frame["ply"] == ply + 1
+    raw = json.dumps(frame, ensure_ascii=False)
+    assert len(raw.encode()) < 1024
+    details = frame["details"]
+    assert (details["x"], details["y"], details["taken"], details["ended"]) == (4, 5, False, False)
+    assert details["territories"] == [{"owner": 1, "chain": [[3, 4], [4, 3], [5, 4], [4, 5]], "captured": [[4, 4]]}] \
+        or [sorted(map(tuple, t["chain"])) for t in details["territories"]] == [[(3, 4), (4, 3), (4, 5), (5, 4)]]
+    assert sorted(details["cells"]) == [[44, "b"], [54, "A"]]
+    assert frame["match"]["scores"] == [1, 0]
+    await ws_a.send_json_to({"type": "sync"})
+    state = await ws_a.receive_json_from(timeout=5)
+    grid = state["snapshot"]["view"]["grid"]
+    assert grid[44] == "b" and grid[54] == "A" and state["snapshot"]["scores"] == [1, 0]
+    for ws in (ws_a, ws_b):
+        await ws.disconnect()
+
+
+async def test_state_frames_and_errors_speak_the_sockets_language(make_match, alice, bob):
+    """Broadcast frames carry codes; what one socket is told in words is in its language."""
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    await database_sync_to_async(services.match_resign)(match_id=match.pk, user_id=bob.pk)
+    english = WebsocketCommunicator(application, f"/ws/match/{match.pk}/",
+                                    headers=[ORIGIN, (b"accept-language", b"en-GB,en;q=0.9")])
+    assert (await english.connect(timeout=5))[0]
+    state = await english.receive_json_from(timeout=5)
+    assert state["snapshot"]["result_text"] == "Pink wins: the opponent resigned."
+    await english.send_json_to({"type": "resign"})
+    error = await english.receive_json_from(timeout=5)
+    assert error["code"] == "login_required" and "log in" in error["message"].lower()
+    polish = await open_socket(match.pk)
+    assert polish.first_state["snapshot"]["result_text"].startswith("Wygrywają różowe")
+    for ws in (english, polish):
+        await ws.disconnect()
+
+
+async def test_spectators_are_refused_before_any_lock(make_match, charlie, monkeypatch):
+    """Identity before locks: a spectator's or anonymous command never reaches a
+    service, a transaction or a row lock, and gets no state frame to feed a flood."""
+    match = await database_sync_to_async(make_match)("kropki-10")
+    ws_c = await open_socket(match.pk, charlie)
+    ws_anon = await open_socket(match.pk)
+    locks = []
+    real_lock = services._lock
+    monkeypatch.setattr(services, "_lock", lambda match_id: locks.append(match_id) or real_lock(match_id))
+    for ws, code in ((ws_c, "not_a_player"), (ws_anon, "login_required")):
+        for frame in ({"type": "resign"}, {"type": "move", "ply": 0, "action": 44}, {"type": "draw_offer"},
+                      {"type": "claim_timeout"}):
+            await ws.send_json_to(frame)
+            error = await ws.receive_json_from(timeout=5)
+            assert error["type"] == "error" and error["code"] == code
+        assert await ws.receive_nothing(timeout=0.2)
+    assert locks == []
+    for ws in (ws_c, ws_anon):
+        await ws.disconnect()

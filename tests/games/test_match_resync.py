@@ -45,8 +45,9 @@ async def test_a_missed_event_shows_as_a_gap_and_sync_brings_the_full_state(make
     await ws.send_json_to({"type": "sync"})
     state = await ws.receive_json_from(timeout=5)
     assert state["type"] == "state" and state["ply"] == 2 and state["you"] is None
-    db_frame = await database_sync_to_async(realtime.match_frame)(match.pk, "state")
-    assert comparable(state["snapshot"]) == comparable(db_frame["snapshot"]) == comparable(frame["snapshot"])
+    db_frame = await database_sync_to_async(realtime.state_frame)(match.pk)
+    assert comparable(state["snapshot"]) == comparable(db_frame["snapshot"])
+    assert state["snapshot"]["version"] == frame["match"]["version"]
     assert len(state["snapshot"]["moves"]) == 2
     assert await ws.receive_nothing(timeout=0.3)
     await ws.disconnect()
@@ -58,11 +59,15 @@ async def test_sync_answers_the_full_state_at_any_moment_and_changes_nothing(mak
     await database_sync_to_async(play)(match, alice, 0)
     moved = await ws.receive_json_from(timeout=5)
     assert moved["type"] == "moved" and moved["ply"] == 1
+    await ws.send_json_to({"type": "sync"})
+    first = await ws.receive_json_from(timeout=5)
+    assert first["snapshot"]["view"]["drawn"][0] == 1 and first["snapshot"]["moves"] == [moved["notation"]]
     for _ in range(3):  # repeated syncs: the same state every time, the match untouched
         await ws.send_json_to({"type": "sync"})
         state = await ws.receive_json_from(timeout=5)
         assert state["type"] == "state" and state["ply"] == 1 and state["you"] == 1
-        assert comparable(state["snapshot"]) == comparable(moved["snapshot"])
+        assert comparable(state["snapshot"]) == comparable(first["snapshot"])
+        assert state["snapshot"]["version"] == moved["match"]["version"]
     row = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     assert row.ply == 1
     await ws.disconnect()
