@@ -315,14 +315,16 @@
     var text = describe(game, view, words);
     var desc = svg.querySelector(":scope > desc");
     if (desc) desc.textContent = text;
-    if (!svg.classList.contains("interactive")) {
+    // A live board (targets present; a spectator's page hides them) is labelled by its name
+    // alone, a picture by its name and description (render_board's interactive flag).
+    if (!svg.querySelector(":scope > .targets")) {
       svg.setAttribute("aria-label", svg.querySelector(":scope > title").textContent + ". " + text);
     }
   }
 
   function applyMove(svg, game, view, frame, words) {
     GAMES[game].move(svg, view, frame, words.colours, words);
-    if (frame.next !== undefined) view.to_move = frame.next;
+    view.to_move = frame.match.to_move;
     view.scores = frame.match.scores.slice();
     setDescription(svg, game, view, words);
   }

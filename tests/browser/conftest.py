@@ -89,7 +89,8 @@ def new_context(browser, live_url):
     contexts = []
 
     def make(**kwargs):
-        context = browser.new_context(base_url=live_url, locale="pl-PL", **kwargs)
+        kwargs.setdefault("locale", "pl-PL")
+        context = browser.new_context(base_url=live_url, **kwargs)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context
