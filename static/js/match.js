@@ -194,10 +194,10 @@
     fetch(boardUrl(want[0], want[1]), { credentials: "same-origin" }).then(function (response) {
       if (!response.ok) throw new Error("board " + response.status);
       return response.text();
-    }).then(function (svgText) {
+    }).then(function (boardSvg) {
       boardLoading = false;
       if (snap.ply !== want[0]) { ensureBoard(); return; } // moved on meanwhile: the view is newer
-      boardEl.innerHTML = svgText;
+      boardEl.innerHTML = boardSvg;
       boardShows = want;
       var svg = boardEl.querySelector("svg");
       if (want[1] && !active() && svg) { // finished while it came
@@ -537,9 +537,9 @@
     frame: function () { return lastFrame; },
     boardReady: function () { return !boardLoading && boardShows[0] === snap.ply && boardShows[1] === active(); },
     freshBoard: function () {
-      return fetch(boardUrl(snap.ply, active())).then(function (r) { return r.text(); }).then(function (text) {
+      return fetch(boardUrl(snap.ply, active())).then(function (r) { return r.text(); }).then(function (boardSvg) {
         var holder = document.createElement("div");
-        holder.innerHTML = text;
+        holder.innerHTML = boardSvg;
         prepareBoard(holder);
         return holder.innerHTML;
       });

@@ -366,3 +366,49 @@ async def test_spectators_are_refused_before_any_lock(make_match, charlie, monke
     assert locks == []
     for ws in (ws_c, ws_anon):
         await ws.disconnect()
+
+
+def _most_territories_20x20() -> list[int]:
+    """The accepted moves of the 20x20 replay (oppai-rs) that ends with the most territories."""
+    import gzip
+    from pathlib import Path
+
+    from games.variants import get_variant
+
+    best: tuple[int, list[int]] = (-1, [])
+    path = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "kropki" / "random_20x20.jsonl.gz"
+    with gzip.open(path, "rt") as lines:
+        for line in lines:
+            game = json.loads(line)
+            actions = [y * 20 + x for (x, y, _p), after in zip(game["moves"], game["after"]) if after["ok"]]
+            state = get_variant("kropki-20").game().state_from_history(actions)
+            best = max(best, (len(state.territory_chains), actions))
+    return best[1]
+
+
+@database_sync_to_async
+def _set_history(match: Match, actions: list[int]) -> None:
+    """Put ``actions`` into ``match`` as if played (the state frame reads the match row)."""
+    from games.variants import get_variant
+
+    state = get_variant(match.variant).game().state_from_history(actions)
+    match.history, match.ply = actions, len(actions)
+    match.pink_score, match.blue_score = state.scores()
+    match.to_move = state.current_player()
+    match.save()
+
+
+@pytest.mark.parametrize("played", ["all but one", "all"])
+async def test_the_worst_kropki_20_state_frame_stays_small(make_match, alice, played):
+    """A 20x20 board filled to the end with the most territories of 100 replays:
+    the spectator's and the player's first frame are whole and at most 32 kB."""
+    actions = _most_territories_20x20()
+    match = await database_sync_to_async(make_match)("kropki-20")
+    await _set_history(match, actions[:-1] if played == "all but one" else actions)
+    for user in (None, alice):
+        ws = await open_socket(match.pk, user)
+        size = len(json.dumps(ws.first_state, ensure_ascii=False).encode())
+        snap = ws.first_state["snapshot"]
+        assert len(snap["moves"]) == snap["ply"] == match.ply and len(snap["view"]["chains"]) >= 10
+        assert size <= 32 * 1024, size
+        await ws.disconnect()

@@ -1,10 +1,11 @@
 """RELIABILITY.md row 10: a worker whose pool is full of slow jobs must not delay timeouts.
 
-The live site (real daphne, Redis and Celery workers, MOVE_SECONDS = 3, grace 1 s) runs
-two workers as scripts/run does: one for the ``clock`` queue only (concurrency 1) and one
-for ``default`` and ``bots``. The second is filled with 30-second jobs (tests-only task,
-``tests/live_play/slow_tasks.py``) on both of its queues; a human match whose player does
-not move must still end within deadline + grace + 3 s.
+The live site (real daphne, Redis, Celery beat and workers, MOVE_SECONDS = 3, grace 1 s)
+runs beat (the clock's sweep every second) and two workers as scripts/run does: one for
+the ``clock`` queue only (concurrency 1) and one for ``default`` and ``bots``. The second
+is filled with 30-second jobs (tests-only task, ``tests/live_play/slow_tasks.py``) on both
+of its queues; a human match whose player does not move must still end within
+deadline + grace + 3 s.
 
 The control shows the load is real: with one shared worker (all three queues, as scripts/run
 used to run) and the same jobs, the same timeout has not happened 3 s after deadline + grace.
@@ -34,6 +35,12 @@ LATE_BUDGET = 3.0  # seconds after deadline + grace
 JOBS_PER_QUEUE = 6
 JOB_SECONDS = 30
 ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture(scope="module", autouse=True)
+def beat(clock_site):
+    """Beat sends the clock's sweep every second, as scripts/run starts it."""
+    return clock_site.start_beat()
 
 
 @pytest.fixture
@@ -86,14 +93,14 @@ async def timeout_lateness(site: live.LiveSite, url: str, wait: float) -> float 
     try:
         await play(ws_a, ws_b, 0, 3)
         frame = await play(ws_b, ws_a, 1, 3)
-        due = datetime.fromisoformat(frame["snapshot"]["deadline"]).timestamp() + GRACE_SECONDS
+        due = datetime.fromisoformat(frame["match"]["deadline"]).timestamp() + GRACE_SECONDS
         try:
             ends = [await until(ws, finished, max(0.1, due + wait - time.time())) for ws in (ws_a, ws_b)]
         except TimeoutError:
             return None
         late = time.time() - due
         for end in ends:
-            assert end["snapshot"]["end_reason"] == "timeout" and end["snapshot"]["winner"] == 2
+            assert end["match"]["end_reason"] == "timeout" and end["match"]["winner"] == 2
         return late
     finally:
         await ws_a.close()
