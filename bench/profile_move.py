@@ -107,7 +107,8 @@ def run(args) -> None:
     timed(snapshot, "match_snapshot", "      match_snapshot")
     timed(render, "render_board", "        render_board (SVG)")
     timed(realtime, "_send", "    group_send (Redis; queued on the loop where the consumer does that)")
-    timed(services, "_enqueue_expire", "  commit hook: the clock's alarm (Celery publish)")
+    if hasattr(services, "_enqueue_expire"):  # trees before the beat-driven clock: a publish per move
+        timed(services, "_enqueue_expire", "  commit hook: the clock's alarm (Celery publish)")
 
     rng = random.Random(1)
     prof = cProfile.Profile() if args.cprofile else None

@@ -1,7 +1,9 @@
 """Celery tasks: thin wake-up calls that fetch by id and call one service.
 
-Each may run twice, late, or never (the sweeper covers "never"), so each is
+Each may run twice, late, or never (the sweeps cover "never"), so each is
 idempotent: the service re-checks everything under the match's row lock.
+The clock is ``sweep_expired_turns``, sent by beat every second
+(docs/protocol.md, "The clock"); a move publishes no clock task.
 """
 
 from __future__ import annotations
@@ -15,6 +17,12 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="games.tasks.expire_turn", acks_late=True, ignore_result=True)
 def expire_turn(match_id: int, ply: int) -> bool:
+    """The per-move alarm of the previous design; nothing publishes it any more.
+
+    Kept so that alarms already waiting in Redis when this release is deployed
+    (a warm shutdown hands them back) run as a harmless no-op or a correct
+    timeout instead of an "unregistered task" error. Delete it a release later.
+    """
     from games.services import match_expire_turn
 
     return match_expire_turn(match_id=match_id, ply=ply)
@@ -22,6 +30,7 @@ def expire_turn(match_id: int, ply: int) -> bool:
 
 @shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)
 def sweep_expired_turns() -> int:
+    """End every overdue turn (beat: every SWEEP_SECONDS, 1 by default, on the "clock" queue)."""
     from games.services import sweep_expired
 
     return sweep_expired()

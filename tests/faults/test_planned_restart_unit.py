@@ -8,6 +8,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from celery.signals import before_task_publish
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
@@ -24,11 +25,19 @@ def _var_dir(settings, tmp_path):
 
 @pytest.fixture
 def sent(monkeypatch):
-    """Alarms and frames sent after commit: [("expire", id, ply, eta) | ("frame", id, kind)]."""
+    """Frames sent after commit: [("frame", id, kind)]; and ("task", name) for any Celery publish."""
     out = []
-    monkeypatch.setattr(services, "_enqueue_expire", lambda m, p, eta: out.append(("expire", m, p, eta)))
-    monkeypatch.setattr(services.realtime, "broadcast_match", lambda m, kind, **kw: out.append(("frame", m, kind)))
-    return out
+
+    def frame(target, kind, *args, **kw):  # the match (or its id), the frame's kind
+        out.append(("frame", getattr(target, "pk", target), kind))
+
+    def task(sender=None, **kw):
+        out.append(("task", sender))
+
+    monkeypatch.setattr(services.realtime, "broadcast_match", frame)
+    before_task_publish.connect(task, weak=False)
+    yield out
+    before_task_publish.disconnect(task)
 
 
 def _match(alice, bob, **kwargs):
@@ -50,10 +59,15 @@ def test_extend_moves_live_deadlines_and_leaves_the_rest(alice, bob, sent):
     assert Match.objects.get(pk=live.pk).turn_deadline == before + timedelta(seconds=42)
     assert Match.objects.get(pk=overdue.pk).turn_deadline == now - timedelta(seconds=30)
     assert Match.objects.get(pk=done.pk).turn_deadline is None
-    # after commit: a new alarm at the new deadline + grace, and a state frame to the match
-    assert ("expire", live.pk, 0, before + timedelta(seconds=42) + services.grace()) in sent
-    assert ("frame", live.pk, "state") in sent
-    assert not [s for s in sent if s[1] != live.pk]
+    # after commit: one frame with the new deadline to the match; nothing to re-arm
+    frames = [s for s in sent if s[0] == "frame"]
+    assert len(frames) == 1 and frames[0][1] == live.pk, sent
+    assert not [s for s in sent if s[0] == "task"]
+    # the sweeps read the new deadline: the old one + grace no longer ends the turn, the new one does
+    services.sweep_expired(now=before + services.grace() + timedelta(seconds=1))
+    assert Match.objects.get(pk=live.pk).is_active
+    assert services.sweep_expired(now=before + timedelta(seconds=42) + services.grace()) >= 1
+    assert Match.objects.get(pk=live.pk).status == Match.Status.ABORTED  # nobody had moved
 
 
 def test_extend_without_live_at_extends_every_active_turn(alice, bob, sent):

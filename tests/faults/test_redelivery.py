@@ -1,8 +1,13 @@
-"""RELIABILITY.md row 6 with a real broker: a visibility timeout shorter than
-the alarm's countdown makes Redis hand the same ``expire_turn`` message out
-again and again ("again, and again in a loop", Celery's Redis notes). Every
-copy runs at its ETA; exactly one of them ends the match, the others find
-nothing to do, and the rated result is applied once.
+"""RELIABILITY.md row 6 with a real broker: the clock's task delivered again,
+late, and by two workers at once.
+
+The clock is beat's ``sweep_expired_turns`` (every second, two clock workers
+here). On top of it the test publishes one more sweep, and one ``expire_turn``
+alarm as the previous release left them in Redis, each held until the turn's
+deadline + grace. A visibility timeout shorter than that wait makes Redis
+hand both messages out again and again ("again, and again in a loop",
+Celery's Redis notes). Every copy runs; exactly one run of all of them ends
+the match, the others find nothing to do, and the rated result is applied once.
 """
 
 from __future__ import annotations
@@ -17,40 +22,60 @@ from .conftest import Player, assert_clients_match_db, assert_nothing_overdue, d
 
 pytestmark = pytest.mark.slow
 
-MOVE_SECONDS = 8  # the alarm waits ~9 s: several visibility timeouts
+MOVE_SECONDS = 8  # the held messages wait ~6 s after being sent: several visibility timeouts
+
+HOLD = """
+import json
+from games import services, tasks
+from games.models import Match
+m = Match.objects.get(pk=%(match)d)
+due = m.turn_deadline + services.grace()
+held = [tasks.sweep_expired_turns.apply_async(eta=due).id, tasks.expire_turn.apply_async((m.pk, m.ply), eta=due).id]
+print("JSON:" + json.dumps(held))
+"""
 
 
-def runs_of_alarm(logs: list[str]) -> tuple[set[str], list[str], int]:
-    """Task ids of the expire_turn alarms, the results their runs returned, and how many deliveries."""
+def runs(logs: list[str], task: str) -> tuple[list[str], list[str]]:
+    """Ids of every delivery of ``task`` (one per "received"), and the results its runs returned."""
     text = "\n".join(logs)
-    received = re.findall(r"Task games\.tasks\.expire_turn\[([0-9a-f-]+)\] received", text)
-    results = re.findall(r"Task games\.tasks\.expire_turn\[[0-9a-f-]+\] succeeded in [0-9.e-]+s: (True|False)", text)
-    return set(received), results, len(received)
+    name = re.escape(task)
+    received = re.findall(name + r"\[([0-9a-f-]+)\] received", text)
+    results = re.findall(name + r"\[[0-9a-f-]+\] succeeded in [0-9.e-]+s: (\w+)", text)
+    return received, results
 
 
-async def test_a_redelivered_alarm_ends_the_match_once_and_rates_it_once(fault_site_factory):
+async def test_a_redelivered_clock_task_ends_the_match_once_and_rates_it_once(fault_site_factory):
     fs = fault_site_factory(MOVE_SECONDS=str(MOVE_SECONDS), CELERY_VISIBILITY_TIMEOUT="2")
     url = await asyncio.to_thread(fs.start_daphne)
     workers = [await asyncio.to_thread(fs.site.start_worker, "clock", f"clock-{i}") for i in (1, 2)]
+    await asyncio.to_thread(fs.site.start_beat)
     data = await asyncio.to_thread(fs.create_match, "cztery-w-rzedzie", True)
     a = await Player(url, data["match"], data["alice"], "alice").start()
     b = await Player(url, data["match"], data["bob"], "bob").start()
     await play(a, b, 3)
     await play(b, a, 3)  # rated from here on; alice to move, and she will not
     deadline = deadline_ts(a.snapshot)
+    sweep_id, alarm_id = await asyncio.to_thread(fs.shell, HOLD % {"match": data["match"]})
+    assert time.time() < deadline - 2, "the held messages were sent too late to be redelivered"
 
     for p in (a, b):
         await p.wait(lambda q: q.snapshot["status"] != "active", deadline + 12 - time.time(), "the end")
-    await asyncio.sleep(4)  # let the other copies of the alarm run at their ETA too
+    await asyncio.sleep(4)  # let the other copies of the held messages run too
     logs = [w.log.read_text() for w in workers]
-    ids, results, deliveries = runs_of_alarm(logs)
-    # the alarms of ply 0..2 are one message each; the last one was handed out again
-    assert deliveries > len(ids), f"no redelivery seen: {deliveries} deliveries of {len(ids)} alarms"
-    assert results.count("True") == 1, results
+    sweeps, sweep_results = runs(logs, "games.tasks.sweep_expired_turns")
+    alarms, alarm_results = runs(logs, "games.tasks.expire_turn")
+    assert sweeps.count(sweep_id) > 1, f"the held sweep was not redelivered: {sweeps.count(sweep_id)} deliveries"
+    assert alarms.count(alarm_id) > 1, f"the held alarm was not redelivered: {alarms.count(alarm_id)} deliveries"
+    assert len(set(sweeps)) > 5, "beat's one-second sweeps did not run"
+    # one run of them all ended the match: a sweep that returned 1, or the old alarm's True
+    ended = sum(int(r) for r in sweep_results) + alarm_results.count("True")
+    assert ended == 1, (sweep_results, alarm_results)
     assert all("Traceback" not in log for log in logs)
 
     db = await asyncio.to_thread(fs.db_state, data["match"])
     assert (db["status"], db["end_reason"], db["winner"]) == ("finished", "timeout", 2)
+    # within deadline + grace (1 s) + one sweep interval (1 s), plus 2 s for a loaded machine
+    assert deadline_ts({"deadline": db["finished_at"]}) <= deadline + 4
     assert sorted(side for _user, side in db["rating_changes"]) == [1, 2]
     assert db["games"] == {str(data["alice"]["id"]): 1, str(data["bob"]["id"]): 1}
     assert_clients_match_db(db, a, b)

@@ -2,8 +2,8 @@
 
 The site runs as scripts/run runs it (daphne, Celery worker and beat, the
 sweep_turns loop) on a Redis of its own, which is killed (kill -9) and started
-again empty: the pending ``expire_turn`` alarm, beat's messages and every
-channel group are gone. Shown:
+again empty: beat's queued sweeps, the workers' connections and every channel
+group are gone. Shown:
 
 - match A, whose mover stops playing just before the crash, still ends on time
   (deadline + 10 s) and both players' pages show the result;
@@ -11,7 +11,7 @@ channel group are gone. Shown:
   and reconnect; they draw the database's state;
 - match B is played on after Redis is back: moves work and are broadcast;
 - Celery recovers: with the sweep_turns loop stopped, a new match C's timeout
-  is applied by the worker (its alarm, or beat's sweep) within deadline + 10 s.
+  is applied by the worker (beat's sweep) within deadline + 10 s.
   (The worker itself may exit on the lost connection, a kombu bug; it runs
   under a supervisor that restarts it, which the test plays.)
 """
@@ -58,7 +58,7 @@ async def test_redis_restart_mid_match(fault_site_factory):
     await play(a2, a1, 1)  # A: alice to move; she will not
     a_deadline = deadline_ts(a1.snapshot)
 
-    fs.redis.kill()  # the alarm for A's turn, beat's messages, all groups: gone
+    fs.redis.kill()  # beat's messages, the workers' connections, all groups: gone
     await asyncio.sleep(1.0)
     await asyncio.to_thread(fs.redis.start)
 
@@ -88,7 +88,7 @@ async def test_redis_restart_mid_match(fault_site_factory):
 
     # Celery is back: with the broker-less sweeper stopped, a timeout is Celery's job.
     # kombu 5.7 may exit the worker on the lost connection ("Unrecoverable error:
-    # AttributeError ... 'hostname'" while restoring its unacked ETA alarms); production
+    # AttributeError ... 'hostname'" while restoring its unacked messages); production
     # runs it under systemd with Restart=always (docs/deploy.md), so restart it as systemd would.
     if worker.popen.poll() is not None:
         fs.forget(worker)

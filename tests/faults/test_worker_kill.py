@@ -1,11 +1,12 @@
-"""RELIABILITY.md rows 6 and 7 on a rated match: kill -9 the Celery worker while
-it holds the match's pending alarm, then make every way of finishing happen
-again. tests/live_play/test_clock_live.py shows the timing part on an unrated
-match; this adds "nothing rated twice":
+"""RELIABILITY.md rows 6 and 7 on a rated match: kill -9 the only Celery worker
+(so beat's one-second sweeps pile up in Redis with nobody to run them), then
+make every way of finishing happen again. tests/live_play/test_clock_live.py
+shows the timing part on an unrated match; this adds "nothing rated twice":
 
 - the sweep_turns loop ends the match within deadline + 10 s (no worker alive);
-- a new worker starts; the alarm is sent again, beat's sweep runs, the loser
-  resigns and claims, the sweep runs by hand: none of it changes the result;
+- a new worker starts; a sweep and an ``expire_turn`` alarm of the previous
+  release are sent again, beat's sweeps run, the loser resigns and claims, the
+  sweep runs by hand: none of it changes the result;
 - exactly one RatingChange per player, and each player's Rating counts one game.
 """
 
@@ -34,8 +35,8 @@ import json
 from games import services, tasks
 from games.models import Match
 m = Match.objects.get(pk=%(match)d)
-tasks.expire_turn.apply_async((m.pk, %(ply)d))  # the alarm of the turn that timed out, redelivered
-tasks.sweep_expired_turns.apply_async()
+tasks.expire_turn.apply_async((m.pk, %(ply)d))  # an alarm the previous release left for that turn
+tasks.sweep_expired_turns.apply_async()  # a clock task delivered again
 again = [services.match_expire_turn(match_id=m.pk), services.match_expire_turn(match_id=m.pk, ply=%(ply)d),
          services.sweep_expired()]
 print("JSON:" + json.dumps(again))
@@ -54,8 +55,8 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     await play(a, b, 3)
     await play(b, a, 3)  # both have moved: the result is rated; alice to move, she will not
     deadline = deadline_ts(a.snapshot)
-    await asyncio.sleep(0.3)  # the worker has reserved the ETA alarm by now
-    fs.kill(worker)  # kill -9 the worker and its pool
+    await asyncio.sleep(0.3)
+    fs.kill(worker)  # kill -9 the worker and its pool: from now on only the sweep_turns loop can end it
 
     for p in (a, b):
         await p.wait(lambda q: q.snapshot["status"] != "active", deadline + 12 - time.time(), "the end")
@@ -66,7 +67,7 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     deltas = [f["rating_deltas"] for f in a.frames if f.get("type") == "finished"]
     assert deltas and deltas[0] and set(deltas[0]) == {"1", "2"}
 
-    # every path to the end, again: a new worker (redelivered alarm, beat's sweep), the players, the sweep
+    # every path to the end, again: a new worker (old alarm, beat's sweeps), the players, the sweep
     worker2 = await asyncio.to_thread(fs.site.start_worker, "default,clock,bots", "worker-2")
     again = await asyncio.to_thread(fs.shell, AGAIN % {"match": data["match"], "ply": db["ply"]})
     assert again == [False, False, 0]
@@ -75,7 +76,8 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     await a.wait(lambda q: any(e["code"] == "match_not_active" for e in q.errors), 10, "resign refused")
     await b.wait(lambda q: any(e["code"] == "turn_not_expired" for e in q.errors), 10, "claim refused")
     await asyncio.to_thread(live.wait_for_log, worker2, "expire_turn", 10)  # the new worker ran the alarm
-    await asyncio.sleep(3)  # and beat's next sweep
+    await asyncio.to_thread(live.wait_for_log, worker2, "sweep_expired_turns", 10)  # and beat's sweeps
+    await asyncio.sleep(3)
     assert "Traceback" not in worker2.log.read_text()
 
     after = await asyncio.to_thread(fs.db_state, data["match"])

@@ -1,11 +1,12 @@
-"""End overdue turns without Celery: ``manage.py sweep_turns [--loop] [--interval 5]``.
+"""End overdue turns without Celery: ``manage.py sweep_turns [--loop] [--interval 2]``.
 
-The clock has three layers: the per-move ``expire_turn`` task (exact), the
-beat-driven ``sweep_expired_turns`` task (every 5 s, on the "clock" queue),
-and this command, which calls the same service directly. It needs no broker
-and no worker, so a dead or wedged Celery worker cannot stop matches from
-ending on time (RELIABILITY.md §5c). scripts/run starts it beside beat.
-Every layer is idempotent: the service re-checks each match under its row lock.
+The clock has two layers over the same service (``games.services.sweep_expired``):
+the ``sweep_expired_turns`` task that beat sends every second on the "clock"
+queue, and this command, which calls the service directly. It needs no broker
+and no worker, so a dead or wedged Celery worker (or beat, or Redis) cannot stop
+matches from ending on time (RELIABILITY.md §5c): within deadline + grace +
+the interval. scripts/run starts it beside beat. Both layers are idempotent:
+the service re-checks each match under its row lock.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--loop", action="store_true", help="keep sweeping until SIGTERM/SIGINT")
-        parser.add_argument("--interval", type=float, default=5.0, help="seconds between sweeps (default 5)")
+        parser.add_argument("--interval", type=float, default=2.0, help="seconds between sweeps (default 2)")
 
-    def handle(self, *args, loop: bool = False, interval: float = 5.0, **options):
+    def handle(self, *args, loop: bool = False, interval: float = 2.0, **options):
         stopping = False
 
         def stop(signum, frame):

@@ -1,0 +1,58 @@
+"""Fire-and-forget Celery publishes, off the caller's thread.
+
+A publish is a round trip to the broker (Redis); inside a move's database call
+(the consumer's thread, in a ``transaction.on_commit`` hook) it would make every
+move wait for it. ``publish`` hands the task to one background thread per
+process and returns at once. The thread sends in order; a failure is logged and
+dropped, because every task published here has a database-driven safety net
+(``games.services.sweep_expired`` re-enqueues a computer move that never came).
+
+Only the computer's moves use it: a human turn publishes nothing at all (the
+clock is ``Match.turn_deadline``, read by the sweeps: docs/protocol.md, "The clock").
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+_executor_pid = 0
+
+
+def _background() -> ThreadPoolExecutor:
+    """This process's publisher thread, made on first use (and again in a forked child,
+    which inherits the object but not the thread)."""
+    global _executor, _executor_pid
+    with _lock:
+        if _executor is None or _executor_pid != os.getpid():
+            # Not a daemon thread: at exit, Python waits for the publishes already handed over.
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kropki-publish")
+            _executor_pid = os.getpid()
+        return _executor
+
+
+def _send(task, args: tuple) -> None:
+    try:
+        task.apply_async(args)
+    except Exception:  # the broker is down or slow: the sweeper's rescue covers it
+        log.exception("could not publish %s%r", task.name, args)
+
+
+def publish(task, args: tuple) -> None:
+    """Send ``task`` with ``args`` from the background thread; never raises."""
+    try:
+        _background().submit(_send, task, args)
+    except RuntimeError:  # the interpreter is shutting down: no new threads, send it here
+        _send(task, args)
+
+
+def wait_idle(timeout: float = 10.0) -> None:
+    """Until everything handed over so far has been sent (tests, and scripts that exit)."""
+    done: Future = _background().submit(lambda: None)
+    done.result(timeout=timeout)
