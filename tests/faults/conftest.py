@@ -286,23 +286,33 @@ class Player:
             await asyncio.sleep(base / 2 + random.random() * base / 2)
 
     async def _on_frame(self, frame: dict) -> None:
+        """As static/js/match.js: a state frame replaces the picture; another frame
+        brings the match header (and a move); a gap asks for the state."""
         self.frames.append(frame)
         if frame.get("type") == "error":
             self.errors.append(frame)
             return
-        if not isinstance(frame.get("ply"), int) or not frame.get("snapshot"):
+        if not isinstance(frame.get("ply"), int):
             return
-        if frame["ply"] < self.last_ply:
-            return
-        if frame["type"] == "moved" and frame["ply"] == self.last_ply and self.snapshot \
-                and frame["snapshot"]["ply"] == self.snapshot["ply"]:
-            return
-        if frame["type"] != "state" and frame["ply"] > self.last_ply + 1 and self.last_ply >= 0:
-            await self.send({"type": "sync"})
-        if frame["type"] == "state" and frame.get("you") is not None:
-            self.you = frame["you"]
+        if frame["type"] == "state":
+            if not frame.get("snapshot") or frame["ply"] < self.last_ply:
+                return
+            if frame.get("you") is not None:
+                self.you = frame["you"]
+            self.snapshot = frame["snapshot"]
+        else:
+            if not frame.get("match") or frame["ply"] < self.last_ply or self.snapshot is None:
+                return
+            is_move = isinstance(frame.get("action"), int)
+            if is_move and frame["ply"] == self.last_ply:
+                return  # a duplicate
+            if frame["ply"] > self.last_ply + (1 if is_move else 0):
+                await self.send({"type": "sync"})  # a gap: the state frame brings the whole match
+                return
+            self.snapshot = {**self.snapshot, **frame["match"], "ply": frame["ply"]}
+            if is_move:
+                self.snapshot["moves"] = self.snapshot["moves"] + [frame["notation"]]
         self.last_ply = frame["ply"]
-        self.snapshot = frame["snapshot"]
 
     async def send(self, frame: dict) -> bool:
         ws = self.ws

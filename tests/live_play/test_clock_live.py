@@ -77,13 +77,15 @@ async def test_connect_four_player_who_does_not_move_loses_on_time(clock_site, c
     await play(ws_a, ws_b, 0, 3)
     frame = await play(ws_b, ws_a, 1, 3)
     # alice (pink) now lets her clock run out
-    due = datetime.fromisoformat(frame["snapshot"]["deadline"]).timestamp() + GRACE_SECONDS
+    due = datetime.fromisoformat(frame["match"]["deadline"]).timestamp() + GRACE_SECONDS
     frames = [await until(ws, finished, TURN + 8) for ws in (ws_a, ws_b, ws_spectator)]
     late = time.time() - due
     for frame in frames:
-        snap = frame["snapshot"]
-        assert snap["status"] == "finished" and snap["end_reason"] == "timeout" and snap["winner"] == 2
-        assert "czas" in snap["result_text"]
+        header = frame["match"]
+        assert header["status"] == "finished" and header["end_reason"] == "timeout" and header["winner"] == 2
+    await ws_spectator.send(json.dumps({"type": "sync"}))  # the words come with a state frame, in Polish here
+    state = await until(ws_spectator, lambda f: f["type"] == "state", 5)
+    assert "czas" in state["snapshot"]["result_text"]
     # beat's sweep runs every second: deadline + grace + 1 s, and 2 s for a loaded machine
     assert late <= 3, f"the timeout came {late:.1f} s after deadline + grace"
     for ws in (ws_a, ws_b, ws_spectator):
@@ -100,11 +102,11 @@ async def test_kropki_a_player_who_does_not_move_is_ended_on_time(clock_site, cl
     for ws in (ws_a, ws_b):
         frame = await until(ws, moved(3), TURN + 8)
         assert frame["by"] == 1 and frame["by_timeout"] is True
-        assert frame["snapshot"]["view"]["ended"] == [True, False] and frame["snapshot"]["to_move"] == 2
+        assert frame["details"]["ended"] is True and frame["match"]["to_move"] == 2
     # bob lets his clock run out too: both have ended, the match is over
     for ws in (ws_a, ws_b):
         frame = await until(ws, finished, TURN + 8)
-        assert frame["snapshot"]["status"] == "finished" and frame["snapshot"]["end_reason"] == "score"
+        assert frame["match"]["status"] == "finished" and frame["match"]["end_reason"] == "score"
     for ws in (ws_a, ws_b):
         await ws.close()
 
@@ -117,13 +119,13 @@ async def test_two_daphnes_sharing_redis_and_the_database_serve_one_match(clock_
     ws_b = await open_ws(other_url, data["match"], data["bob"])  # bob on daphne 2
     ws_s = await open_ws(other_url, data["match"], None)
     frame = await play(ws_a, ws_b, 0, 0)
-    assert frame["by"] == 1 and frame["snapshot"]["ply"] == 1
+    assert frame["by"] == 1 and frame["ply"] == 1
     frame = await play(ws_b, ws_a, 1, 1)
-    assert frame["by"] == 2 and frame["snapshot"]["ply"] == 2
-    assert (await until(ws_s, moved(2), 5))["snapshot"]["moves"] == ["a1-b1", "b1-c1"]
+    assert frame["by"] == 2 and frame["ply"] == 2
+    assert (await until(ws_s, moved(2), 5))["notation"] == "b1-c1"
     await ws_a.send(json.dumps({"type": "resign"}))
     for ws in (ws_a, ws_b, ws_s):
-        assert (await until(ws, finished, 10))["snapshot"]["end_reason"] == "resign"
+        assert (await until(ws, finished, 10))["match"]["end_reason"] == "resign"
     for ws in (ws_a, ws_b, ws_s):
         await ws.close()
 
@@ -144,12 +146,12 @@ async def test_with_the_worker_killed_the_sweeper_ends_the_match_in_time(clock_s
     ws_b = await open_ws(clock_url, data["match"], data["bob"])
     await play(ws_a, ws_b, 0, 2)
     frame = await play(ws_b, ws_a, 1, 4)
-    deadline = datetime.fromisoformat(frame["snapshot"]["deadline"]).timestamp()
+    deadline = datetime.fromisoformat(frame["match"]["deadline"]).timestamp()
     frames = [await until(ws, finished, MOVE_SECONDS + 15) for ws in (ws_a, ws_b)]
     arrived = time.time()
     assert arrived <= deadline + 10, f"ended {arrived - deadline:.1f} s after the deadline"
     for frame in frames:
-        assert frame["snapshot"]["end_reason"] == "timeout" and frame["snapshot"]["winner"] == 2
+        assert frame["match"]["end_reason"] == "timeout" and frame["match"]["winner"] == 2
     # and it was the sweeper (no worker is left to run beat's sweep task)
     await asyncio.to_thread(live.wait_for_log, sweeper, "ended 1 overdue", 10)
     for ws in (ws_a, ws_b):
