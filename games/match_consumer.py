@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import aclose_old_connections, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
@@ -54,6 +54,9 @@ def db_call(func):
     connection was ~9 % of daphne's CPU under load, PostgreSQL's costs a round
     trip and authentication). A connection that failed is still closed after
     the call, and ``CONN_HEALTH_CHECKS`` pings a kept one before it is reused.
+    (``database_sync_to_async`` closes old connections in the thread itself,
+    before and after the call; channels' ``aclose_old_connections`` would only
+    hop to the one thread-sensitive thread and clean that thread's connection.)
     Broadcasts after commit are queued on daphne's loop (``realtime.sends_on_loop``).
     """
 
@@ -209,7 +212,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             raise MatchError("login_required")
         if self.spectator:
             raise MatchError("not_a_player")
-        await aclose_old_connections()
         result = await db_call(self.COMMANDS[kind])(self, content)
         if result == "duplicate":
             await self._send_state()
@@ -289,7 +291,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return frame
 
     async def _send_state(self) -> None:
-        await aclose_old_connections()
         frame = await self._state_frame()
         if frame is not None:
             await self.send_json(frame)

@@ -2,8 +2,9 @@
 
 Each public function runs in one transaction holding the match's row lock
 (``select_for_update``; on SQLite the IMMEDIATE transaction mode serialises
-writers), checks its guards, writes, and registers the broadcast and the next
-timer with ``transaction.on_commit`` so clients only hear of committed state.
+writers), checks its guards, writes, and registers the broadcast (and a
+computer's move) with ``transaction.on_commit`` so clients only hear of
+committed state. The clock is the deadline column, swept every second.
 Every ending goes through ``_finish``.
 
 Refusals raise MatchError. One refusal changes state on purpose: a move that
@@ -88,9 +89,9 @@ def _remember(match: Match, state: State) -> None:
 
 
 def _lock(match_id: int) -> Match:
-    # The players come along (the frame after commit names them) but only the match row is locked.
+    # The match row alone: frames carry its header, never the players' names.
     try:
-        return Match.objects.select_related("pink", "blue").select_for_update(of=("self",)).get(pk=match_id)
+        return Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise MatchError("not_found") from None
 
@@ -266,8 +267,8 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
                            "by_timeout": by_timeout})
         return
     match.save(update_fields=fields)
-    # Hooks run in this order after commit: the frame first (queued on daphne's loop), then
-    # the clock's alarm (a blocking publish to the broker), so players do not wait for it.
+    # After commit: the frame (queued on daphne's loop); the clock needs nothing (beat's sweep
+    # reads turn_deadline), a computer's turn a task published off this thread.
     _broadcast_on_commit(
         match, "moved", action=action, by=side, notation=effect.notation, details=effect.details, by_timeout=by_timeout,
     )
