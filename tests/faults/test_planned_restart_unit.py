@@ -61,7 +61,7 @@ def test_extend_moves_live_deadlines_and_leaves_the_rest(alice, bob, sent):
     assert Match.objects.get(pk=done.pk).turn_deadline is None
     # after commit: one frame with the new deadline to the match; nothing to re-arm
     frames = [s for s in sent if s[0] == "frame"]
-    assert len(frames) == 1 and frames[0][1] == live.pk, sent
+    assert frames == [("frame", live.pk, "clock")], sent
     assert not [s for s in sent if s[0] == "task"]
     # the sweeps read the new deadline: the old one + grace no longer ends the turn, the new one does
     services.sweep_expired(now=before + services.grace() + timedelta(seconds=1))

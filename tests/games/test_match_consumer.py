@@ -412,3 +412,18 @@ async def test_the_worst_kropki_20_state_frame_stays_small(make_match, alice, pl
         assert len(snap["moves"]) == snap["ply"] == match.ply and len(snap["view"]["chains"]) >= 10
         assert size <= 32 * 1024, size
         await ws.disconnect()
+
+
+async def test_a_dots_and_boxes_frame_says_the_boxes_and_the_extra_move(make_match, alice, bob):
+    match = await database_sync_to_async(make_match)("kropki-i-kwadraty")
+    ws_a = await open_socket(match.pk, alice)
+    ws_b = await open_socket(match.pk, bob)
+    # a1-b1 (0), then the box a1's other three sides: b1-b2 (31), a2-b2 (5), a1-a2 (30) closes it
+    for ply, (ws, segment) in enumerate([(ws_a, 0), (ws_b, 31), (ws_a, 5), (ws_b, 30)]):
+        await ws.send_json_to({"type": "move", "ply": ply, "action": segment})
+        frames = [await each.receive_json_from(timeout=5) for each in (ws_a, ws_b)]
+    frame = frames[0]
+    assert frame == frames[1] and frame["details"] == {"segment": 30, "boxes": [[0, 0]], "extra_move": True}
+    assert frame["match"]["to_move"] == 2 and frame["match"]["scores"] == [0, 1] and frame["by"] == 2
+    for ws in (ws_a, ws_b):
+        await ws.disconnect()
