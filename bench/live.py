@@ -69,7 +69,6 @@ import asyncio
 import json
 import os
 import random
-import secrets
 import shutil
 import statistics
 import subprocess
@@ -515,26 +514,7 @@ class TreeSite(live.LiveSite):
 
 def make_tree_site(workdir: Path, redis_url: str, root: Path, **extra_env: str) -> TreeSite:
     """As ``live.make_live_site`` (same environment), for the checkout at ``root``."""
-    suffix = f"{os.getpid()}_{secrets.token_hex(2)}"
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(root),
-        "DJANGO_SETTINGS_MODULE": "kropki_site.settings",
-        "DATABASE_URL": live.live_database_url(os.environ.get("DATABASE_URL"), workdir, suffix),
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",
-        "SESSION_COOKIE_SECURE": "0",
-        "CSRF_COOKIE_SECURE": "0",
-        "SECURE_HSTS_SECONDS": "0",
-        "VAR_DIR": str(workdir / "var"),
-        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "EMAIL_FILE_PATH": str(workdir / "mail"),
-        "PYTHONUNBUFFERED": "1",
-        **extra_env,
-    }
+    env = live.live_env(workdir, redis_url, PYTHONPATH=str(root), **extra_env)
     site = TreeSite(env, workdir, root)
     site.manage("migrate", "--noinput")
     return site

@@ -44,6 +44,8 @@ import sys
 import time
 from pathlib import Path
 
+from live import tree_revision  # bench/live.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 LIVE = ROOT / "bench" / "live.py"
 VARIANTS = ("kropki-10", "kropki-20", "cztery-w-rzedzie", "kropki-i-kwadraty")
@@ -146,8 +148,8 @@ def compare(args, trees: dict[str, Path]) -> dict:
         results[variant] = entry
 
     print(f"\n{args.matches} matches, {args.daphnes} daphne(s), think {args.think_ms} ms, up to {args.moves} moves; "
-          f"medians of {args.rounds} rounds (old = {trees['old']} {rev(trees['old'])}, "
-          f"new = {trees['new']} {rev(trees['new'])})")
+          f"medians of {args.rounds} rounds (old = {trees['old']} {tree_revision(trees['old'])}, "
+          f"new = {trees['new']} {tree_revision(trees['new'])})")
     for variant, entry in results.items():
         print(f"\n{variant} (runs ok: old {entry['old']['runs_ok']}, new {entry['new']['runs_ok']})")
         print(f"  {'':30} {'old':>10} {'new':>10} {'new/old':>8}")
@@ -161,23 +163,11 @@ def compare(args, trees: dict[str, Path]) -> dict:
                 print(f"  {name} error: {e[:400]}")
     return {"mode": "compare", "matches": args.matches, "daphnes": args.daphnes, "think_ms": args.think_ms,
             "max_moves": args.moves, "rounds": args.rounds,
-            "trees": {name: {"path": str(t), "rev": rev(t)} for name, t in trees.items()}, "results": results}
+            "trees": {name: {"path": str(t), "rev": tree_revision(t)} for name, t in trees.items()}, "results": results}
 
 
 def fmt(v) -> str:
     return "-" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))
-
-
-def rev(tree: Path) -> str:
-    """``<short commit>`` of the checkout, ``+dirty`` with uncommitted changes to tracked files."""
-    try:
-        head = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-        return (head or "?") + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "?"
 
 
 class Search:
@@ -244,7 +234,7 @@ def search(args, trees: dict[str, Path]) -> dict:
         print(f"  {d:>8} {o['max_matches']:>8} {n['max_matches']:>8} {fmt(ratios[str(d)]):>8}  "
               f"({o['complete']}/{n['complete']}; {o['first_failing']}/{n['first_failing']})")
     return {"mode": "search", "variant": args.variant, "think_ms": args.think_ms, "p99_target_ms": args.p99_ms,
-            "max_moves": args.moves, "trees": {name: {"path": str(t), "rev": rev(t)} for name, t in trees.items()},
+            "max_moves": args.moves, "trees": {name: {"path": str(t), "rev": tree_revision(t)} for name, t in trees.items()},
             "results": results, "ratio": ratios}
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.utils import translation
@@ -95,6 +96,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             task = getattr(self, "rejoin_task", None)
             if task is not None:
                 task.cancel()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``aclose_old_connections`` before every
+        message: that is a hop to the one thread-sensitive thread (per frame in,
+        and per frame out to every socket), and it only cleans that thread's
+        connection. This consumer touches the database only through ``db_call``,
+        whose pool thread closes old connections itself, before and after."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # -- WebSocket handlers ---------------------------------------------------
 

@@ -219,10 +219,10 @@ def drop_live_database(url: str) -> None:
         admin.execute(f'DROP DATABASE IF EXISTS "{cfg["NAME"]}" WITH (FORCE)')
 
 
-def make_live_site(workdir: Path, redis_url: str, **extra_env: str) -> LiveSite:
-    """Create a database, migrate it, and return a LiveSite whose processes share it."""
+def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
+    """The environment of a live site's processes: production flags, a database of its own."""
     suffix = f"{os.getpid()}_{secrets.token_hex(2)}"
-    env = {
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "kropki_site.settings",
         "DATABASE_URL": live_database_url(os.environ.get("DATABASE_URL"), workdir, suffix),
@@ -240,7 +240,11 @@ def make_live_site(workdir: Path, redis_url: str, **extra_env: str) -> LiveSite:
         "PYTHONUNBUFFERED": "1",
         **extra_env,
     }
-    site = LiveSite(env=env, workdir=workdir)
+
+
+def make_live_site(workdir: Path, redis_url: str, **extra_env: str) -> LiveSite:
+    """Create a database, migrate it, and return a LiveSite whose processes share it."""
+    site = LiveSite(env=live_env(workdir, redis_url, **extra_env), workdir=workdir)
     site.manage("migrate", "--noinput")
     return site
 

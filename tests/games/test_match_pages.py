@@ -109,3 +109,25 @@ def test_the_match_page_links_each_move_error_to_the_rule_behind_it(client, alic
     links = data["rule_links"]
     assert links["inside_territory"] == "/zasady/kropki/#poza-gra"
     assert links["player_has_ended"] == "/zasady/kropki/#konczenie"
+
+
+def test_the_board_of_any_played_position_comes_over_http_cached(client, make_match, alice, bob):
+    """What a live page fetches after a gap: the one renderer's SVG of position ``ply``,
+    live or as a picture, in the asked language, cacheable; nothing beyond the match's ply."""
+    from games import services
+
+    match = make_match("kropki-10")
+    services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)
+    services.match_play(match_id=match.pk, user_id=bob.pk, ply=1, action=45)
+    live = client.get(reverse("match_board", args=[match.pk, 2]) + "?live=1&lang=en")
+    assert live.status_code == 200 and live["Content-Type"].startswith("image/svg+xml")
+    assert "immutable" in live["Cache-Control"] and "public" in live["Cache-Control"]
+    svg = live.content.decode()
+    assert 'class="board board-kropki interactive"' in svg and 'aria-label="dot a1"' in svg
+    assert 'data-p="44"' in svg and 'data-p="45"' in svg and 'data-action="44"' not in svg
+    before = client.get(reverse("match_board", args=[match.pk, 1]) + "?live=0&lang=pl").content.decode()
+    assert 'role="img"' in before and 'data-p="44"' in before and 'data-p="45"' not in before
+    assert "Różowe kropki: e5" in before and "data-action" not in before
+    assert client.get(reverse("match_board", args=[match.pk, 3])).status_code == 404
+    assert client.get(f"/partia/{match.pk}/plansza/-1/").status_code == 404
+    assert client.get(reverse("match_board", args=[987654, 0])).status_code == 404
