@@ -99,10 +99,13 @@ def seek_cancel(*, user, variants: list[str] | None = None) -> int:
     if user is None or not getattr(user, "is_authenticated", False):
         raise MatchError("login_required")
     with transaction.atomic():
+        # One at a time with the pairing rounds: a cancel that locked one of a player's
+        # seeks while a round skip-locked the other would deadlock with the round's
+        # "cancel the rest" (seen on PostgreSQL). A cancel waits for at most one round.
+        _serialise_rounds()
         seeks = Seek.objects.filter(user=user, status=Seek.Status.WAITING)
         if variants is not None:
             seeks = seeks.filter(variant__in=list(variants))
-        # Waits for a pairing round holding these rows, then re-checks the status.
         return seeks.update(status=Seek.Status.CANCELLED)
 
 
