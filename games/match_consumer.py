@@ -156,9 +156,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 raise MatchError("bad_frame")
             await self._dispatch(content)
         except MatchError as exc:
-            with translation.override(self.language):
-                message = exc.message
-            await self.send_json({"type": "error", "code": exc.code, "message": message})
+            await self._send_error(exc)
             if exc.code not in QUIET_ERRORS:
                 await self._send_state()
         except DatabaseError:
@@ -166,9 +164,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             # rolled back, so nothing was written; say so, then the state as it is. If even
             # that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py).
             log.warning("database error in match %s", self.match_id, exc_info=True)
-            with translation.override(self.language):
-                message = MatchError("server_unavailable").message
-            await self.send_json({"type": "error", "code": "server_unavailable", "message": message})
+            await self._send_error(MatchError("server_unavailable"))
             try:
                 await self._send_state()
             except DatabaseError:
@@ -301,6 +297,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if frame is not None:
             frame["you"] = _side_for(frame["snapshot"], self.user_id)
         return frame
+
+    async def _send_error(self, exc: MatchError) -> None:
+        with translation.override(self.language):  # the message in this socket's language
+            message = exc.message
+        await self.send_json({"type": "error", "code": exc.code, "message": message})
 
     async def _send_state(self) -> None:
         frame = await self._state_frame()

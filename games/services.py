@@ -119,7 +119,7 @@ def _broadcast_on_commit(match: Match, kind: str, **extra: Any) -> None:
     transaction.on_commit(lambda: realtime.broadcast_match(match, kind, **extra))
 
 
-def _schedule_clock(match: Match) -> None:
+def _queue_computer_turn(match: Match) -> None:
     """After commit: the computer's move if it is its turn.
 
     A human turn needs nothing here: its clock is the row's ``turn_deadline``,
@@ -175,7 +175,7 @@ def match_create(
         state = get_variant(variant).game().new_initial_state()
         _set_turn(match, state, now)
         match.save()
-        _schedule_clock(match)
+        _queue_computer_turn(match)
         _broadcast_on_commit(match, "created")
     return match
 
@@ -272,7 +272,7 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     _broadcast_on_commit(
         match, "moved", action=action, by=side, notation=effect.notation, details=effect.details, by_timeout=by_timeout,
     )
-    _schedule_clock(match)
+    _queue_computer_turn(match)
 
 
 # -- the clock -----------------------------------------------------------------

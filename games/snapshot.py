@@ -68,7 +68,7 @@ def player_name(match: Match, side: int) -> str:
 
 # The board's SVG of a match at one ply (Kropki 10x10: ~2 ms to draw, 16 kB):
 # drawn for first paints and for pages that fetch the board after a gap
-# (games/match_views.board_picture), never per move. Keyed like the engine-state
+# (games/match_views.match_board), never per move. Keyed like the engine-state
 # cache and checked against the full history, so a reused id never gets
 # another game's board.
 _SVG_CACHE: dict[tuple[int, str, int, bool, str], tuple[list[int], str]] = {}

@@ -59,7 +59,6 @@ def test_a_move_reads_the_match_once(make_match, alice, monkeypatch, django_asse
     """One read of the match (the locking one, with the players), the move row, the match row."""
     match = make_match("kropki-10")
     monkeypatch.setattr(realtime, "_send", lambda group, message: None)
-    monkeypatch.setattr(services, "_schedule_clock", lambda match: None)
     services.match_state(match)  # warm the state cache, as in a running match
     with django_assert_max_num_queries(5) as ctx:  # SQLite also counts its BEGIN IMMEDIATE
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)
