@@ -13,6 +13,15 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+def _add_heartbeat() -> None:
+    from kropki_site.heartbeat import WorkerHeartbeat  # needs Django's settings configured
+
+    app.steps["worker"].add(WorkerHeartbeat)
+
+
+_add_heartbeat()
+
+
 @app.task(name="kropki_site.ping")
 def ping() -> str:
     """A trivial task: the live-server tests use it to prove a worker answers."""

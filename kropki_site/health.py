@@ -1,4 +1,14 @@
-"""/healthz: 200 only when the database, Redis (channel layer) and the Celery broker answer."""
+"""/healthz: each part's state.
+
+The HTTP status is what a load balancer needs: 200 when this web process can serve
+(the database, Redis for the channel layer and the Celery broker answer), else 503.
+The background parts are reported beside it from their heartbeats
+(kropki_site/heartbeat.py): which worker serves which queue and when each of the
+workers, beat and the sweeper was last seen. A part not seen within
+heartbeat.STALE_SECONDS makes the status "degraded" (still 200: daphne can serve,
+and the sweeper keeps the clock while a worker or beat is down) and is named in
+``missing``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from kombu import Connection
+
+from kropki_site import heartbeat
 
 TIMEOUT_SECONDS = 2
 
@@ -39,6 +51,35 @@ def check_broker() -> None:
 
 
 CHECKS = {"database": check_database, "redis": check_redis, "broker": check_broker}
+QUEUES = ("clock", "default", "bots")
+SINGLETONS = ("beat", "sweeper")
+
+
+def background_parts() -> tuple[dict, list[str]]:
+    """(report, missing): workers with their queues, each queue's server, beat, the sweeper."""
+    try:
+        seen = heartbeat.seen()
+    except Exception as exc:  # Redis is down: the redis check says so; nothing is known here
+        return {"error": type(exc).__name__}, ["heartbeats"]
+    workers = {
+        name.removeprefix("worker:"): {"queues": value.get("queues", []), "pid": value.get("pid"),
+                                       "seen_seconds_ago": value["ago"]}
+        for name, value in seen.items() if name.startswith("worker:")
+    }
+    report: dict = {"workers": workers, "queues": {}}
+    missing = []
+    for queue in QUEUES:
+        served = any(queue in worker["queues"] for worker in workers.values())
+        report["queues"][queue] = "ok" if served else "no worker seen"
+        if not served:
+            missing.append(f"queue:{queue}")
+    for part in SINGLETONS:
+        if part in seen:
+            report[part] = {"state": "ok", "pid": seen[part].get("pid"), "seen_seconds_ago": seen[part]["ago"]}
+        else:
+            report[part] = {"state": f"not seen in {heartbeat.STALE_SECONDS:g} s"}
+            missing.append(part)
+    return report, missing
 
 
 @never_cache
@@ -52,5 +93,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
         else:
             results[name] = "ok"
     failing = [name for name, result in results.items() if result != "ok"]
-    status = 503 if failing else 200
-    return JsonResponse({"status": "ok" if not failing else "fail", "failing": failing, "checks": results}, status=status)
+    parts, missing = background_parts()
+    status = "fail" if failing else "degraded" if missing else "ok"
+    return JsonResponse(
+        {"status": status, "failing": failing, "checks": results, "missing": missing, "parts": parts},
+        status=503 if failing else 200,
+    )

@@ -217,6 +217,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The persistent scheduler, plus a heartbeat per tick that /healthz reads.
+CELERY_BEAT_SCHEDULER = "kropki_site.heartbeat:Scheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
 

@@ -28,6 +28,18 @@ WS_MAX_BYTES = 65536
 DAPHNE_LIMITS = ["--websocket-max-message-size", str(WS_MAX_BYTES), "--websocket-max-frame-size", str(WS_MAX_BYTES)]
 
 
+def run_programs() -> dict[str, str]:
+    """scripts/supervisord.conf's programs (the process table scripts/run starts): name -> command."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(ROOT / "scripts" / "supervisord.conf")
+    return {
+        section.removeprefix("program:"): " ".join(parser[section]["command"].split())
+        for section in parser.sections() if section.startswith("program:")
+    }
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

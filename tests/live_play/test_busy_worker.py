@@ -17,7 +17,6 @@ import asyncio
 import re
 import time
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from celery import Celery
@@ -34,7 +33,6 @@ pytestmark = pytest.mark.slow
 LATE_BUDGET = 3.0  # seconds after deadline + grace
 JOBS_PER_QUEUE = 6
 JOB_SECONDS = 30
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -108,7 +106,7 @@ async def timeout_lateness(site: live.LiveSite, url: str, wait: float) -> float 
 
 
 def test_scripts_run_gives_the_clock_queue_its_own_worker():
-    lines = [line for line in (ROOT / "scripts" / "run").read_text().splitlines() if "celery -A kropki_site worker" in line]
+    lines = [line for line in live.run_programs().values() if "celery -A kropki_site worker" in line]
     queues = [re.search(r"-Q (\S+)", line).group(1).split(",") for line in lines]
     assert ["clock"] in queues, lines
     assert all("clock" not in q for q in queues if q != ["clock"]), lines

@@ -25,7 +25,6 @@ import os
 import re
 import signal
 import time
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -41,7 +40,6 @@ pytestmark = pytest.mark.slow
 
 GROUP_EXPIRY = 3
 CAPACITY = 2
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +136,8 @@ async def test_row_15_a_process_over_capacity_drops_logs_and_its_client_resyncs(
 
 
 def test_scripts_run_sets_daphnes_limits_as_the_live_tests_do():
-    text = (ROOT / "scripts" / "run").read_text().replace("\\\n", " ")
-    line = next(line for line in text.splitlines() if "/daphne " in line)
+    line = live.run_programs()["web"]
+    assert "/daphne " in line
     for flag in ("--websocket-max-message-size", "--websocket-max-frame-size"):
         assert re.search(re.escape(flag) + r"\s+(\d+)", line).group(1) == str(live.WS_MAX_BYTES)
     assert live.WS_MAX_BYTES == 65536

@@ -1,8 +1,11 @@
 import copy
+import secrets
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+
+from kropki_site import heartbeat
 
 pytestmark = pytest.mark.django_db
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
@@ -14,15 +17,41 @@ def dead_channel_layers():
     return layers
 
 
-def test_healthz_is_200_when_everything_answers(client):
+@pytest.fixture(autouse=True)
+def own_heartbeats(monkeypatch):
+    """Heartbeats of this test only (live workers of other tests may share the Redis)."""
+    monkeypatch.setattr(heartbeat, "PREFIX", f"kropki:test-{secrets.token_hex(4)}:")
+
+
+def test_healthz_is_200_and_ok_when_everything_answers_and_every_part_beats(client):
+    heartbeat.alive("worker:clock@m1", queues=["clock"])
+    heartbeat.alive("worker:work@m1", queues=["bots", "default"])
+    heartbeat.alive("beat")
+    heartbeat.alive("sweeper")
     response = client.get(reverse("healthz"))
     assert response.status_code == 200, response.json()
-    assert response.json() == {
-        "status": "ok",
-        "failing": [],
-        "checks": {"database": "ok", "redis": "ok", "broker": "ok"},
-    }
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["failing"] == [] and body["missing"] == []
+    assert body["checks"] == {"database": "ok", "redis": "ok", "broker": "ok"}
+    parts = body["parts"]
+    assert parts["queues"] == {"clock": "ok", "default": "ok", "bots": "ok"}
+    assert parts["workers"]["clock@m1"]["queues"] == ["clock"]
+    assert parts["workers"]["clock@m1"]["seen_seconds_ago"] < 5
+    assert parts["beat"]["state"] == "ok" and parts["sweeper"]["state"] == "ok"
     assert "no-cache" in response["Cache-Control"]
+
+
+def test_healthz_is_degraded_naming_the_parts_not_seen(client):
+    heartbeat.alive("worker:work@m1", queues=["bots", "default"])
+    heartbeat.alive("sweeper")
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200  # this web process can serve; the sweeper keeps the clock
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["missing"] == ["queue:clock", "beat"]
+    assert body["parts"]["queues"]["clock"] == "no worker seen"
+    assert body["parts"]["beat"]["state"].startswith("not seen")
 
 
 def test_healthz_names_a_dead_channel_layer_redis(client, settings):
@@ -39,3 +68,27 @@ def test_healthz_names_a_dead_broker(client, settings):
     assert response.json()["failing"] == ["broker"]
 
 
+
+
+def test_beat_starts_a_new_schedule_over_a_truncated_one(tmp_path):
+    """A beat killed with SIGKILL mid-write left a schedule celery cannot read (EOFError):
+    beat then died at every start under the supervisor."""
+    import dbm
+    import shelve
+
+    from kropki_site.celery import app
+
+    path = tmp_path / "celerybeat-schedule"
+    with shelve.open(str(path)) as store:
+        store["entries"] = {}
+    with dbm.open(str(path), "w") as db:  # the same keys, their pickles cut off
+        for key in list(db.keys()):
+            db[key] = b""
+    with pytest.raises(EOFError):
+        with shelve.open(str(path)) as store:
+            store["entries"]
+    scheduler = heartbeat.Scheduler(app, schedule_filename=str(path), lazy=False)
+    try:
+        assert "sweep-expired-turns" in scheduler.schedule
+    finally:
+        scheduler.close()

@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from games.services import sweep_expired
+from kropki_site import heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,8 @@ class Command(BaseCommand):
             try:
                 close_old_connections()
                 ended = sweep_expired()
+                if loop:
+                    heartbeat.alive("sweeper")
                 if ended:
                     self.stdout.write(f"sweep_turns: ended {ended} overdue turn(s)")
                     self.stdout.flush()

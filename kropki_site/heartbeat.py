@@ -1,0 +1,113 @@
+"""The background parts say they are alive, and /healthz reads it.
+
+Each Celery worker (a bootstep on the worker's own timer), beat (its scheduler's
+tick) and the ``sweep_turns`` loop write ``kropki:alive:<part>[:<name>]`` in Redis
+every few seconds, with the time and an expiry. Nothing here may disturb the part
+that calls it: a Redis that is down is the redis check's business, so errors are
+swallowed. After a Redis restart the keys are back within one interval.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+
+import redis
+from celery import bootsteps
+from celery.beat import PersistentScheduler
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+INTERVAL_SECONDS = 2.0
+# A part not heard from for this long is reported as not seen (and its key expires).
+STALE_SECONDS = 15.0
+PREFIX = "kropki:alive:"
+
+_client: redis.Redis | None = None
+
+
+def client() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+    return _client
+
+
+def alive(part: str, **details) -> None:
+    """Record that ``part`` is alive now (``details``: e.g. a worker's queues)."""
+    try:
+        value = json.dumps({"at": time.time(), "pid": os.getpid(), **details})
+        client().set(PREFIX + part, value, ex=int(STALE_SECONDS))
+    except redis.RedisError as exc:
+        log.debug("heartbeat of %s not written: %s", part, exc)
+
+
+def seen() -> dict[str, dict]:
+    """Every part heard from within STALE_SECONDS: name -> {"at", "ago", details...}.
+    Raises redis.RedisError when Redis does not answer."""
+    conn = client()
+    keys = sorted(conn.scan_iter(match=PREFIX + "*", count=100))
+    now = time.time()
+    parts = {}
+    for key, raw in zip(keys, conn.mget(keys) if keys else []):
+        if raw is None:
+            continue
+        value = json.loads(raw)
+        value["ago"] = round(max(0.0, now - value["at"]), 1)
+        parts[key.decode()[len(PREFIX):]] = value
+    return parts
+
+
+class WorkerHeartbeat(bootsteps.StartStopStep):
+    """A worker bootstep: ``alive("worker:<hostname>", queues=[...])`` on the worker's timer,
+    so a worker whose event loop is stuck stops beating."""
+
+    requires = {"celery.worker.components:Timer"}
+
+    def __init__(self, worker, **kwargs):
+        super().__init__(worker, **kwargs)
+        self.tref = None
+
+    def start(self, worker):
+        queues = sorted(worker.app.amqp.queues.consume_from or worker.app.amqp.queues)
+        name = "worker:" + worker.hostname
+
+        def beat():
+            alive(name, queues=queues)
+
+        beat()
+        self.tref = worker.timer.call_repeatedly(INTERVAL_SECONDS, beat)
+
+    def stop(self, worker):
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+class Scheduler(PersistentScheduler):
+    """Celery beat's scheduler (its schedule file as before) that reports each tick, and
+    starts a new schedule file over one it cannot read."""
+
+    _last_beat = 0.0
+
+    def setup_schedule(self):
+        # A beat killed mid-write (kill -9) can leave a truncated shelve that celery's own
+        # recovery misses (EOFError), and beat would then die at every start. Every entry
+        # of ours is a short interval, so nothing worth keeping is lost.
+        try:
+            super().setup_schedule()
+        except Exception as exc:
+            log.warning("beat schedule %s unreadable (%r): starting a new one", self.schedule_filename, exc)
+            self._remove_db()
+            super().setup_schedule()
+
+    def tick(self, *args, **kwargs):
+        now = time.monotonic()
+        if now - self._last_beat >= INTERVAL_SECONDS:
+            self._last_beat = now
+            alive("beat")
+        # Beat may sleep up to max_interval between ticks: keep it short enough to beat.
+        return min(super().tick(*args, **kwargs), INTERVAL_SECONDS)

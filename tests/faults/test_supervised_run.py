@@ -1,0 +1,291 @@
+"""The README's run command keeps the site up (scripts/run + scripts/supervisord.conf).
+
+The command is started as a person starts it, then each of its six parts is killed
+with SIGKILL in turn (Redis, daphne, the sweeper, the clock worker, the default
+worker, beat). After each:
+
+- the home page answers within 20 s of the kill, and /healthz names every part
+  alive again (the killed one with a new pid);
+- a new match is played over WebSockets;
+- a match left idle since just before the kill ends on its clock within
+  deadline + grace + 10 s.
+
+At the end Ctrl-C (SIGINT to the command's process group, as a terminal sends it)
+stops everything and leaves nothing running.
+
+Two set-ups: the default one (SQLite and the embedded Redis, DEBUG on, as on a
+fresh machine), and the production flags with DATABASE_URL (PostgreSQL when the
+test run has it, as in CI) and an external Redis, which the test restarts
+instead of killing an embedded one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import time
+from contextlib import closing
+from datetime import datetime, timezone
+from pathlib import Path
+
+import psutil
+import psycopg
+import pytest
+
+from tests import live
+
+from .conftest import PASSWORD, SETUP, Player, PrivateRedis, play
+
+pytestmark = pytest.mark.slow
+
+MOVE_SECONDS = 8
+GRACE_SECONDS = 2
+PARTS = ["redis", "web", "sweeper", "clock-worker", "worker", "beat"]
+C4 = "cztery-w-rzedzie"
+
+MATCH_STATE = "SELECT status, end_reason, ply, turn_deadline, finished_at FROM games_match WHERE id = {}"
+
+
+class RunCommand:
+    """``scripts/run`` in a session of its own, its environment and its supervisord."""
+
+    def __init__(self, env: dict[str, str], workdir: Path):
+        self.env = env
+        self.workdir = workdir
+        self.port = int(env["PORT"])
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.var_dir = env["VAR_DIR"]
+        self.log = workdir / "run.log"
+        self.popen: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.log, "ab") as handle:  # O_APPEND: supervisord reopens /dev/stderr
+            self.popen = subprocess.Popen(
+                ["bash", "scripts/run"], cwd=live.ROOT, env=self.env, stdout=handle, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )
+
+    def ctl(self, *args: str) -> str:
+        result = subprocess.run(
+            [str(live.VENV_BIN / "supervisorctl"), "-s", f"unix://{self.var_dir}/supervisor.sock", *args],
+            capture_output=True, text=True, timeout=30,
+        )
+        return result.stdout.strip()
+
+    def program(self, part: str) -> str:
+        return f"web:web-{self.port}" if part == "web" else part
+
+    def pid(self, part: str) -> int:
+        return int(self.ctl("pid", self.program(part)))
+
+    def shell(self, code: str) -> dict:
+        result = subprocess.run(
+            [str(live.VENV_BIN / "python"), "manage.py", "shell", "-c", code], cwd=live.ROOT, env=self.env,
+            capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
+        return json.loads(line[5:])
+
+    def create_match(self, variant: str = C4) -> dict:
+        return self.shell(SETUP % {"variant": variant, "rated": False, "password": PASSWORD})
+
+    def match_state(self, match_id: int) -> dict:
+        """The match's row, read straight from the site's database (a manage.py call takes seconds)."""
+        url = self.env.get("DATABASE_URL") or f"sqlite:///{self.var_dir}/db.sqlite3"
+        if url.startswith("sqlite"):
+            with closing(sqlite3.connect(url.removeprefix("sqlite:///"), timeout=10)) as conn:
+                row = conn.execute(MATCH_STATE.format("?"), (match_id,)).fetchone()
+        else:
+            with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
+                row = conn.execute(MATCH_STATE.format("%s"), (match_id,)).fetchone()
+        status, end_reason, ply, deadline, finished_at = row
+        return {"status": status, "end_reason": end_reason, "ply": ply,
+                "deadline": as_timestamp(deadline), "finished_at": as_timestamp(finished_at)}
+
+    def home_answers(self) -> bool:
+        try:
+            return live.http_get(self.url + "/")[0] == 200
+        except OSError:
+            return False
+
+    def healthz(self) -> dict | None:
+        try:
+            return live.site_healthz(self.url)
+        except (OSError, ValueError):
+            return None
+
+    def processes(self) -> list[psutil.Process]:
+        """Every process of this site: the command's group, and whatever carries its VAR_DIR."""
+        found = []
+        for proc in psutil.process_iter(["pid", "environ"]):
+            try:
+                mine = os.getpgid(proc.pid) == self.popen.pid or (proc.info["environ"] or {}).get(
+                    "VAR_DIR") == self.var_dir
+            except (ProcessLookupError, psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            if mine and proc.pid != os.getpid():
+                found.append(proc)
+        return found
+
+    def ctrl_c(self) -> list[psutil.Process]:
+        """SIGINT to the command's process group; returns what is still running afterwards."""
+        os.killpg(self.popen.pid, signal.SIGINT)
+        try:
+            self.popen.wait(timeout=90)
+        finally:
+            leftovers = [p for p in self.processes() if p.is_running()]
+            for proc in leftovers:  # never leave them running, even when the test fails
+                try:
+                    proc.kill()
+                except psutil.NoSuchProcess:
+                    pass
+        return leftovers
+
+
+def as_timestamp(value) -> float | None:
+    """A datetime column as a Unix time (SQLite gives naive UTC text, PostgreSQL aware datetimes)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.timestamp()
+
+
+def wait_until(predicate, timeout: float, what: str, log: Path):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.25)
+    raise AssertionError(f"no {what} within {timeout} s\n{live.tail(log, 60)}")
+
+
+def all_parts_alive(health: dict | None, new_pid_of: tuple[str, int] | None = None) -> bool:
+    """/healthz says every part is there; ``new_pid_of=(part, old_pid)``: that part beats with another pid."""
+    if not health or health["status"] != "ok":
+        return False
+    if new_pid_of is None:
+        return True
+    part, old = new_pid_of
+    parts = health["parts"]
+    if part in ("beat", "sweeper"):
+        return parts[part]["pid"] != old
+    if part in ("clock-worker", "worker"):
+        queue = "clock" if part == "clock-worker" else "bots"
+        return any(queue in w["queues"] and w["pid"] != old for w in parts["workers"].values()
+                   if w["seen_seconds_ago"] < 2.5)
+    return True
+
+
+async def play_a_match(run: RunCommand, moves: int = 4) -> dict:
+    """A new match whose first ``moves`` moves are played over WebSockets; returns its state."""
+    made = await asyncio.to_thread(run.create_match)
+    alice = await Player(run.url, made["match"], made["alice"], "alice").start(timeout=20)
+    bob = await Player(run.url, made["match"], made["bob"], "bob").start(timeout=20)
+    try:
+        turns = [(alice, bob, 0), (bob, alice, 1)] * 2
+        for mover, watcher, column in turns[:moves]:
+            await play(mover, watcher, column, timeout=15)
+    finally:
+        await alice.close()
+        await bob.close()
+    state = await asyncio.to_thread(run.match_state, made["match"])
+    assert state["status"] == "active" and state["ply"] == moves, state
+    return {"match": made["match"], **state}
+
+
+def kill_part(run: RunCommand, part: str, external_redis: PrivateRedis | None) -> int:
+    """SIGKILL one part (an external Redis is killed and started again, empty). Returns the old pid."""
+    if part == "redis" and external_redis is not None:
+        old = external_redis.popen.pid
+        external_redis.kill()
+        time.sleep(1.0)
+        external_redis.start()
+        return old
+    old = run.pid(part)
+    os.kill(old, signal.SIGKILL)
+    return old
+
+
+def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | None) -> list[dict]:
+    run.start()
+    wait_until(run.home_answers, 180, "site", run.log)
+    # It says where the site is and where the logs are.
+    wait_until(lambda: f"==> Kropki at {run.url}/" in run.log.read_text(), 10, "banner", run.log)
+    assert f"{run.var_dir}/log/<part>.log" in run.log.read_text()
+    wait_until(lambda: all_parts_alive(run.healthz()), 90, "every part alive", run.log)
+    report = []
+    for part in PARTS:
+        idle = asyncio.run(play_a_match(run, moves=2))  # then left idle: pink's clock runs
+        idle_deadline = idle["deadline"]
+        killed_at = time.monotonic()
+        old_pid = kill_part(run, part, external_redis)
+        wait_until(run.home_answers, 20, f"home page after killing {part}", run.log)
+        answered = time.monotonic() - killed_at
+        asyncio.run(play_a_match(run))
+        limit = idle_deadline + GRACE_SECONDS + 10
+        state = wait_until(
+            lambda: (s := run.match_state(idle["match"]))["status"] != "active" and s, max(1, limit - time.time()) + 5,
+            f"the idle match's end after killing {part}", run.log,
+        )
+        assert state["end_reason"] == "timeout", state
+        assert state["finished_at"] <= limit, (part, state, idle_deadline)
+        # Every part is back: the killed one under a new pid, beating again.
+        wait_until(lambda: all_parts_alive(run.healthz(), (part, old_pid)), max(5.0, 60 - (time.monotonic() - killed_at)),
+                   f"every part alive after killing {part}", run.log)
+        if not (part == "redis" and external_redis is not None):
+            assert run.pid(part) != old_pid, part
+        report.append({"part": part, "home_s": round(answered, 1),
+                       "ended_after_deadline_s": round(state["finished_at"] - idle_deadline, 1)})
+    log = run.log.read_text()
+    assert "exited: web-%d (terminated by SIGKILL; not expected)" % run.port in log
+    return report
+
+
+@pytest.fixture
+def workdir():
+    path = Path(tempfile.mkdtemp(prefix="kropki-run-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_run_command_restarts_each_part_embedded(workdir):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
+    env.update({"PORT": str(live.free_port()), "VAR_DIR": str(workdir / "var"), "PYTHONUNBUFFERED": "1",
+                "MOVE_SECONDS": str(MOVE_SECONDS), "MOVE_GRACE_SECONDS": str(GRACE_SECONDS)})
+    run = RunCommand(env, workdir)
+    try:
+        report = check_every_part_restarts(run, None)
+    finally:
+        leftovers = run.ctrl_c() if run.popen else []
+    print(json.dumps(report))
+    assert leftovers == [], [p.info for p in leftovers]
+    assert run.popen.returncode in (130, 0), live.tail(run.log)
+    assert "==> stopped" in run.log.read_text()
+
+
+def test_run_command_restarts_each_part_external_redis_and_database(workdir):
+    redis = PrivateRedis(workdir)
+    redis.start()
+    env = live.live_env(workdir, redis.url, PORT=str(live.free_port()), MOVE_SECONDS=str(MOVE_SECONDS),
+                        MOVE_GRACE_SECONDS=str(GRACE_SECONDS))
+    run = RunCommand(env, workdir)
+    try:
+        report = check_every_part_restarts(run, redis)
+    finally:
+        leftovers = run.ctrl_c() if run.popen else []
+        redis.stop()
+        live.drop_live_database(env["DATABASE_URL"])
+    print(json.dumps(report))
+    assert leftovers == [], [p.info for p in leftovers]
+    assert "==> stopped" in run.log.read_text()
