@@ -6,12 +6,25 @@ from django.contrib.auth import forms as auth_forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
+from .usernames import username_clean
 
 # One message for an unknown user and a wrong password: no account enumeration.
 LOGIN_FAILED = _("Incorrect username or password. Note that both fields may be case-sensitive.")
 
 
-class SignUpForm(auth_forms.UserCreationForm):
+class PasswordErrorsUnderPassword:
+    """Put the password validators' errors (too short, too common...) under the
+    password itself; Django adds them to the confirmation field. A mismatch
+    stays under the confirmation."""
+
+    _FIRST = {"password2": "password1", "new_password2": "new_password1"}
+
+    def validate_password_for_user(self, user, password_field_name="password2", **kwargs):
+        field = self._FIRST.get(password_field_name, password_field_name)
+        super().validate_password_for_user(user, field, **kwargs)
+
+
+class SignUpForm(PasswordErrorsUnderPassword, auth_forms.UserCreationForm):
     email = forms.EmailField(label=_("E-mail"), max_length=254)
 
     class Meta:
@@ -19,10 +32,10 @@ class SignUpForm(auth_forms.UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(_("This username is already taken."), code="username_taken")
-        return username
+        # NFKC; not reserved (guest prefix, admin, dots...); not taken in any
+        # letter case nor as a look-alike (confusable skeleton, accounts/usernames.py).
+        # A guest signing up is renamed from its own "gosc-..." name: exclude it.
+        return username_clean(self.cleaned_data["username"], exclude_pk=getattr(self, "guest_pk", None))
 
     def save(self, commit: bool = True) -> User:
         user = super().save(commit=False)
@@ -31,6 +44,14 @@ class SignUpForm(auth_forms.UserCreationForm):
         if commit:
             user.save()
         return user
+
+
+class PasswordChangeForm(PasswordErrorsUnderPassword, auth_forms.PasswordChangeForm):
+    pass
+
+
+class SetPasswordForm(PasswordErrorsUnderPassword, auth_forms.SetPasswordForm):
+    pass
 
 
 class LoginForm(auth_forms.AuthenticationForm):

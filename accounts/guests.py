@@ -1,16 +1,37 @@
 """Guests: a visitor who plays the computer gets a real (flagged) User row for
-the browser session; signing up later turns that row into an account."""
+the browser session; signing up later turns that row into an account.
+
+Bounded (issue 12, docs/bots.md "Limits"): GUESTS_PER_IP new guests per IP per
+GUEST_WINDOW_SECONDS, then GuestLimitReached (the view answers 429); the guests
+of an IP are remembered in Redis for a day (their computer matches share a cap);
+``guests_delete_stale`` (beat, hourly) removes guests with no match for
+GUEST_STALE_DAYS days, keeping any guest with a finished match."""
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import login
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
+from django.utils import timezone
 
+from kropki_site import limits
+
+from .ip import client_ip
 from .models import User
 
 GUEST_PREFIX = "gosc-"
+# Redis set: the guests made from one IP (the per-IP computer-match cap counts their matches).
+GUESTS_OF_IP = "guests-of-ip"
+GUESTS_OF_IP_TTL = 24 * 3600
+
+
+class GuestLimitReached(Exception):
+    """Too many new guests from this IP in the window (settings.GUESTS_PER_IP)."""
 
 
 def guest_create() -> User:
@@ -25,12 +46,27 @@ def guest_create() -> User:
 
 
 def guest_for_request(request: HttpRequest) -> User:
-    """The visitor's user: the logged-in one, or a new guest logged in now."""
+    """The visitor's user: the logged-in one, or a new guest logged in now.
+
+    Raises GuestLimitReached when this IP made GUESTS_PER_IP guests within
+    GUEST_WINDOW_SECONDS (a visitor keeps its guest through the session cookie,
+    so only cookie-less floods reach it)."""
     if request.user.is_authenticated:
         return request.user  # type: ignore[return-value]
+    ip = client_ip(request)
+    if not limits.hit("guest-new", ip, limit=settings.GUESTS_PER_IP, window=settings.GUEST_WINDOW_SECONDS):
+        raise GuestLimitReached(ip)
     user = guest_create()
+    limits.remember(GUESTS_OF_IP, ip, user.pk, ttl=GUESTS_OF_IP_TTL)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return user
+
+
+def guest_ids_of_ip(ip: str) -> set[int]:
+    """The guests made from ``ip`` within the last day (as far as Redis remembers)
+    that are still guests (one that signed up counts as an account from then on)."""
+    ids = {int(value) for value in limits.members(GUESTS_OF_IP, ip) if value.isdigit()}
+    return set(User.objects.filter(pk__in=ids, is_guest=True).values_list("pk", flat=True)) if ids else set()
 
 
 def guest_convert(*, guest: User, username: str, email: str, password: str, language: str) -> User:
@@ -42,3 +78,37 @@ def guest_convert(*, guest: User, username: str, email: str, password: str, lang
     guest.set_password(password)
     guest.save(update_fields=["username", "email", "language", "is_guest", "password"])
     return guest
+
+
+def guests_delete_stale(*, now: datetime | None = None, days: int | None = None, batch: int = 500) -> int:
+    """Delete guests with no match for ``days`` (GUEST_STALE_DAYS) days; returns how many.
+
+    Kept: a guest with a finished match, so that its records (/partia/<id>/zapis/,
+    profiles of its opponents) stay readable under its name; its session simply
+    expires. Deleted with the guest: its matches, all aborted or abandoned
+    (never a result), with their moves. A guest joined within ``days`` is kept.
+    """
+    from games.models import Match  # games depends on accounts, not the reverse
+    from games.services import matches_delete_unfinished_of
+
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.GUEST_STALE_DAYS if days is None else days)
+    of_user = Q(pink=OuterRef("pk")) | Q(blue=OuterRef("pk"))
+    recent = Match.objects.filter(of_user).filter(
+        Q(created_at__gte=cutoff) | Q(last_move_at__gte=cutoff) | Q(finished_at__gte=cutoff) | Q(status="active")
+    )
+    finished = Match.objects.filter(of_user, status=Match.Status.FINISHED)
+    stale = (
+        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
+        .filter(~Exists(recent), ~Exists(finished))
+        .values_list("pk", flat=True)
+    )
+    deleted = 0
+    while True:
+        ids = list(stale[:batch])
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            # Match.pink/blue are PROTECT: the matches go first (their moves cascade).
+            matches_delete_unfinished_of(user_ids=ids)
+            deleted += User.objects.filter(pk__in=ids, is_guest=True).delete()[1].get(User._meta.label, 0)

@@ -24,6 +24,11 @@ class User(AbstractUser):
     # A visitor playing the computer without an account; signing up turns this
     # same row into a real account, so the guest's matches stay theirs.
     is_guest = models.BooleanField(_("guest"), default=False)
+    # The SHA-256 of the username's confusable skeleton (accounts/usernames.py):
+    # "аnia" with a Cyrillic "а" and "ANIA" have the skeleton of "ania". Unique:
+    # no look-alike of a taken name. Set on every save; NULL only for an older
+    # look-alike found by migration 0003.
+    username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -32,7 +37,19 @@ class User(AbstractUser):
         verbose_name_plural = _("users")
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            models.UniqueConstraint(fields=["username_skeleton"], name="accounts_user_username_skeleton_unique"),
         ]
+
+    def save(self, *args, **kwargs):
+        from .usernames import username_skeleton_key
+
+        skeleton = username_skeleton_key(self.username)
+        if skeleton != self.username_skeleton:
+            self.username_skeleton = skeleton
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.username

@@ -1,30 +1,38 @@
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from kropki_site import limits
+
 from . import services
-from .forms import LoginForm, SettingsForm, SignUpForm
+from .forms import LoginForm, PasswordChangeForm, SetPasswordForm, SettingsForm, SignUpForm
 from .guests import guest_convert
+from .ip import client_ip
 from .signals import user_close_sockets_on_commit
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     guest = request.user if getattr(request.user, "is_guest", False) else None
+    next_url = _safe_next(request)  # e.g. back to the challenge that sent the visitor here
     if request.user.is_authenticated and guest is None:
-        return redirect("home")
+        return redirect(next_url or "home")
     if request.method == "POST":
         form = SignUpForm(request.POST)
+        form.guest_pk = guest.pk if guest is not None else None
         form.language = translation.get_language() if translation.get_language() in ("pl", "en") else "pl"
         if form.is_valid():
             if guest is not None:  # keep the matches played as a guest
@@ -36,16 +44,29 @@ def signup(request: HttpRequest) -> HttpResponse:
                 user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
-            return redirect("home")
+            return redirect(next_url or "home")
     else:
         form = SignUpForm()
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The ``next`` of the request if it leads back into this site, else ""."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    # A path only: redirect() would take "0" or "home" for a view's name (NoReverseMatch: a 500).
+    return url if safe and url.startswith("/") else ""
 
 
 class LoginView(auth_views.LoginView):
     form_class = LoginForm
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def dispatch(self, request, *args, **kwargs):
+        # A guest may still log in to an account of theirs.
+        self.redirect_authenticated_user = not getattr(request.user, "is_guest", False)
+        return super().dispatch(request, *args, **kwargs)
 
 
 class LogoutView(auth_views.LogoutView):
@@ -54,6 +75,7 @@ class LogoutView(auth_views.LogoutView):
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = PasswordChangeForm
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("password_change_done")
 
@@ -75,12 +97,31 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("password_reset_done")
 
+    def form_valid(self, form):
+        # At most PASSWORD_RESETS_PER_ADDRESS e-mails to one address and
+        # PASSWORD_RESETS_PER_IP requests from one client IP an hour. Over the
+        # limit nothing is sent and the page is the same "done" page: it tells
+        # nobody whether the address has an account, or that a limit was hit.
+        if not password_reset_allowed(request=self.request, email=form.cleaned_data["email"]):
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+def password_reset_allowed(*, request: HttpRequest, email: str) -> bool:
+    """Count one reset request of ``email`` from the request's client IP; False over a limit."""
+    window = settings.PASSWORD_RESET_WINDOW_SECONDS
+    if not limits.hit("password-reset-ip", client_ip(request), limit=settings.PASSWORD_RESETS_PER_IP, window=window):
+        return False
+    address = hashlib.sha256(email.strip().casefold().encode()).hexdigest()  # no address kept in Redis
+    return limits.hit("password-reset-address", address, limit=settings.PASSWORD_RESETS_PER_ADDRESS, window=window)
+
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
     template_name = "accounts/password_reset_done.html"
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    form_class = SetPasswordForm
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
 

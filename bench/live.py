@@ -514,7 +514,8 @@ class TreeSite(live.LiveSite):
 
 def make_tree_site(workdir: Path, redis_url: str, root: Path, **extra_env: str) -> TreeSite:
     """As ``live.make_live_site`` (same environment), for the checkout at ``root``."""
-    env = live.live_env(workdir, redis_url, PYTHONPATH=str(root), **extra_env)
+    # WS_PING: the baseline's ws/ping/ sockets (not routed in production by default)
+    env = live.live_env(workdir, redis_url, PYTHONPATH=str(root), **{"WS_PING": "1", **extra_env})
     site = TreeSite(env, workdir, root)
     site.manage("migrate", "--noinput")
     return site

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 
 from django import forms
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
-from accounts.guests import guest_for_request
+from accounts.guests import GuestLimitReached, guest_for_request, guest_ids_of_ip
+from accounts.ip import client_ip
 from games import services
 from games.models import BOT_LEVEL_CHOICES, VARIANT_CHOICES, Match
 
@@ -43,10 +45,18 @@ def computer_match_start(*, user_id: int, variant: str, level: str, colour: str)
 def play_computer(request: HttpRequest) -> HttpResponse:
     form = ComputerMatchForm(request.POST or None, initial=request.GET or None)
     if request.method == "POST" and form.is_valid():
-        user = guest_for_request(request)
+        try:
+            user = guest_for_request(request)
+        except GuestLimitReached:
+            return render(request, "games/guest_limit.html", status=429)
+        # match_create keeps COMPUTER_MATCHES_PER_USER unfinished ones; guests also share a cap per IP.
         match = computer_match_start(
             user_id=user.pk, variant=form.cleaned_data["variant"], level=form.cleaned_data["level"],
             colour=form.cleaned_data["colour"],
         )
+        if user.is_guest:
+            services.computer_matches_trim(
+                user_ids=guest_ids_of_ip(client_ip(request)) | {user.pk}, keep=settings.COMPUTER_MATCHES_PER_GUEST_IP,
+            )
         return redirect(match_url(match))
     return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)

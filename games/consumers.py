@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.wsframes import loads_bounded
+
 PING_GROUP = "ping"
 MAX_PING_FRAME = 4096
+MAX_RELAY_GROUPS = 4  # bench/live.py joins one
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -13,6 +16,8 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     Every socket joins the "ping" group, so a group_send through the channel
     layer (Redis) reaches it: the health of the whole socket path in one route.
+    Routed only when ``settings.WS_PING`` (development, tests, bench/live.py):
+    production's health check is /healthz.
     """
 
     async def connect(self) -> None:
@@ -36,10 +41,8 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def decode_json(cls, text_data):
-        import json
-
         try:
-            return json.loads(text_data)
+            return loads_bounded(text_data)  # ValueError also for a frame nested too deep
         except ValueError:
             return None
 
@@ -53,6 +56,10 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
             # joined "ping-<relay>": bench/live.py's baseline for a move's broadcast.
             group = f"ping-{relay}"
             if content.get("join"):
+                joined = getattr(self, "relay_groups", set())
+                if group not in joined and len(joined) >= MAX_RELAY_GROUPS:
+                    await self.send_json({"type": "error", "code": "too_many_groups"})
+                    return
                 await self.channel_layer.group_add(group, self.channel_name)
                 self.relay_groups = getattr(self, "relay_groups", set()) | {group}
                 await self.send_json({"type": "joined", "group": group})

@@ -34,6 +34,9 @@ MESSAGES = {
     "rematch_unavailable": _("A rematch is not possible."),
     "challenge_not_open": _("This challenge is no longer open."),
     "own_challenge": _("You cannot accept your own challenge."),
+    "challenge_expired": _("This challenge has expired. Ask for a new link."),
+    "too_many_challenges": _("You have too many open challenges. Cancel one, or wait until one expires."),
+    "challenges_too_often": _("You have created many challenges in the last hour. Try again later."),
     "unknown_variant": _("There is no such game variant."),
     "not_found": _("There is no such match."),
     # frame codes (the WebSocket)

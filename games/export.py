@@ -16,11 +16,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import slugify
+
 from games.models import BLUE, PINK, Match, Move
 from games.snapshot import player_name, reason_text
 from games.variants import get_variant
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _slug(text: str) -> str:
+    # slugify drops letters without an ASCII decomposition: Polish ł would vanish.
+    return slugify(text.translate(str.maketrans("łŁ", "lL")))[:40].strip("-")
+
+
+def download_name(match: Match, extension: str) -> str:
+    """The file name of an export: the variant, the match id and the players,
+    e.g. ``kropki-i-kwadraty-5-ania-vs-bartek.json`` (ASCII, safe in a header)."""
+    parts = [match.variant, str(match.pk), _slug(player_name(match, PINK)) or "pink", "vs",
+             _slug(player_name(match, BLUE)) or "blue"]
+    return f"{'-'.join(parts)}.{extension}"
 
 
 def _engine_move(game, action: int) -> Any:

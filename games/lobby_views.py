@@ -33,7 +33,7 @@ def _elapsed(seconds: float) -> str:
 def _lobby_lists(request: HttpRequest) -> dict:
     sizes = matchmaking.queue_sizes()
     challenges = list(
-        Challenge.objects.filter(status=Challenge.Status.OPEN)
+        Challenge.objects.filter(Challenge.open_q(), listed=True)  # never a private link, nor an expired one
         .select_related("creator")
         .order_by("-created_at")[:LIST_LIMIT]
     )

@@ -24,7 +24,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from games import presence, realtime, services
+from games import presence, realtime, services, wsframes
 from games.errors import MatchError
 from games.snapshot import VERSION_FIELDS, match_version
 from games.variants import get_variant
@@ -38,6 +38,14 @@ QUIET_ERRORS = frozenset({"rate_limited", "login_required", "not_a_player"})
 # Token bucket per socket: a sustained 8 frames/s, bursts of 20.
 RATE_PER_SECOND = 8.0
 RATE_BURST = 20.0
+# A second, smaller bucket for the frames that cost a whole state (up to 32 kB): a `sync` that is
+# not answered by a pong, a resend, the state after an error. At most one per 2 s after a burst
+# of 3; one asked for meanwhile is sent when the bucket allows (later ones coalesce into it), so
+# a flood of `sync` gets a few states instead of one per frame (issue 12, item 6).
+STATE_RATE_PER_SECOND = 0.5
+STATE_BURST = 3.0
+# How often an open socket renews its place under the per-user / per-IP socket cap.
+LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 # channels_redis forgets a group member group_expiry seconds after its group_add (silently:
 # the socket stays open and hears nothing). A socket re-joins its groups this often (as a
 # fraction of the layer's group_expiry), so it stays a member however long it lives.
@@ -93,9 +101,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         finally:  # also when daphne cancels the instance without a disconnect
-            task = getattr(self, "rejoin_task", None)
+            await self._stop_tasks_and_release()
+
+    async def _stop_tasks_and_release(self) -> None:
+        """Cancel the socket's background tasks and give back its place under the socket cap."""
+        for name in ("rejoin_task", "lease_task", "state_task"):
+            task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
+        if getattr(self, "cap_key", None) is not None:
+            await sync_to_async(wsframes.release, thread_sensitive=False)(self.cap_key, self.channel_name)
+            self.cap_key = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its ``aclose_old_connections`` before every
@@ -114,16 +130,25 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         try:
             self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         except (KeyError, ValueError):
-            await self.close(code=4404)
+            await self._refuse(wsframes.CLOSE_NOT_FOUND)
             return
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.language = socket_language(self.scope)
         if not await self._match_exists():
-            await self.close(code=4404)
+            await self._refuse(wsframes.CLOSE_NOT_FOUND)
             return
+        key, cap = wsframes.socket_key(self.scope, self.user_id)
+        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
+            await self._refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.cap_key = key
+        self.lease_task = asyncio.create_task(self._renew_lease_forever(key, cap))
         self.tokens = RATE_BURST
         self.tokens_at = time.monotonic()
+        self.state_tokens = STATE_BURST
+        self.state_tokens_at = self.tokens_at
+        self.state_task = None
         await self._join_groups()
         self.rejoin_task = asyncio.create_task(self._rejoin_forever())
         await self.accept()
@@ -131,9 +156,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         await self._presence(presence.join)
         await self._send_state()
 
+    async def _refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: a close before the accept reaches the
+        browser as a handshake refused with HTTP 403, and its code is lost."""
+        await self.accept()
+        await self.close(code=code)
+
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "rejoin_task"):
-            self.rejoin_task.cancel()
+        await self._stop_tasks_and_release()
         if hasattr(self, "spectator"):
             await self._presence(presence.leave)
         if hasattr(self, "tokens"):
@@ -149,7 +179,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             if len(text_data.encode()) > MAX_FRAME_BYTES:
                 raise MatchError("frame_too_large")
             try:
-                content = json.loads(text_data)
+                content = wsframes.loads_bounded(text_data)
+            except wsframes.TooDeep:  # before json.loads could recurse (RecursionError, 1011)
+                raise MatchError("bad_frame") from None
             except ValueError:
                 raise MatchError("bad_json") from None
             if not isinstance(content, dict):
@@ -158,7 +190,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         except MatchError as exc:
             await self._send_error(exc)
             if exc.code not in QUIET_ERRORS:
-                await self._send_state()
+                await self._send_state_limited()
         except DatabaseError:
             # The connection dropped (restart, failover, a killed backend): the transaction
             # rolled back, so nothing was written; say so, then the state as it is. If even
@@ -192,6 +224,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             except Exception:  # Redis away for a moment: try again next time
                 log.warning("re-joining the groups of match %s failed", self.match_id, exc_info=True)
 
+    async def _renew_lease_forever(self, key: str, cap: int) -> None:
+        """Keep this socket counted under its cap (a dead process's sockets lapse)."""
+        while True:
+            await asyncio.sleep(LEASE_RENEW_SECONDS)
+            await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap)
+
     # -- command helpers --------------------------------------------------------
 
     def _take_token(self) -> None:
@@ -210,7 +248,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             if isinstance(version, str) and version == await self._version():
                 await self.send_json({"type": "pong", "version": version})
             else:
-                await self._send_state()
+                await self._send_state_limited()
             return
         if not isinstance(kind, str) or kind not in self.COMMANDS:  # a list or dict is unhashable
             raise MatchError("unknown_type")
@@ -222,7 +260,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             raise MatchError("not_a_player")
         result = await db_call(self.COMMANDS[kind])(self, content)
         if result == "duplicate":
-            await self._send_state()
+            await self._send_state_limited()
 
     def _move(self, content: dict[str, Any]) -> str | None:
         result = services.match_play(
@@ -307,6 +345,38 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         frame = await self._state_frame()
         if frame is not None:
             await self.send_json(frame)
+
+    def _refill_state_tokens(self) -> None:
+        now = time.monotonic()
+        self.state_tokens = min(STATE_BURST, self.state_tokens + (now - self.state_tokens_at) * STATE_RATE_PER_SECOND)
+        self.state_tokens_at = now
+
+    def _state_token(self) -> bool:
+        self._refill_state_tokens()
+        if self.state_tokens < 1:
+            return False
+        self.state_tokens -= 1
+        return True
+
+    async def _send_state_limited(self) -> None:
+        """A state frame now if the state bucket has a token; else one state frame as
+        soon as it has (however many were asked for meanwhile: they coalesce)."""
+        if self.state_task is not None and not self.state_task.done():
+            return  # a state is already on its way: it answers this one too
+        if self._state_token():
+            await self._send_state()
+            return
+        wait = (1 - self.state_tokens) / STATE_RATE_PER_SECOND
+        self.state_task = asyncio.create_task(self._send_state_later(wait))
+
+    async def _send_state_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._refill_state_tokens()
+        self.state_tokens = max(0.0, self.state_tokens - 1)
+        try:
+            await self._send_state()
+        except Exception:  # the socket closed meanwhile, or the database is away: the next sync asks again
+            log.warning("a coalesced state for match %s was not sent", self.match_id, exc_info=True)
 
     # -- channel-layer handlers ---------------------------------------------------
 

@@ -8,10 +8,12 @@ Only ``games/services.py`` creates or changes these rows.
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.variants import VARIANTS
@@ -142,7 +144,10 @@ class Move(models.Model):
 
 
 class Challenge(models.Model):
-    """An invitation by link; listed in the lobby while open."""
+    """An invitation by link. Two kinds, chosen at creation: a private link (``listed``
+    false, the default: only whoever is given the link sees it) or an open challenge
+    listed in the lobby. Open for ``CHALLENGE_TTL_MINUTES`` after its creation, then
+    expired: no longer listed or acceptable (its status stays ``open``)."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -153,15 +158,34 @@ class Challenge(models.Model):
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     rated = models.BooleanField(default=False)
+    listed = models.BooleanField(default=False)  # an open challenge in the lobby, not a private link
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "listed", "created_at"], name="challenge_lobby")]
 
     def __str__(self) -> str:
         return f"Challenge {self.token} ({self.variant})"
+
+    @staticmethod
+    def ttl() -> timedelta:
+        return timedelta(minutes=settings.CHALLENGE_TTL_MINUTES)
+
+    @classmethod
+    def open_q(cls, now=None) -> models.Q:
+        """Open and not expired."""
+        return models.Q(status=cls.Status.OPEN, created_at__gt=(now or timezone.now()) - cls.ttl())
+
+    @property
+    def expires_at(self):
+        return self.created_at + self.ttl()
+
+    @property
+    def is_expired(self) -> bool:
+        return self.status == self.Status.OPEN and timezone.now() >= self.expires_at
 
 
 class Seek(models.Model):

@@ -1,21 +1,25 @@
 """A player's profile (/gracz/<username>/): ratings, charts, W/D/L, their matches.
 
-A fixed number of queries whatever the number of games: one for the ratings,
-one per variant for the chart (the newest points only), a count and a page of
-matches, and one for the rating changes of that page.
+A fixed number of queries whatever the number of games: the player with their
+ratings, one per variant for the chart (the newest points only; none while
+the chart is cached), the page's match ids (no count), then those matches and
+their rating changes (none while the list's markup is cached).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.contrib.auth import get_user_model
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.utils import formats
-from django.utils.timezone import localtime
-from django.utils.translation import gettext as _
+from django.core.cache import cache
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import dateformat, formats
+from django.utils.functional import SimpleLazyObject
+from django.utils.timezone import get_current_timezone_name, localtime
+from django.utils.translation import get_language, gettext as _
 from django.views.decorators.http import require_GET
 
 from games.models import BLUE, PINK, VARIANT_NAMES, Match
@@ -25,7 +29,9 @@ from ratings import selectors
 from ratings.charts import rating_chart_svg
 
 PER_PAGE = 20
+MAX_PAGE = 10**6  # a higher ?strona= is a 404 before any query
 CHART_POINTS = 200
+CHART_CACHE_SECONDS = 24 * 3600
 RESULTS = ("win", "draw", "loss")
 
 
@@ -85,49 +91,111 @@ def _matches_page(user_id: int, variant: str, result: str, number) -> _Page:
         number = max(1, int(number))
     except (TypeError, ValueError):
         number = 1
+    if number > MAX_PAGE:  # an OFFSET past 64 bits was a 500 (issue 12); no player has that many pages
+        raise Http404
     start = (number - 1) * PER_PAGE
-    union = _side_query(user_id, PINK, variant, result).union(_side_query(user_id, BLUE, variant, result), all=True)
-    ids = [pk for _at, pk in union.order_by("-created_at", "-id")[start:start + PER_PAGE + 1]]
-    if not ids and number > 1:
-        return _matches_page(user_id, variant, result, 1)
-    rows = {m.pk: m for m in Match.objects.filter(pk__in=ids[:PER_PAGE]).select_related("pink", "blue")}
-    return _Page([rows[pk] for pk in ids[:PER_PAGE] if pk in rows], number, len(ids) > PER_PAGE)
+    end = start + PER_PAGE + 1
+    pink, blue = _side_query(user_id, PINK, variant, result), _side_query(user_id, BLUE, variant, result)
+    if connection.features.supports_slicing_ordering_in_compound:
+        # PostgreSQL does not push the outer LIMIT into the branches: without these it
+        # read and sorted all 10 000 rows (10 ms); with them each side stops after ``end`` index rows.
+        pink, blue = (q.order_by("-created_at", "-id")[:end] for q in (pink, blue))
+    union = pink.union(blue, all=True)
+    ids = [pk for _at, pk in union.order_by("-created_at", "-id")[start:end]]
+    if not ids and number > 1:  # past the end: the last page (a count only in this rare case)
+        total = sum(_side_query(user_id, side, variant, result).count() for side in (PINK, BLUE))
+        last = max(1, -(-total // PER_PAGE))
+        return _matches_page(user_id, variant, result, last) if last < number else _Page([], number, False)
+    return _Page(ids[:PER_PAGE], number, len(ids) > PER_PAGE)
+
+
+def _games(user_id: int, ids: list[int]) -> list[dict]:
+    """The rows of the page's matches (``ids``, newest first): two queries, the matches with both
+    players and the player's rating changes in them."""
+    matches = {m.pk: m for m in Match.objects.filter(pk__in=ids).select_related("pink", "blue")}
+    changes = selectors.changes_for_matches(ids, user_id)
+    games = []
+    for m in (matches[pk] for pk in ids if pk in matches):
+        side = m.side_of(user_id)
+        other = BLUE if side == PINK else PINK
+        games.append({
+            "match": m,
+            "colour": side,
+            "opponent": m.pink if other == PINK else m.blue,
+            "opponent_name": player_name(m, other),
+            "result": _result_of(m, user_id),
+            "variant_name": VARIANT_NAMES[m.variant],
+            "change": changes.get(m.pk),
+        })
+    return games
+
+
+def _digest(*parts) -> str:
+    """A short cache key for ``parts`` (plain values: ids, numbers, dates, strings)."""
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def _chart(user, key: str, rating) -> dict | None:
+    """The rating chart of one variant: its SVG, its points as table rows, and ``key``, the
+    cache key of both (the template caches the points' table under it too). A chart changes
+    only with a rated game in that variant, which changes the rating row: the key is made of
+    that row, so a new game draws a new chart and the history query runs once per game."""
+    cache_key = "rating-chart:" + _digest(user.pk, key, rating.games, rating.last_played_at, rating.rating,
+                                          rating.deviation, rating.volatility, get_language(),
+                                          get_current_timezone_name())
+    chart = cache.get(cache_key)
+    if chart is not None:
+        return chart
+    points = selectors.history(user, key, limit=CHART_POINTS)
+    if not points:  # games counted without their changes (rows made by hand)
+        return None
+    name = str(VARIANT_NAMES[key])
+    # The page's own short date formats (kropki_site/formats/), on the local clock, as the |date filter.
+    date_fmt = formats.get_format("SHORT_DATE_FORMAT")
+    datetime_fmt = formats.get_format("SHORT_DATETIME_FORMAT")
+
+    def short_date(at) -> str:
+        return dateformat.format(localtime(at), date_fmt)
+
+    low = min(p.rating for p in points)
+    high = max(p.rating for p in points)
+    chart = {
+        "key": cache_key,
+        "svg": rating_chart_svg(
+            [(p.at, p.rating) for p in points],
+            chart_id=f"chart-{key}",
+            format_date=short_date,
+            title=_("Rating history: %(variant)s") % {"variant": name},
+            description=_(
+                "%(count)s points from %(first)s to %(last)s; lowest %(low)s, highest %(high)s, now %(now)s."
+            )
+            % {
+                "count": len(points),
+                "first": short_date(points[0].at),
+                "last": short_date(points[-1].at),
+                "low": round(low),
+                "high": round(high),
+                "now": rating.display,
+            },
+        ),
+        # Formatted here, once per chart (it is cached): 200 rows through the |date filter cost more
+        # than the rest of the page.
+        "points": [(dateformat.format(localtime(p.at), datetime_fmt), round(p.rating)) for p in points],
+    }
+    cache.set(cache_key, chart, CHART_CACHE_SECONDS)
+    return chart
 
 
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    user = get_object_or_404(get_user_model(), username__iexact=username)
-    ratings = selectors.user_ratings(user, VARIANTS)
+    user, ratings = selectors.player_ratings(username, VARIANTS)
+    if user is None:
+        raise Http404
 
     rows = []
     for key in VARIANTS:
         rating = ratings[key]
-        chart = None
-        if rating.games:
-            points = selectors.history(user, key, limit=CHART_POINTS)
-            name = str(VARIANT_NAMES[key])
-            low = min(p.rating for p in points)
-            high = max(p.rating for p in points)
-            chart = {
-                "svg": rating_chart_svg(
-                    [(p.at, p.rating) for p in points],
-                    chart_id=f"chart-{key}",
-                    title=_("Rating history: %(variant)s") % {"variant": name},
-                    description=_(
-                        "%(count)s points from %(first)s to %(last)s; lowest %(low)s, highest %(high)s, now %(now)s."
-                    )
-                    % {
-                        "count": len(points),
-                        "first": formats.date_format(points[0].at, "SHORT_DATE_FORMAT"),
-                        "last": formats.date_format(points[-1].at, "SHORT_DATE_FORMAT"),
-                        "low": round(low),
-                        "high": round(high),
-                        "now": rating.display,
-                    },
-                ),
-                # Formatted here: 200 rows through the |date filter cost more than the rest of the page.
-                "points": [(localtime(p.at).strftime("%Y-%m-%d %H:%M"), round(p.rating)) for p in points],
-            }
+        chart = _chart(user, key, rating) if rating.games else None
         rows.append({"key": key, "name": VARIANT_NAMES[key], "rating": rating, "chart": chart})
 
     variant = request.GET.get("wariant", "")
@@ -135,28 +203,20 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     variant = variant if variant in VARIANTS else ""
     result = result if result in RESULTS else ""
     page = _matches_page(user.pk, variant, result, request.GET.get("strona"))
-    changes = selectors.changes_for_matches([m.pk for m in page.object_list], user.pk)
-    games = []
-    for m in page.object_list:
-        side = m.side_of(user.pk)
-        other = BLUE if side == PINK else PINK
-        games.append({
-            "match": m,
-            "colour": side,
-            "opponent": m.pink if other == PINK else m.blue,
-            "opponent_name": player_name(m, other),
-            "result": _result_of(m, user.pk),
-            "variant_name": VARIANT_NAMES[m.variant],
-            "change": changes.get(m.pk),
-        })
-    query = {k: v for k, v in (("wariant", variant), ("wynik", result)) if v}
+    query = urlencode({k: v for k, v in (("wariant", variant), ("wynik", result)) if v})
+    # Finished and aborted matches never change, so the list's markup is cached under what it
+    # is drawn from; on a hit the template never reads ``games`` and its two queries do not run.
+    games = SimpleLazyObject(lambda: _games(user.pk, page.object_list))
+    games_key = _digest(user.pk, page.object_list, page.number, page.has_next, query, get_language(),
+                        get_current_timezone_name())
     return render(request, "games/profile.html", {
         "player": user,
         "rows": rows,
         "games": games,
+        "games_key": games_key,
         "page": page,
         "filter_variant": variant,
         "filter_result": result,
         "variants": [(k, VARIANT_NAMES[k]) for k in VARIANTS],
-        "filter_query": urlencode(query),
+        "filter_query": query,
     })

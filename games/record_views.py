@@ -7,13 +7,20 @@ a few milliseconds to compute) and keeps the frames it has seen. Frames of a
 finished match never change, so they are cacheable.
 
 Queries: the page reads the match with both players and its rating changes
-(two queries) whatever the length of the game.
+(two queries; the changes are cached, as they never change once the match is
+finished) whatever the length of the game. The rest of the page (the
+final board, the move list) depends only on the variant, the moves and the
+language: it is computed once and kept in the cache under a digest of those
+(``_replay``; the template caches the list's markup under the same key), so
+a 400-move record costs about what a 7-move one does.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,16 +30,59 @@ from django.views.decorators.http import require_GET
 from games import export
 from games.models import BLUE, PINK, VARIANT_NAMES, Match, Move
 from games.render import render_board
-from games.snapshot import player_name, reason_text
+from games.snapshot import clock_ends, move_words, player_name, reason_text
 from games.variants import get_variant
 from ratings.selectors import changes_for_match
 
 FRAME_MAX_AGE = 24 * 3600
+RECORD_CACHE_SECONDS = 24 * 3600
 
 
 def _finished_match(match_id: int) -> Match:
     match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
     return match
+
+
+def record_key(variant: str, history: list[int], lang: str, ends: dict[int, int] | None = None) -> str:
+    """The cache key of a record's board and move list: what they are drawn from, and nothing else
+    (so a key can never show another match's moves, whatever the ids). ``ends``: Kropki's
+    ends played by the clock (snapshot.clock_ends), which the move list words apart."""
+    digest = hashlib.blake2b(json.dumps([history, sorted(ends or {})]).encode(), digest_size=16).hexdigest()
+    return f"record:{variant}:{len(history)}:{digest}:{lang}"
+
+
+def _replay(match: Match, key: str, ends: dict[int, int]) -> dict:
+    """The final board and who played what at each ply, from the cache or by replaying once."""
+    data = cache.get(key)
+    if data is not None:
+        return data
+    game = get_variant(match.variant).game()
+    # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
+    state = game.new_initial_state()
+    moves = []
+    colours = {PINK: _("pink"), BLUE: _("blue")}
+    words = move_words(game, match.history, ends)
+    for ply, action in enumerate(match.history, start=1):
+        player = state.current_player()
+        moves.append({"ply": ply, "player": player, "colour": colours.get(player, ""),
+                      "notation": words[ply - 1]})
+        state.apply_action(action)
+    data = {"board_svg": render_board(state.view(), game.slug, lang=get_language()), "moves": moves}
+    cache.set(key, data, RECORD_CACHE_SECONDS)
+    return data
+
+
+def _changes(match: Match) -> dict:
+    """The finished match's rating changes by side, from the cache or one query. They are
+    written in the transaction that finishes the match and never change after it."""
+    if match.finished_at is None:
+        return changes_for_match(match.pk)
+    key = f"record-changes:{match.pk}:{match.finished_at.isoformat()}"
+    changes = cache.get(key)
+    if changes is None:
+        changes = changes_for_match(match.pk)
+        cache.set(key, changes, RECORD_CACHE_SECONDS)
+    return changes
 
 
 @require_GET
@@ -41,9 +91,11 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.is_active:
         return redirect("match", match_id=match.pk)
     variant = get_variant(match.variant)
-    game = variant.game()
-    state = game.state_from_history(match.history)
-    changes = changes_for_match(match.pk)
+    ends = clock_ends(match)
+    key = record_key(match.variant, match.history, get_language(), ends)
+    replay = _replay(match, key, ends)
+    moves = replay["moves"]
+    changes = _changes(match)
     players = []
     for side in (PINK, BLUE):
         user = match.pink if side == PINK else match.blue
@@ -56,23 +108,15 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
             "score": match.pink_score if side == PINK else match.blue_score,
             "winner": match.winner == side,
         })
-    # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
-    replay = game.new_initial_state()
-    moves = []
-    colours = {PINK: _("pink"), BLUE: _("blue")}
-    for ply, action in enumerate(match.history, start=1):
-        player = replay.current_player()
-        moves.append({"ply": ply, "player": player, "colour": colours.get(player, ""),
-                      "notation": game.action_to_string(action)})
-        replay.apply_action(action)
     total = len(match.history)
     return render(request, "games/record.html", {
         "match": match,
         "variant_name": VARIANT_NAMES[match.variant],
-        "result_text": reason_text(match),
+        "result_text": reason_text(match, ends),
         "players": players,
-        "board_svg": render_board(state.view(), game.slug, lang=get_language()),
+        "board_svg": replay["board_svg"],
         "moves": moves,
+        "moves_key": key,
         "total": total,
         "is_kropki": variant.game_slug == "kropki",
         "replay_config": {
@@ -117,7 +161,7 @@ def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
     )
-    response["Content-Disposition"] = f'inline; filename="kropki-{match.pk}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{export.download_name(match, "json")}"'
     return response
 
 
@@ -127,5 +171,5 @@ def export_sgf(request: HttpRequest, match_id: int) -> HttpResponse:
     if get_variant(match.variant).game_slug != "kropki":
         raise Http404
     response = HttpResponse(export.match_sgf(match), content_type="application/x-go-sgf; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="kropki-{match.pk}.sgf"'
+    response["Content-Disposition"] = f'attachment; filename="{export.download_name(match, "sgf")}"'
     return response

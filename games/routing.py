@@ -1,10 +1,14 @@
-from django.urls import path
+from django.conf import settings
+from django.urls import path, re_path
 
 from . import consumers
 from .match_consumer import MatchConsumer
+from .wsframes import NotFoundConsumer
 
-# The live-play work adds ws/match/<id>/ (and ws/lobby/) here.
 websocket_urlpatterns = [
-    path("ws/ping/", consumers.PingConsumer.as_asgi(), name="ws_ping"),
     path("ws/match/<int:match_id>/", MatchConsumer.as_asgi(), name="ws_match"),
 ]
+if settings.WS_PING:  # development, tests and bench/live.py only (settings.WS_PING)
+    websocket_urlpatterns.insert(0, path("ws/ping/", consumers.PingConsumer.as_asgi(), name="ws_ping"))
+# Last: any other path is closed with 4404 (docs/protocol.md), not a 500 from the router.
+websocket_urlpatterns.append(re_path(r"", NotFoundConsumer.as_asgi(), name="ws_not_found"))

@@ -12,6 +12,7 @@ import logging
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -32,6 +33,15 @@ GAME_NAMES = {
     "kropki-i-kwadraty": _("Kropki i kwadraty"),
 }
 LANGUAGES = ("pl", "en")
+
+# One sentence per game, for the home page and the rules index.
+GAME_SUMMARIES = {
+    "kropki": _("Surround your opponent's dots with a closed chain of yours. Boards of 10×10 and 20×20."),
+    "cztery-w-rzedzie": _("Drop discs into seven columns and be the first with four in a line."),
+    "kropki-i-kwadraty": _("Draw lines between dots; the fourth side of a box wins it and another move."),
+}
+# The id of the common questions' section on every rules page.
+FAQ_ANCHOR = "pomylki"
 
 # The diagram each game shows on the home page (its final position).
 HOME_PICTURES = {
@@ -80,8 +90,24 @@ def rule_url(game: str, code: str) -> str | None:
     return f"{reverse('rules', args=[slug])}#{anchor}"
 
 
+def _game_cards(lang: str) -> list[dict[str, Any]]:
+    """Each game's slug, name, small picture and one-sentence summary."""
+    return [
+        {"slug": slug, "name": name, "picture": _home_picture(slug, lang), "summary": GAME_SUMMARIES[slug]}
+        for slug, name in GAME_NAMES.items()
+    ]
+
+
 def rules_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules_index.html", {"games": GAME_NAMES})
+    return render(request, "games/rules_index.html", {"games": _game_cards(current_language())})
+
+
+def faq(request: HttpRequest) -> HttpResponse:
+    """Questions about the site, and the way to each rules page's common questions."""
+    games = [
+        {"name": name, "url": f"{reverse('rules', args=[slug])}#{FAQ_ANCHOR}"} for slug, name in GAME_NAMES.items()
+    ]
+    return render(request, "games/faq.html", {"games": games, "move_seconds": settings.MOVE_SECONDS})
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
@@ -101,17 +127,20 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 def live_summary(limit: int = 5) -> dict[str, Any]:
     """How many people are playing and watching now, and a few live matches.
 
-    ``playing``: distinct people in active matches; ``watching``: open
-    spectator sockets on match pages (games.presence, shared by every daphne
-    process); ``matches``: up to ``limit`` active matches between two people,
-    newest first, as dicts with ``variant``, ``pink``, ``blue`` and ``url``.
+    ``playing``: distinct people in active matches between two people;
+    ``watching``: open spectator sockets on match pages (games.presence,
+    shared by every daphne process); ``matches``: up to ``limit`` of those
+    matches, newest first, as dicts with ``variant``, ``pink``, ``blue`` and ``url``.
+
+    Games against the computer are practice, not live play: they are neither
+    counted nor listed, so the count and the list always agree.
     """
     from games import presence
     from games.models import Match
 
-    active = Match.objects.filter(status=Match.Status.ACTIVE)
-    pinks = active.filter(pink__isnull=False).values("pink_id")
-    blues = active.filter(blue__isnull=False).values("blue_id")
+    active = Match.objects.filter(status=Match.Status.ACTIVE, pink__isnull=False, blue__isnull=False)
+    pinks = active.values("pink_id")
+    blues = active.values("blue_id")
     playing = pinks.union(blues).count()  # union drops duplicates: each person once
     try:
         watching = presence.spectator_count()
@@ -125,15 +154,10 @@ def live_summary(limit: int = 5) -> dict[str, Any]:
             "blue": match.blue.username,
             "url": reverse("match", args=[match.pk]),
         }
-        for match in active.filter(pink__isnull=False, blue__isnull=False).select_related("pink", "blue")[:limit]
+        for match in active.select_related("pink", "blue")[:limit]
     ]
     return {"playing": playing, "watching": watching, "matches": matches}
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    lang = current_language()
-    games = [
-        {"slug": slug, "name": name, "picture": _home_picture(slug, lang)}
-        for slug, name in GAME_NAMES.items()
-    ]
-    return render(request, "games/home.html", {"games": games, "live": live_summary()})
+    return render(request, "games/home.html", {"games": _game_cards(current_language()), "live": live_summary()})

@@ -177,7 +177,45 @@ def match_create(
         match.save()
         _queue_computer_turn(match)
         _broadcast_on_commit(match, "created")
+        if bot_level:
+            computer_matches_trim(user_ids=[pink_id or blue_id], keep=settings.COMPUTER_MATCHES_PER_USER, now=now)
     return match
+
+
+def computer_matches_trim(*, user_ids: Any, keep: int, now: datetime | None = None) -> list[int]:
+    """Abandon the oldest unfinished computer matches of ``user_ids`` beyond the
+    newest ``keep`` (docs/bots.md, "Limits"): each ends as aborted (no result;
+    computer matches are never rated), its sockets hear "finished", and a
+    computer move still queued for it finds it over and does nothing.
+    Returns the ids it ended."""
+    ids = [pk for pk in user_ids if pk is not None]
+    if not ids:
+        return []
+    now = now or timezone.now()
+    ended = []
+    with transaction.atomic():
+        over = list(
+            Match.objects.filter(Q(pink_id__in=ids) | Q(blue_id__in=ids), status=Match.Status.ACTIVE)
+            .exclude(bot_level="")
+            .order_by("-created_at", "-pk")
+            .values_list("pk", flat=True)[keep:]
+        )
+        for match_id in over:
+            match = _lock(match_id)
+            if match.is_active:
+                _finish(match, status=Match.Status.ABORTED, winner=None, reason=Match.EndReason.ABORTED, now=now)
+                ended.append(match_id)
+    return ended
+
+
+def matches_delete_unfinished_of(*, user_ids: list[int]) -> int:
+    """Delete the matches of ``user_ids`` that never got a result (aborted, or
+    still active), with their moves: only for deleting stale guests
+    (accounts/guests.py), whose finished matches keep them. Returns how many."""
+    matches = Match.objects.filter(Q(pink_id__in=user_ids) | Q(blue_id__in=user_ids)).exclude(
+        status=Match.Status.FINISHED
+    )
+    return matches.delete()[1].get(Match._meta.label, 0)
 
 
 # -- moves ---------------------------------------------------------------------
@@ -513,11 +551,25 @@ def _require_account(user_id: int | None) -> None:
         raise MatchError("account_required")
 
 
-def challenge_create(*, user_id: int, variant: str, rated: bool) -> Challenge:
+def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = False) -> Challenge:
+    """A private link (``listed`` false) or an open challenge in the lobby. A user has at most
+    ``CHALLENGES_OPEN_PER_USER`` open at once and creates at most ``CHALLENGES_PER_HOUR`` an hour
+    (so creating and cancelling does not fill the database either)."""
     _require_account(user_id)
     if variant not in VARIANTS:
         raise MatchError("unknown_variant")
-    return Challenge.objects.create(creator_id=user_id, variant=variant, rated=rated)
+    from accounts.models import User
+
+    with transaction.atomic():
+        # the creator's row lock orders one user's creations (the counts below stay true)
+        User.objects.select_for_update().filter(pk=user_id).values_list("pk").first()
+        now = timezone.now()
+        mine = Challenge.objects.filter(creator_id=user_id)
+        if mine.filter(Challenge.open_q(now)).count() >= settings.CHALLENGES_OPEN_PER_USER:
+            raise MatchError("too_many_challenges")
+        if mine.filter(created_at__gt=now - timedelta(hours=1)).count() >= settings.CHALLENGES_PER_HOUR:
+            raise MatchError("challenges_too_often")
+        return Challenge.objects.create(creator_id=user_id, variant=variant, rated=rated, listed=listed)
 
 
 def challenge_accept(*, token: Any, user_id: int | None) -> Match:
@@ -530,6 +582,8 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
             raise MatchError("challenge_not_open") from None
         if challenge.status != Challenge.Status.OPEN:
             raise MatchError("challenge_not_open")
+        if challenge.is_expired:
+            raise MatchError("challenge_expired")
         if challenge.creator_id == user_id:
             raise MatchError("own_challenge")
         players = [challenge.creator_id, user_id]
@@ -554,6 +608,8 @@ def challenge_cancel(*, token: Any, user_id: int) -> None:
 
 __all__ = [
     "PlayResult",
+    "computer_matches_trim",
+    "matches_delete_unfinished_of",
     "challenge_accept",
     "challenge_cancel",
     "challenge_create",

@@ -4,15 +4,16 @@ move or an offer, carried by every live frame), so pages and frames agree."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import get_language, gettext as _, pgettext
 
-from games.engine import State
-from games.models import BLUE, PINK, VARIANT_NAMES, Match
+from games.engine import Game, State
+from games.models import BLUE, PINK, VARIANT_NAMES, Match, Move
 from games.variants import get_variant
 
 
@@ -44,8 +45,45 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     return f"{colour}: {why}."
 
 
-def reason_text(match: Match) -> str:
-    return result_words(match.status, match.winner, match.end_reason)
+@functools.lru_cache(maxsize=None)
+def _end_action(variant: str) -> int | None:
+    return getattr(get_variant(variant).game(), "end_action", None)
+
+
+def clock_ends(match: Match) -> dict[int, int]:
+    """Kropki: the plies where the clock played "end" for a player whose time
+    ran out (SPEC, "What a timeout does"), as ply -> side. One query, and none
+    unless the history holds an end."""
+    end = _end_action(match.variant)
+    if end is None or end not in match.history:
+        return {}
+    return dict(Move.objects.filter(match=match, by_timeout=True).values_list("ply", "player"))
+
+
+def ran_out_words(match: Match, ends: dict[int, int]) -> str:
+    """The sentence "<name> ran out of time." for each player the clock ended."""
+    return " ".join(_("%(name)s ran out of time.") % {"name": player_name(match, ends[ply])} for ply in sorted(ends))
+
+
+def move_words(game: Game, history: list[int], ends: dict[int, int]) -> list[str]:
+    """The move list in the active language: the engine's notation, except
+    Kropki's end ("end") and an end the clock played ("time ran out")."""
+    end = getattr(game, "end_action", None)
+    return [
+        (_("time ran out") if ply in ends else pgettext("move list", "end")) if action == end
+        else game.action_to_string(action)
+        for ply, action in enumerate(history, start=1)
+    ]
+
+
+def reason_text(match: Match, ends: dict[int, int] | None = None) -> str:
+    """The result in words, and whose clock ran out in Kropki (``ends``: clock_ends)."""
+    text = result_words(match.status, match.winner, match.end_reason)
+    if text and match.status == Match.Status.FINISHED:
+        ends = clock_ends(match) if ends is None else ends
+        if ends:
+            text = f"{text} {ran_out_words(match, ends)}"
+    return text
 
 
 def result_table() -> dict[str, str]:
@@ -57,6 +95,16 @@ def result_table() -> dict[str, str]:
             for reason in Match.EndReason.values:
                 table[f"{status}:{winner or 0}:{reason}"] = result_words(status, winner, reason)
     return table
+
+
+def rating_deltas(match: Match) -> dict[str, dict] | None:
+    """Both players' rating change in a rated match once it is over (the ``finished``
+    frame's ``rating_deltas``, read back for first paints and ``state`` frames)."""
+    if not match.rated or match.status != Match.Status.FINISHED:
+        return None
+    from ratings.selectors import deltas_for_match
+
+    return deltas_for_match(match.pk)
 
 
 def player_name(match: Match, side: int) -> str:
@@ -133,6 +181,7 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
     variant = get_variant(match.variant)
     game = state.game
     active = match.is_active
+    ends = clock_ends(match)
     return {
         **match_header(match),
         "id": match.pk,
@@ -148,8 +197,10 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
         "players": {
             str(side): {"name": player_name(match, side), "user_id": match.user_id_of(side)} for side in (PINK, BLUE)
         },
-        "result_text": reason_text(match),
-        "moves": [game.action_to_string(a) for a in state.history],
+        "result_text": reason_text(match, ends),
+        "rating_deltas": rating_deltas(match),
+        "moves": move_words(game, state.history, ends),
+        "clock_ends": [ends[ply] for ply in sorted(ends)],  # Kropki: whose time ran out, in order
         "legal": state.legal_actions() if active else [],
         "view": state.view(),
     }

@@ -38,9 +38,15 @@ def sweep_expired_turns() -> int:
 
 @shared_task(name="games.tasks.bot_move", acks_late=True, ignore_result=True)
 def bot_move(match_id: int, ply: int) -> bool:
-    from games.bot_service import match_bot_turn
+    """The computer's move; if its player already has one being computed, the
+    same task goes to the back of the bots queue a little later (docs/bots.md, "Limits")."""
+    from games.bot_service import BUSY_RETRY_SECONDS, PlayerBusy, match_bot_turn
 
-    return match_bot_turn(match_id=match_id, ply=ply)
+    try:
+        return match_bot_turn(match_id=match_id, ply=ply)
+    except PlayerBusy:
+        bot_move.apply_async((match_id, ply), countdown=BUSY_RETRY_SECONDS)
+        return False
 
 
 @shared_task(name="games.tasks.pair_seeks", ignore_result=True)

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", rules_views.home, name="home"),
     path("zasady/", rules_views.rules_index, name="rules_index"),
     path("zasady/<slug:slug>/", rules_views.rules, name="rules"),
+    path("faq/", rules_views.faq, name="faq"),  # one address in both languages, like every page
     path("graj/", lobby_views.lobby, name="lobby"),
     path("graj/lista/", lobby_views.lobby_lists, name="lobby_lists"),
     path("graj/kolejka/", lobby_views.queue_page, name="queue"),

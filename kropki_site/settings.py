@@ -215,6 +215,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 2.0,
         "options": {"expires": 2},
     },
+    # Guests with no match for GUEST_STALE_DAYS are deleted (accounts/guests.py, docs/bots.md).
+    "delete-stale-guests": {
+        "task": "accounts.tasks.delete_stale_guests",
+        "schedule": 3600.0,
+        "options": {"expires": 3600},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The persistent scheduler, plus a heartbeat per tick that /healthz reads.
@@ -227,6 +233,35 @@ CELERY_TIMEZONE = "UTC"
 MOVE_SECONDS = env_int("MOVE_SECONDS", 60)
 MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 
+# --- Fair shares (kropki_site/limits.py, docs/bots.md "Limits") ------------------
+
+# Redis key prefix of the shared counters and locks (tests give each test its own).
+LIMITS_PREFIX = os.environ.get("LIMITS_PREFIX", "kropki:limit:")
+# Unfinished computer matches per user, and over all guests made from one IP; a new one
+# abandons (aborts) the oldest beyond the cap.
+COMPUTER_MATCHES_PER_USER = env_int("COMPUTER_MATCHES_PER_USER", 3)
+COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 6)
+# New guest accounts per IP per GUEST_WINDOW_SECONDS; one more gets a 429 page.
+GUESTS_PER_IP = env_int("GUESTS_PER_IP", 10)
+GUEST_WINDOW_SECONDS = env_int("GUEST_WINDOW_SECONDS", 3600)
+# A guest with no match for this many days is deleted (unless it has a finished match).
+GUEST_STALE_DAYS = env_int("GUEST_STALE_DAYS", 7)
+
+# --- WebSockets (games/match_consumer.py, games/wsframes.py, docs/protocol.md) ----
+
+# Open match sockets per logged-in user, and per IP for anonymous visitors; one more is closed with 4429.
+WS_SOCKETS_PER_USER = env_int("WS_SOCKETS_PER_USER", 10)
+WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
+# ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
+# this is on: by default in development only (/healthz is the production health check).
+WS_PING = env_bool("WS_PING", DEBUG)
+
+# --- Challenges (games/services.challenge_create) -------------------------------
+
+CHALLENGE_TTL_MINUTES = env_int("CHALLENGE_TTL_MINUTES", 30)  # an open challenge expires after this
+CHALLENGES_OPEN_PER_USER = env_int("CHALLENGES_OPEN_PER_USER", 3)  # open (unexpired) at once
+CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)  # created in the last hour, whatever became of them
+
 # --- Accounts and authentication -----------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
@@ -235,7 +270,7 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "accounts.validators.UserAttributeSimilarityValidator"},  # Polish-friendly messages
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -244,10 +279,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# django-axes: lock a (username, IP) pair after repeated failures, with a cool-off.
+# django-axes (accounts/throttle.py): lock a (client IP, canonical username) pair
+# after AXES_FAILURE_LIMIT failures, and a client IP for every name after
+# AXES_IP_FAILURE_LIMIT, with a cool-off. The owner on another address is never locked.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 30)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"], "ip_address"]
+AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
+AXES_USERNAME_CALLABLE = "accounts.throttle.axes_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.ip.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_USERNAME_FORM_FIELD = "username"
@@ -257,6 +298,11 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kropki <no-reply@kropki.local>")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+# Password-reset e-mails: at most this many per address and requests per client IP
+# in a window (accounts.views.PasswordResetView; over it the same page, no e-mail).
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 3)
+PASSWORD_RESETS_PER_IP = env_int("PASSWORD_RESETS_PER_IP", 10)
+PASSWORD_RESET_WINDOW_SECONDS = env_int("PASSWORD_RESET_WINDOW_SECONDS", 3600)
 
 # --- Internationalisation --------------------------------------------------------
 
@@ -266,6 +312,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "kropki_language"
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True
+# Our own short date formats for Polish (kropki_site/formats/pl/formats.py).
+FORMAT_MODULE_PATH = ["kropki_site.formats"]
 TIME_ZONE = "Europe/Warsaw"
 USE_TZ = True
 
@@ -308,7 +356,10 @@ LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_HSTS_SECONDS > 0)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SECURE_HSTS_SECONDS >= 31536000)
-if env_bool("BEHIND_PROXY", False):
+# Behind nginx (docs/deploy.md): trust X-Forwarded-Proto, and take the client's
+# address from X-Forwarded-For (accounts/ip.py). Never without such a proxy.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     # Only behind a proxy (nginx) that sets this header itself.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

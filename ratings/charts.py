@@ -10,12 +10,15 @@ inline styles, so the page keeps a strict CSP.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from html import escape
 
+# The labels' font size is set by CSS in these units (static/css/ranked.css: larger on phones,
+# where the chart is drawn at about half this width): the margins leave room for it.
 WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 34
+LEFT, RIGHT, TOP, BOTTOM = 60, 16, 14, 40
+LABEL_EM = 0.6 * 21  # a digit's width at the largest label font (21 units)
 
 
 def _nice_step(span: float, ticks: int = 5) -> float:
@@ -34,8 +37,10 @@ def rating_chart_svg(
     title: str,
     description: str,
     date_format: str = "%d.%m.%Y",
+    format_date: Callable[[datetime], str] | None = None,
 ) -> str:
-    """The SVG of ``points`` (time, rating), oldest first; ``chart_id`` makes the ids unique on the page."""
+    """The SVG of ``points`` (time, rating), oldest first; ``chart_id`` makes the ids unique on the page.
+    ``format_date`` writes a label's date (the page's own short date format); else ``date_format``."""
     cid = escape(chart_id, quote=True)
     head = (
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
@@ -71,13 +76,23 @@ def rating_chart_svg(
         f'<g class="chart-axis"><line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + plot_h}"/>'
         f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{WIDTH - RIGHT}" y2="{TOP + plot_h}"/></g>'
     )
-    # Date labels: first, middle, last (distinct positions only).
-    label_at = sorted({0, (n - 1) // 2, n - 1}) if n > 2 else sorted({0, n - 1})
+    # Date labels: first, middle, last, each a different date (games of one day share a label).
+    fmt = format_date or (lambda at: at.strftime(date_format))
+    texts = [fmt(at) for at, _r in points]
+    label_at = [0]
+    if texts[-1] != texts[0]:
+        label_at.append(n - 1)
+        # ... and clear of the end labels (widths guessed for the phones' large font).
+        room = 1.5 * LABEL_EM * max(len(t) for t in texts) + 8
+        between = [i for i in range(1, n - 1) if texts[i] not in (texts[0], texts[-1])
+                   and LEFT + room <= x(i) <= WIDTH - RIGHT - room]
+        if between:
+            label_at.insert(1, min(between, key=lambda i: abs(i - (n - 1) / 2)))
     for i in label_at:
         anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
         parts.append(
             f'<text class="chart-label" x="{x(i):.1f}" y="{HEIGHT - 10}" text-anchor="{anchor}">'
-            f"{escape(points[i][0].strftime(date_format))}</text>"
+            f"{escape(texts[i])}</text>"
         )
     coords = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_t, r) in enumerate(points))
     parts.append(f'<polyline class="chart-line" points="{coords}" fill="none"/>')

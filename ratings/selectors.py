@@ -6,7 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Case, QuerySet, Value, When
+from django.db.models.functions import Lower
 
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
@@ -43,12 +45,33 @@ def user_ratings(user, variants: Iterable[str]) -> dict[str, Rating]:
     return {v: rows.get(v) or _default(user_id, v) for v in variants}
 
 
+def player_ratings(username: str, variants: Iterable[str]):
+    """The player called ``username`` (case-insensitive) and their rating in each of ``variants``:
+    one query for a player with a rating (their user row comes along), two for one without;
+    ``(None, {})`` when there is no such player."""
+    # LOWER() on both sides, as the unique index on Lower("username"): that index serves it.
+    name = Lower(Value(username))
+    rows = list(Rating.objects.alias(name=Lower("user__username")).filter(name=name).select_related("user"))
+    if rows:
+        user = rows[0].user
+    else:
+        user = get_user_model().objects.alias(name=Lower("username")).filter(name=name).first()
+        if user is None:
+            return None, {}
+    by_variant = {r.variant: r for r in rows}
+    return user, {v: by_variant.get(v) or _default(user.pk, v) for v in variants}
+
+
 def leaderboard(variant: str) -> QuerySet[Rating]:
-    """Established ratings (deviation < 110) of ``variant``, best first; provisional ones left out."""
+    """The ratings of ``variant``: established ones (deviation < 110) best first,
+    then the provisional ones ("1500?"), best first. On a young site nearly
+    everyone is provisional, and a ranking without them would be empty."""
+    provisional = Case(When(deviation__lt=glicko2.PROVISIONAL_DEVIATION, then=Value(0)), default=Value(1))
     return (
-        Rating.objects.filter(variant=variant, deviation__lt=glicko2.PROVISIONAL_DEVIATION)
+        Rating.objects.filter(variant=variant)
+        .alias(provisional=provisional)
         .select_related("user")
-        .order_by("-rating", "user_id")
+        .order_by("provisional", "-rating", "user_id")
     )
 
 
@@ -86,6 +109,15 @@ def history(user, variant: str, *, limit: int = 500) -> list[HistoryPoint]:
 def changes_for_match(match_id: int) -> dict[int, RatingChange]:
     """The rating changes of one match by side (1 pink, 2 blue); empty if it was not rated."""
     return {c.side: c for c in RatingChange.objects.filter(match_id=match_id)}
+
+
+def deltas_for_match(match_id: int) -> dict[str, dict] | None:
+    """The match's rating changes shaped as the ``finished`` frame's ``rating_deltas``
+    (``{"1": {"before", "after", "delta", "provisional"}, "2": ...}``); None if it was not rated."""
+    from ratings.services import _stored_deltas  # one shape for the frame and the snapshot
+
+    changes = list(RatingChange.objects.filter(match_id=match_id))
+    return _stored_deltas(changes) if changes else None
 
 
 def changes_for_matches(match_ids: Iterable[int], user_id: int) -> dict[int, RatingChange]:

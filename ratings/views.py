@@ -1,4 +1,5 @@
-"""The leaderboard ("Ranking"): established ratings of one variant, paginated.
+"""The leaderboard ("Ranking") of one variant, paginated: established ratings
+ranked, then provisional ones ("1500?") without a rank.
 
 The variant keys and names come from games.variants / games.models (the only
 import of games in this app, at the page level: ratings' models, services and
@@ -28,7 +29,12 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
         variant = next(iter(VARIANTS))
     page = Paginator(leaderboard(variant), PER_PAGE).get_page(request.GET.get("strona"))
     start = (page.number - 1) * PER_PAGE
-    rows = [{"rank": start + i, "rating": r} for i, r in enumerate(page.object_list, start=1)]
+    # Established ratings come first, so their rank is their place in the list;
+    # a heading row opens the provisional ones on each page that has them.
+    rows = []
+    for i, r in enumerate(page.object_list, start=1):
+        opens = r.provisional and (not rows or not rows[-1]["rating"].provisional)
+        rows.append({"rank": None if r.provisional else start + i, "rating": r, "opens_provisional": opens})
     return render(request, "ratings/ranking.html", {
         "variant": variant,
         "variant_name": VARIANT_NAMES[variant],

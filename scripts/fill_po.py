@@ -1,6 +1,8 @@
 """Fill locale/pl/LC_MESSAGES/django.po from the PL table below (run after makemessages).
 
-Keeps translations already present; prints msgids still untranslated.
+The tables are the source: an entry there replaces the msgstr in the .po (so
+a corrected translation reaches the catalogue), and msgmerge's fuzzy guesses
+are never kept. Prints msgids still untranslated.
 Usage: .venv/bin/python scripts/fill_po.py
 """
 
@@ -86,6 +88,14 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+def _unfuzzy(line: str) -> str:
+    """A "#, fuzzy, python-format" flags line without "fuzzy"."""
+    if not line.startswith("#,"):
+        return line
+    flags = [f.strip() for f in line[2:].split(",") if f.strip() and f.strip() != "fuzzy"]
+    return "#, " + ", ".join(flags) if flags else "#,"
+
+
 def fill(path: Path, table: dict[str, str]) -> list[str]:
     blocks = path.read_text(encoding="utf-8").split("\n\n")
     missing = []
@@ -100,13 +110,14 @@ def fill(path: Path, table: dict[str, str]) -> list[str]:
             continue
         msgid = unquote(lines[i_id:i_str])
         msgstr = unquote(lines[i_str:])
-        fuzzy = "#, fuzzy" in lines  # msgmerge's guess from a similar msgid: never trust it
-        if msgid and (not msgstr or fuzzy):
-            if msgid in table:
-                lines = lines[:i_str] + [f"msgstr {quote(table[msgid])}"]
-                lines = [line for line in lines if line != "#, fuzzy"]
-            else:
-                missing.append(msgid)
+        # msgmerge's guess from a similar msgid ("#, fuzzy, python-format"): never trust it
+        fuzzy = any(line.startswith("#,") and "fuzzy" in line for line in lines[:i_id])
+        if msgid and msgid in table:
+            head = [_unfuzzy(line) for line in lines[:i_id] if not line.startswith("#|")]
+            head = [line for line in head if line != "#,"]
+            lines = head + lines[i_id:i_str] + [f"msgstr {quote(table[msgid])}"]
+        elif msgid and (not msgstr or fuzzy):
+            missing.append(msgid)
         out.append("\n".join(lines))
     path.write_text("\n\n".join(out), encoding="utf-8")
     return missing

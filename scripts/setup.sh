@@ -18,7 +18,8 @@ find_python() {
 }
 
 if [ ! -x .venv/bin/python ]; then
-    echo "==> creating .venv"
+    echo "==> first run: creating .venv and installing the Python packages of requirements.lock"
+    echo "    (about 60 packages: usually 2-5 minutes, more on a slow network; later runs skip this)"
     "$(find_python)" -m venv .venv
 fi
 PY="$ROOT/.venv/bin/python"
@@ -27,7 +28,7 @@ PY="$ROOT/.venv/bin/python"
 STAMP=.venv/.kropki-lock.sha256
 want="$(sha256sum requirements.lock pyproject.toml | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
-    echo "==> installing requirements.lock"
+    echo "==> installing requirements.lock (a few minutes when packages are new or changed)"
     "$PY" -m pip install --quiet --disable-pip-version-check -r requirements.lock
     echo "$want" > "$STAMP"
 fi

@@ -66,6 +66,14 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _own_limits(settings):
+    """Each test counts its own rate limits (kropki_site/limits.py keys live in the shared Redis)."""
+    import secrets
+
+    settings.LIMITS_PREFIX = f"kropki:test-limit:{secrets.token_hex(4)}:"
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):

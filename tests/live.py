@@ -28,6 +28,19 @@ WS_MAX_BYTES = 65536
 DAPHNE_LIMITS = ["--websocket-max-message-size", str(WS_MAX_BYTES), "--websocket-max-frame-size", str(WS_MAX_BYTES)]
 
 
+# Debian's Chromium and the flags the browser tests and the screenshots run it with.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
 def run_programs() -> dict[str, str]:
     """scripts/supervisord.conf's programs (the process table scripts/run starts): name -> command."""
     import configparser
@@ -250,6 +263,10 @@ def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(workdir / "mail"),
         "PYTHONUNBUFFERED": "1",
+        # Every test visitor is 127.0.0.1: a session's browser tests make more guests than
+        # one IP may (accounts/guests.py); tests of that limit set it. Counters of their own.
+        "GUESTS_PER_IP": "100000",
+        "LIMITS_PREFIX": f"kropki:live-limit:{suffix}:",
         **extra_env,
     }
 

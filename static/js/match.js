@@ -148,11 +148,14 @@
     var wasActive = active();
     Object.keys(frame.match).forEach(function (key) { snap[key] = frame.match[key]; });
     snap.ply = frame.ply;
+    if (isMove && frame.by_timeout) snap.clock_ends = (snap.clock_ends || []).concat([frame.by]);
     snap.result_text = resultText();
+    // ratings are applied in the finishing transaction: the finished frame carries them
+    if (frame.type === "finished") snap.rating_deltas = frame.rating_deltas || null;
     var svg = boardEl.querySelector("svg");
     var patchable = !boardLoading && svg && boardShows[0] === frame.ply - (isMove ? 1 : 0);
     if (isMove) {
-      snap.moves.push(frame.notation);
+      snap.moves.push(moveWords(frame));
       if (patchable) {
         window.KropkiBoard.applyMove(svg, snap.game, snap.view, frame, page.words);
       } else {
@@ -178,7 +181,20 @@
   function resultText() {
     if (active()) return "";
     var key = snap.status + ":" + (snap.winner || 0) + ":" + (snap.end_reason || "");
-    return (T.results && T.results[key]) || T.finished;
+    var text = (T.results && T.results[key]) || T.finished;
+    if (snap.status !== "finished") return text;
+    // Kropki: whose clock ended their game (games/snapshot.reason_text says the same)
+    return [text].concat((snap.clock_ends || []).map(function (side) {
+      return fmt(T.ran_out, { name: nameOf(side) });
+    })).join(" ");
+  }
+
+  // A move as the move list shows it: Kropki's end in this page's language, and
+  // an end the clock played says so (games/snapshot.move_words).
+  function moveWords(frame) {
+    if (frame.by_timeout) return T.move_timeout;
+    if (frame.details && frame.details.ended) return T.move_end;
+    return frame.notation;
   }
 
   // The board for the position in snap, from the server's one renderer (after a
@@ -215,10 +231,10 @@
     var text = "";
     if (!frame) return;
     if (frame.type === "moved" && frame.notation) {
-      text = fmt(T.moved, { name: nameOf(frame.by), move: frame.notation });
+      text = fmt(T.moved, { name: nameOf(frame.by), move: moveWords(frame) });
     } else if (frame.type === "finished") {
-      text = (frame.notation ? fmt(T.moved, { name: nameOf(frame.by), move: frame.notation }) + " " : "") +
-        (snap.result_text || T.finished);
+      text = (frame.notation ? fmt(T.moved, { name: nameOf(frame.by), move: moveWords(frame) }) + " " : "") +
+        [snap.result_text || T.finished, winnerLine()].concat(ratingLines()).filter(Boolean).join(" ");
     } else if (frame.type === "clock") {
       text = "";
     } else if (frame.type === "draw_offered") {
@@ -244,6 +260,17 @@
     var keyboard = false;
     try { keyboard = !!focused && focused.matches(":focus-visible"); } catch (e) { keyboard = !!focused; }
     return focused && keyboard ? focused.getAttribute("data-action") : null;
+  }
+
+  // One row of the move list: "12. e4", the number as text (as the record page has it).
+  function moveItem(number, notation) {
+    var li = document.createElement("li");
+    var no = document.createElement("span");
+    no.className = "move-no";
+    no.textContent = number + ".";
+    li.appendChild(no);
+    li.appendChild(document.createTextNode(" " + notation));
+    return li;
   }
 
   function render(frame, focused) {
@@ -275,6 +302,8 @@
     result.textContent = snap.result_text || "";
     result.hidden = !snap.result_text;
 
+    renderAfter();
+
     // notices: extra move, early draw, Kropki's ended players
     var notice = $("notice");
     var text = noticeText(frame);
@@ -285,16 +314,49 @@
     // move list
     var list = $("moves");
     if (list && list.children.length !== snap.moves.length) {
+      // Follow the newest move only if the reader was at the bottom (not reading back).
+      var top = list.scrollTop;
+      var follow = list.scrollHeight - top - list.clientHeight < 8;
       if (list.children.length + 1 !== snap.moves.length) list.innerHTML = "";
       snap.moves.slice(list.children.length).forEach(function (m) {
-        var li = document.createElement("li");
-        li.textContent = m;
-        list.appendChild(li);
+        list.appendChild(moveItem(list.children.length + 1, m));
       });
-      list.scrollTop = list.scrollHeight;
+      list.scrollTop = follow ? list.scrollHeight : top;
     }
     renderControls();
     tick();
+  }
+
+  // After the end: the winner by name, the rating changes, and the links (the
+  // template draws the same on a reload; games/match_views.py).
+  function signed(d) { return d > 0 ? "+" + d : d < 0 ? "\u2212" + (-d) : "\u00b10"; }
+  function winnerLine() {
+    if (snap.status !== "finished" || !snap.winner) return "";
+    return fmt(T.winner, { name: nameOf(snap.winner), colour: snap.winner === 1 ? T.pink : T.blue });
+  }
+  function ratingLines() {
+    var deltas = snap.rating_deltas || {};
+    return ["1", "2"].filter(function (side) { return deltas[side]; }).map(function (side) {
+      var d = deltas[side];
+      return fmt(T.rating_change, { name: nameOf(+side), delta: signed(d.delta), after: d.after + (d.provisional ? "?" : "") });
+    });
+  }
+  function renderAfter() {
+    var box = $("after-match");
+    if (!box) return;
+    box.hidden = active();
+    var winner = $("result-winner");
+    winner.textContent = winnerLine();
+    winner.hidden = !winner.textContent;
+    var list = $("rating-deltas");
+    var lines = ratingLines();
+    list.textContent = "";
+    lines.forEach(function (line) {
+      var li = document.createElement("li");
+      li.textContent = line;
+      list.appendChild(li);
+    });
+    list.hidden = !lines.length;
   }
 
   // Who is on an extra move (Kropki i kwadraty: the last segment closed a box, so its
@@ -316,7 +378,9 @@
       snap.view.ended.forEach(function (ended, i) {
         if (!ended) return;
         var side = i + 1;
-        parts.push(side === you ? T.you_ended : fmt(T.ended, { name: nameOf(side) }));
+        var byClock = (snap.clock_ends || []).indexOf(side) !== -1;
+        if (side === you) parts.push(byClock ? T.you_clock_ended : T.you_ended);
+        else parts.push(fmt(byClock ? T.clock_ended : T.ended, { name: nameOf(side) }));
       });
       if (parts.length && active()) return parts.join(" ");
     }
@@ -520,13 +584,15 @@
   on("btn-end", function (b) {
     confirmThen(T.confirm_end, b, function () { send({ type: "end", ply: lastPly }); });
   });
-  on("btn-draw", function () { send({ type: "draw_offer" }); });
+  on("btn-draw", function (b) { confirmThen(T.confirm_draw, b, function () { send({ type: "draw_offer" }); }); });
   on("btn-draw-accept", function () { send({ type: "draw_answer", accept: true }); });
   on("btn-draw-decline", function () { send({ type: "draw_answer", accept: false }); });
   on("btn-rematch", function () { send({ type: "rematch_offer" }); });
   on("btn-rematch-decline", function () { send({ type: "rematch_decline" }); });
 
   render(null);
+  var moveList = $("moves");
+  if (moveList) moveList.scrollTop = moveList.scrollHeight;  // start at the newest move
   connect();
   // for tests and debugging: the last frame and ply this page drew, and the
   // server's fresh picture of the position shown (prepared as the page prepares its own)

@@ -66,3 +66,38 @@ def test_password_reset_for_an_unknown_email_shows_the_same_page(client, alice):
     strip = lambda html: re.sub(r'(value=|X-CSRFToken": )"[^"]+"', "", html)  # noqa: E731 (CSRF tokens differ)
     assert strip(known.content.decode()) == strip(unknown.content.decode())
     assert len(mail.outbox) == 1  # only the real account got mail
+
+
+def test_password_reset_e_mails_to_one_address_are_throttled(client, alice, settings):
+    """Issue 12, item 8: 20 reset e-mails in a row to one address were all sent."""
+    pages = []
+    for i in range(20):  # each from its own address: the per-address limit alone
+        response = client.post(reverse("password_reset"), {"email": "Alice@Example.com"}, REMOTE_ADDR=f"10.1.0.{i}")
+        pages.append((response.status_code, response["Location"]))
+    assert pages == [(302, reverse("password_reset_done"))] * 20  # the same answer every time
+    assert len(mail.outbox) == settings.PASSWORD_RESETS_PER_ADDRESS == 3
+    # Another address is not affected.
+    bob = client.post(reverse("password_reset"), {"email": "bob@example.com"}, REMOTE_ADDR="10.1.1.1")
+    assert bob.status_code == 302
+
+
+def test_password_reset_requests_from_one_ip_are_throttled(client, make_user, settings):
+    """One IP asking for many addresses: at most PASSWORD_RESETS_PER_IP e-mails."""
+    for i in range(15):
+        make_user(f"gracz{i}")
+    for i in range(15):
+        response = client.post(reverse("password_reset"), {"email": f"gracz{i}@example.com"}, REMOTE_ADDR="10.2.0.1")
+        assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert len(mail.outbox) == settings.PASSWORD_RESETS_PER_IP == 10
+    client.post(reverse("password_reset"), {"email": "gracz14@example.com"}, REMOTE_ADDR="10.2.0.2")
+    assert len(mail.outbox) == 11
+
+
+def test_a_throttled_reset_shows_the_same_page_as_an_unknown_address(client, alice, settings):
+    settings.PASSWORD_RESETS_PER_ADDRESS = 0
+    throttled = client.post(reverse("password_reset"), {"email": "alice@example.com"}, follow=True)
+    unknown = client.post(reverse("password_reset"), {"email": "nikt@example.com"}, follow=True)
+    assert throttled.redirect_chain == unknown.redirect_chain == [(reverse("password_reset_done"), 302)]
+    strip = lambda html: re.sub(r'(value=|X-CSRFToken": )"[^"]+"', "", html)  # noqa: E731 (CSRF tokens differ)
+    assert strip(throttled.content.decode()) == strip(unknown.content.decode())
+    assert len(mail.outbox) == 0

@@ -76,3 +76,30 @@ def test_signup_page_needs_csrf(make_user):
     csrf_client = Client(enforce_csrf_checks=True)
     response = csrf_client.post(reverse("signup"), {"username": "x"})
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("lang, username, email, password, sentence, wrong", [
+    ("pl", "Zosia", "zosia@example.com", "zosia123", "Hasło jest zbyt podobne do Twojej nazwy użytkownika.",
+     "nazwa użytkownika"),
+    ("pl", "Ola", "kasztanowa@example.com", "kasztanowa1", "Hasło jest zbyt podobne do Twojego adresu e-mail.",
+     "adres e-mail."),
+    ("en", "Zosia", "zosia@example.com", "zosia123", "The password is too similar to your username.", "the username"),
+])
+def test_a_password_like_the_username_or_e_mail_is_refused_in_a_whole_sentence(
+        client, lang, username, email, password, sentence, wrong):
+    """Django's message puts the field's name in as it is ("do nazwa użytkownika"):
+    ours is a whole sentence in each language."""
+    client.cookies["kropki_language"] = lang
+    response = signup(client, username=username, email=email, password1=password)
+    assert response.status_code == 200
+    errors = [error for field in response.context["form"].errors.values() for error in field]
+    assert sentence in errors
+    assert not any(wrong in error for error in errors)
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.parametrize("next_url", ["0", "home", "signup", "x/y", "//evil.example/", "https://evil.example/"])
+def test_a_next_that_is_not_a_path_of_the_site_goes_home_not_to_a_500(client, make_user, next_url):
+    client.force_login(make_user("Zosia"))
+    response = client.get(reverse("signup"), {"next": next_url})
+    assert response.status_code == 302 and response["Location"] == reverse("home")

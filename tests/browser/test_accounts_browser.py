@@ -69,18 +69,21 @@ def test_keyboard_skip_link_and_narrow_screen(new_context):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def test_ws_ping_through_daphne(page, live_url):
+def test_websockets_through_daphne(page, live_url):
+    """The socket stack in production (routing, origin check, session, database): ws/ping/ is not
+    routed there (settings.WS_PING), so it and an unknown match are opened and closed with 4404."""
     page.goto("/")
     result = page.evaluate(
-        """() => new Promise((resolve, reject) => {
-            const ws = new WebSocket(location.origin.replace('http', 'ws') + '/ws/ping/');
-            const got = [];
-            ws.onmessage = (e) => { got.push(JSON.parse(e.data)); if (got.length === 1) ws.send(JSON.stringify({hi: 1})); else { ws.close(); resolve(got); } };
-            ws.onerror = () => reject('ws error');
+        """(paths) => Promise.all(paths.map((path) => new Promise((resolve, reject) => {
+            const ws = new WebSocket(location.origin.replace('http', 'ws') + path);
+            let opened = false;
+            ws.onopen = () => { opened = true; };
+            ws.onclose = (e) => resolve([opened, e.code]);
             setTimeout(() => reject('timeout'), 5000);
-        })"""
+        })))""",
+        ["/ws/ping/", "/ws/match/987654/"],
     )
-    assert result == [{"type": "hello", "user": None}, {"type": "echo", "data": {"hi": 1}}]
+    assert result == [[True, 4404], [True, 4404]]
 
 
 def test_healthz_and_a_celery_worker(live_url, celery_worker_proc):

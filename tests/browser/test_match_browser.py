@@ -117,7 +117,7 @@ def test_kropki_capture_and_a_dot_falling_into_an_empty_enclosure_and_reload(new
     expect(alice.get_by_test_id("confirm")).to_be_visible()
     alice.get_by_test_id("confirm-yes").click()
     at_ply(bob, ply + 1)
-    expect(bob.get_by_test_id("notice")).to_contain_text("zakończył")
+    expect(bob.get_by_test_id("notice")).to_contain_text("alice: koniec gry")
     shot(bob, "kropki-ended")
 
 
@@ -159,7 +159,7 @@ def test_resignation_with_confirmation_and_a_rematch(new_context, live_url, live
     bob.get_by_test_id("btn-resign").click()
     bob.get_by_test_id("confirm-yes").click()
     for page in (alice, bob):
-        expect(page.get_by_test_id("result")).to_have_text(re.compile("poddał"))
+        expect(page.get_by_test_id("result")).to_have_text(re.compile("druga strona się poddała"))
     shot(bob, "resigned")
     alice.get_by_test_id("btn-rematch").click()
     expect(bob.locator("#rematch-offered")).to_be_visible()

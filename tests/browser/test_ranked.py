@@ -87,7 +87,7 @@ def test_two_players_are_paired_play_and_see_ratings_and_the_replay(new_context,
     expect(blue).to_have_url(re.compile(rf"/partia/{match_id}/zapis/$"))
     expect(blue.get_by_test_id("record-result")).to_contain_text("Wygrywają różowe")
     expect(blue.get_by_test_id("rating-after-pink")).to_have_text(str(winner_rating) + "?")
-    expect(blue.get_by_test_id("rating-delta-blue")).to_have_text(re.compile(r"^-\d+$"))
+    expect(blue.get_by_test_id("rating-delta-blue")).to_have_text(re.compile(r"^\u2212\d+$"))
 
     board = blue.get_by_test_id("replay-board")
     position = blue.get_by_test_id("replay-position")

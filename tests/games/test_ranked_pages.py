@@ -46,7 +46,7 @@ def kropki_match(alice, bob, rated=True):
 
 def test_the_lobby_shows_play_now_queues_challenges_and_live_matches(client, alice, bob, charlie, make_match):
     live = make_match()
-    challenge = services.challenge_create(user_id=charlie.pk, variant="kropki-10", rated=True)
+    challenge = services.challenge_create(user_id=charlie.pk, variant="kropki-10", rated=True, listed=True)
     matchmaking.seek_create(user=charlie, variants=[C4])
     client.force_login(alice)
     html = client.get(reverse("lobby")).content.decode()
@@ -97,12 +97,19 @@ def test_cancel_leaves_the_queue(client, alice):
 # -- ranking ------------------------------------------------------------------------
 
 
-def test_ranking_lists_established_ratings_only(client, make_user):
-    for i, (rating, deviation) in enumerate([(1700, 60), (1800, 200), (1600, 80)]):
+def test_ranking_lists_established_ratings_then_provisional_ones_marked(client, make_user):
+    for i, (rating, deviation) in enumerate([(1700, 60), (1800, 200), (1600, 80), (1500, 350)]):
         Rating.objects.create(user=make_user(f"p{i}"), variant=C4, rating=rating, deviation=deviation, games=30 + i)
     html = client.get(reverse("ranking_variant", args=[C4])).content.decode()
-    assert html.index(">p0<") < html.index(">p2<") and ">p1<" not in html
+    # Established best first, then the provisional ones best first, below a heading of their own.
+    assert html.index(">p0<") < html.index(">p2<") < html.index('data-testid="provisional-heading"')
+    assert html.index('data-testid="provisional-heading"') < html.index(">p1<") < html.index(">p3<")
+    assert html.count('data-testid="provisional-heading"') == 1
     assert 'href="/gracz/p0/"' in html and ">1700<" in html
+    assert ">1800?<" in html and ">1500?<" in html  # marked "?"
+    ranks = re.findall(r'<td class="num">(\d+)</td>\s*<th scope="row"><a href="/gracz/(p\d)/"', html)
+    assert ranks == [("1", "p0"), ("2", "p2")]  # provisional players get no rank
+    assert 'data-testid="provisional-note"' in html
     assert 'aria-current="page"' in html
     # The default variant and an unknown one both give a page.
     assert client.get(reverse("ranking")).status_code == 200
@@ -122,6 +129,17 @@ def test_ranking_is_paginated_with_a_bounded_number_of_queries(client, make_user
         html = client.get(reverse("ranking_variant", args=[C4]) + "?strona=3").content.decode()
     assert ">101<" in html  # rank 101 is the first row of page 3
     assert "gracz19<" in html and "gracz20<" not in html
+    # Provisional players follow on the pages after the established ones, in the same bound.
+    provisional = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"nowy{i}", email=f"n{i}@example.com") for i in range(40)]
+    )
+    Rating.objects.bulk_create(
+        [Rating(user=u, variant=C4, rating=1900 + i, deviation=300, games=2) for i, u in enumerate(provisional)]
+    )
+    with django_assert_max_num_queries(4):
+        html = client.get(reverse("ranking_variant", args=[C4]) + "?strona=3").content.decode()
+    assert ">120<" in html and "gracz0<" in html and "nowy39<" in html and "nowy10<" in html
+    assert "nowy9<" not in html and 'data-testid="provisional-heading"' in html
 
 
 # -- profile ------------------------------------------------------------------------
@@ -191,7 +209,7 @@ def test_the_record_shows_players_ratings_result_board_replay_and_exports(client
     assert "1500?" in html and f'data-testid="rating-after-pink">{a.display}<' in html
     delta = round(a.rating) - 1500
     assert f'data-testid="rating-delta-pink">+{delta}<' in html
-    assert 'data-testid="rating-delta-blue">-' in html
+    assert 'data-testid="rating-delta-blue">\u2212' in html  # a real minus sign, as on the match page
     assert "Wygrywają różowe" in html or "Pink wins" in html
     assert 'data-testid="replay-slider"' in html and 'max="7"' in html
     assert "<svg" in html and 'src="/static/js/replay.js"' in html
@@ -264,3 +282,26 @@ def test_sgf_export_for_kropki(client, alice, bob):
     finished = services.match_create(variant=C4, pink_id=alice.pk, blue_id=bob.pk)
     services.match_resign(match_id=finished.pk, user_id=alice.pk)
     assert client.get(reverse("export_sgf", args=[finished.pk])).status_code == 404
+
+
+def test_exports_download_under_a_name_with_the_game_id_and_players(client, make_user):
+    ania, bartek = make_user("Ania"), make_user("Bartłomiej_K")
+    match = kropki_match(ania, bartek)
+    html = client.get(reverse("record", args=[match.pk])).content.decode()
+    # The record links every export there is for Kropki.
+    assert f'href="/partia/{match.pk}/eksport.json"' in html and f'href="/partia/{match.pk}/eksport.sgf"' in html
+    for name, ext in (("export_json", "json"), ("export_sgf", "sgf")):
+        response = client.get(reverse(name, args=[match.pk]))
+        assert response.status_code == 200
+        expected = f'attachment; filename="kropki-10-{match.pk}-ania-vs-bartlomiej_k.{ext}"'
+        assert response["Content-Disposition"] == expected
+
+
+def test_a_computer_games_export_names_the_computer(client, alice):
+    match = services.match_create(variant="kropki-i-kwadraty", pink_id=alice.pk, blue_id=None, bot_level="trudny")
+    services.match_resign(match_id=match.pk, user_id=alice.pk)
+    client.cookies["kropki_language"] = "en"
+    response = client.get(reverse("export_json", args=[match.pk]))
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="kropki-i-kwadraty-{match.pk}-alice-vs-computer-hard.json"'
+    )

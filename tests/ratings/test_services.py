@@ -165,13 +165,13 @@ def test_inactivity_widens_the_deviation_before_the_game(alice, bob):
     assert a.rating - 1600 > 1600 - b.rating > 0
 
 
-def test_rating_for_defaults_and_leaderboard_skips_provisional(alice, bob, charlie):
+def test_rating_for_defaults_and_leaderboard_puts_provisional_last(alice, bob, charlie):
     assert (rating_for(alice, C4).rating, rating_for(alice, C4).deviation) == (1500, 500)
     assert rating_for(alice, C4).display == "1500?"
     Rating.objects.create(user=alice, variant=C4, rating=1650, deviation=60)
     Rating.objects.create(user=bob, variant=C4, rating=1800, deviation=110)  # provisional
     Rating.objects.create(user=charlie, variant=C4, rating=1550, deviation=109.9)
-    assert [r.user.username for r in leaderboard(C4)] == ["alice", "charlie"]
+    assert [r.user.username for r in leaderboard(C4)] == ["alice", "charlie", "bob"]
     assert rating_for(alice, C4).display == "1650"
 
 

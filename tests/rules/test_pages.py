@@ -163,7 +163,7 @@ def test_rules_pages_cite_their_sources(client):
 
 def test_service_rules_are_marked_as_such(client):
     for slug, facts in {
-        "kropki": ["10×10", "20×20", "60 sekund", "zakończył grę", "anulowany"],
+        "kropki": ["10×10", "20×20", "60 sekund", "zakończenie gry", "anulowany"],
         "cztery-w-rzedzie": ["60 sekund", "przegrywa", "anulowany", "69"],
         "kropki-i-kwadraty": ["60 sekund", "przegrywa", "anulowany", "13"],
     }.items():
@@ -206,7 +206,7 @@ def test_live_summary_counts_active_matches(alice, bob, charlie):
     Match.objects.create(variant="cztery-w-rzedzie", pink=charlie, bot_level="latwy")
     Match.objects.create(variant="kropki-10", pink=bob, blue=charlie, status=Match.Status.FINISHED)
     summary = live_summary()
-    assert summary["playing"] == 3
+    assert summary["playing"] == 2  # the computer game is neither counted nor listed
     assert [(m["pink"], m["blue"]) for m in summary["matches"]] == [("alice", "bob")]
     assert summary["matches"][0]["url"]
 

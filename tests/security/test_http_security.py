@@ -38,7 +38,7 @@ def world(alice, bob, make_user):
 
     Rating.objects.filter(user=xss, variant="cztery-w-rzedzie").update(deviation=60)  # established: listed
     active = make_match(alice, xss, variant="kropki-10")
-    challenge = services.challenge_create(user_id=xss.pk, variant="cztery-w-rzedzie", rated=False)
+    challenge = services.challenge_create(user_id=xss.pk, variant="cztery-w-rzedzie", rated=False, listed=True)
     return {
         "xss": xss,
         "kwargs": {

@@ -1,0 +1,138 @@
+"""Which usernames may be taken: one look-alike per name, no reserved names.
+
+- A username is NFKC-normalised (Django's UsernameField and ``create_user``
+  already do it; ``username_clean`` does it for every path).
+- Two names are the same when their *skeletons* are (Unicode TR39, "confusable
+  detection"): a Cyrillic "а" in "аnia" is the "a" of "ania", "ＡＮＩＡ" is "ania".
+  ``User.username_skeleton`` keeps its hash, unique in the database.
+- Reserved: the guests' prefix (accounts/guests.py), names of the site's staff
+  ("admin", "moderator"...), and names without a letter or a digit (".", "..").
+
+The skeleton: NFKC, NFD, case-folded, then every character replaced by one
+representative of its confusable class. The classes come from the Unicode
+confusables data shipped with ``confusable_homoglyphs`` (its data file, built
+from Unicode's confusables.txt): a character and its homoglyphs are one class,
+its representative the class's ASCII letter or digit when it has one. "i", "l",
+"1", "I" and "|" are one class, and so are "o", "O" and "0" (they are
+confusable in many fonts, and letter case is folded before the classes apply).
+Combining marks are kept ("zośka" is not "zoska"); a reserved name is matched
+without them ("ádmin" is "admin").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from functools import lru_cache
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+RESERVED = frozenset({"admin", "administrator", "staff", "moderator", "kropki", "system", "root", "support"})
+_LRM = "\u200e"  # the data file wraps right-to-left characters in these
+_ALWAYS_ONE_CLASS = ("il1|", "o0")
+
+MSG_TAKEN = _("This username is already taken.")
+MSG_CONFUSABLE = _("This username looks like an existing one. Please choose another.")
+MSG_RESERVED = _("This username is reserved. Please choose another.")
+MSG_NO_LETTER = _("A username needs at least one letter or digit.")
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, str]:
+    """character -> the representative of its confusable class (single characters only)."""
+    from confusable_homoglyphs.utils import load
+
+    data = load("confusables.json")
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+
+    for char, homoglyphs in data.items():
+        char = char.replace(_LRM, "")
+        for homoglyph in homoglyphs:
+            other = homoglyph["c"].replace(_LRM, "")
+            if len(char) == 1 and len(other) == 1:
+                union(char, other)
+    for group in _ALWAYS_ONE_CLASS:
+        for other in group[1:]:
+            union(group[0], other)
+
+    members: dict[str, list[str]] = {}
+    for char in list(parent):
+        members.setdefault(find(char), []).append(char)
+
+    def rank(char: str) -> tuple:
+        # an ASCII lowercase letter, then an ASCII digit, then anything (stable: by code point)
+        return (not ("a" <= char <= "z"), not char.isdigit() or not char.isascii(), char)
+
+    mapping = {}
+    for group in members.values():
+        representative = min((c.casefold() if len(c.casefold()) == 1 else c for c in group), key=rank)
+        for char in group:
+            if char != representative:
+                mapping[char] = representative
+    return mapping
+
+
+def username_normalize(username: str) -> str:
+    return unicodedata.normalize("NFKC", username)
+
+
+def username_skeleton(username: str) -> str:
+    """The name's confusable skeleton: equal skeletons look alike (case-insensitively)."""
+    mapping = _classes()
+    text = unicodedata.normalize("NFD", username_normalize(username)).casefold()
+    for _round in range(2):  # a representative may itself decompose or fold
+        text = "".join(mapping.get(char, char) for char in text)
+        text = unicodedata.normalize("NFD", text).casefold()
+    return text
+
+
+def username_skeleton_key(username: str) -> str:
+    """What ``User.username_skeleton`` stores: the skeleton's SHA-256 (a skeleton
+    can be far longer than the name: NFKC expands some characters 18-fold)."""
+    return hashlib.sha256(username_skeleton(username).encode()).hexdigest()
+
+
+def _bare(skeleton: str) -> str:
+    """The skeleton without combining marks (for the reserved names)."""
+    return "".join(char for char in skeleton if not unicodedata.combining(char))
+
+
+def username_check_reserved(username: str) -> None:
+    """Raise ValidationError for a reserved name or one without a letter or digit."""
+    from .guests import GUEST_PREFIX  # guests imports the model, which imports this module
+
+    if not any(char.isalnum() for char in username):
+        raise ValidationError(MSG_NO_LETTER, code="username_no_letter")
+    bare = _bare(username_skeleton(username))
+    if bare in {_bare(username_skeleton(name)) for name in RESERVED} or bare.startswith(
+        _bare(username_skeleton(GUEST_PREFIX))
+    ):
+        raise ValidationError(MSG_RESERVED, code="username_reserved")
+
+
+def username_clean(username: str, *, exclude_pk: int | None = None) -> str:
+    """The NFKC form of a new (or renamed) account's username; ValidationError
+    when it is reserved, taken in any letter case, or looks like a taken one."""
+    from .models import User
+
+    username = username_normalize(username)
+    username_check_reserved(username)
+    others = User.objects.exclude(pk=exclude_pk) if exclude_pk is not None else User.objects.all()
+    if others.filter(username__iexact=username).exists():
+        raise ValidationError(MSG_TAKEN, code="username_taken")
+    if others.filter(username_skeleton=username_skeleton_key(username)).exists():
+        raise ValidationError(MSG_CONFUSABLE, code="username_confusable")
+    return username

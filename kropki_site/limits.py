@@ -1,0 +1,90 @@
+"""Shared counters and locks in Redis, for limits every process must agree on
+(daphne, each Celery pool process): Django's default cache is per process.
+
+Keys start with ``settings.LIMITS_PREFIX`` (``kropki:limit:``; the tests give
+each test a prefix of its own). When Redis does not answer, a limit lets the
+request through (logged): refusing every guest because Redis blinked would be
+worse than a minute without the limit; the database stays the source of truth.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import redis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+_client: redis.Redis | None = None
+_client_url = ""
+
+
+def client() -> redis.Redis:
+    global _client, _client_url
+    if _client is None or _client_url != settings.REDIS_URL:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+        _client_url = settings.REDIS_URL
+    return _client
+
+
+def _key(*parts: object) -> str:
+    return getattr(settings, "LIMITS_PREFIX", "kropki:limit:") + ":".join(str(part) for part in parts)
+
+
+def hit(name: str, who: str, *, limit: int, window: int) -> bool:
+    """Count one event of ``name`` for ``who`` in a fixed window of ``window``
+    seconds; False when that makes more than ``limit`` (the event is refused)."""
+    key = _key(name, who)
+    try:
+        pipe = client().pipeline()
+        pipe.set(key, 0, ex=window, nx=True)  # the window starts with its first event
+        pipe.incr(key)
+        count = pipe.execute()[1]
+    except redis.RedisError as exc:
+        log.warning("limit %s not checked (Redis: %s)", name, exc)
+        return True
+    return int(count) <= limit
+
+
+def remember(name: str, who: str, member: object, *, ttl: int) -> None:
+    """Add ``member`` to the set ``name``/``who`` (kept ``ttl`` s after its last addition)."""
+    key = _key(name, who)
+    try:
+        pipe = client().pipeline()
+        pipe.sadd(key, str(member))
+        pipe.expire(key, ttl)
+        pipe.execute()
+    except redis.RedisError as exc:
+        log.warning("%s not remembered (Redis: %s)", name, exc)
+
+
+def members(name: str, who: str) -> set[str]:
+    try:
+        return {value.decode() for value in client().smembers(_key(name, who))}
+    except redis.RedisError as exc:
+        log.warning("%s not read (Redis: %s)", name, exc)
+        return set()
+
+
+# Release only our own lock (it may have expired and been taken by another).
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+def lock_acquire(name: str, who: str, *, ttl: int) -> str | None:
+    """A token if the lock ``name``/``who`` was free (held at most ``ttl`` s), else None.
+    Without Redis: a token (no lock) rather than nothing done."""
+    token = secrets.token_hex(8)
+    try:
+        return token if client().set(_key(name, who), token, nx=True, ex=ttl) else None
+    except redis.RedisError as exc:
+        log.warning("lock %s not taken (Redis: %s)", name, exc)
+        return token
+
+
+def lock_release(name: str, who: str, token: str) -> None:
+    try:
+        client().eval(_RELEASE, 1, _key(name, who), token)
+    except redis.RedisError as exc:
+        log.warning("lock %s not released (Redis: %s); it expires", name, exc)

@@ -1,0 +1,117 @@
+"""Issue 12, items 2 and 3: log-in throttling keyed on the canonical username and
+on the real client address, locking attackers and not owners."""
+
+import pytest
+from django.test import RequestFactory
+from django.urls import reverse
+
+from accounts.ip import client_ip
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+ATTACKER = "203.0.113.7"
+OWNER = "198.51.100.20"
+
+
+def login(client, username, password, ip=ATTACKER, **extra):
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip, **extra)
+
+
+def test_letter_case_does_not_reset_the_count(client, alice, settings):
+    """12 spellings x 4 wrong passwords used to be 48 failures and no lockout."""
+    spellings = ["alice", "Alice", "ALICE", "aLice", "alIce", "aliCe", "alicE", "ALice", "AlIce", "aLICE", "ALIce",
+                 "alICE"]
+    statuses = [login(client, name, "zle-haslo").status_code for name in spellings for _ in range(4)]
+    assert statuses[settings.AXES_FAILURE_LIMIT - 1:] == [429] * (len(statuses) - settings.AXES_FAILURE_LIMIT + 1)
+    assert login(client, "alice", PASSWORD).status_code == 429
+
+
+def test_nfkc_spellings_count_as_one_name(client, alice, settings):
+    """A full-width "ａｌｉｃｅ" is the same name to count."""
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        login(client, "ａｌｉｃｅ", "zle-haslo")
+    assert login(client, "ALICE", "zle-haslo").status_code == 429
+
+
+def test_the_owner_on_another_address_logs_in_while_the_attackers_is_locked(client, alice, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT * 3):
+        login(client, "alice", "zle-haslo", ip=ATTACKER)
+    assert login(client, "alice", PASSWORD, ip=ATTACKER).status_code == 429
+    from django.test import Client
+
+    owner = Client()
+    response = login(owner, "Alice", PASSWORD, ip=OWNER)
+    assert response.status_code == 302
+    assert owner.get(reverse("home")).context["user"] == alice
+    # ...and the attacker's address stays locked for that name.
+    assert login(client, "alice", PASSWORD, ip=ATTACKER).status_code == 429
+
+
+def test_one_address_trying_many_names_is_locked_for_every_name(client, alice, settings):
+    names = [f"gracz{i}" for i in range(settings.AXES_IP_FAILURE_LIMIT)]
+    statuses = [login(client, name, "zle-haslo").status_code for name in names]
+    assert 429 not in statuses[:-1] and statuses[-1] == 429
+    assert login(client, "alice", PASSWORD).status_code == 429
+    from django.test import Client
+
+    assert login(Client(), "alice", PASSWORD, ip=OWNER).status_code == 302
+
+
+def test_logging_in_to_ones_own_account_does_not_clear_the_addresss_count(client, alice, bob, settings):
+    """The attacker's own successful log-in resets only their own pair."""
+    names = [f"gracz{i}" for i in range(settings.AXES_IP_FAILURE_LIMIT - 1)]
+    for name in names:
+        login(client, name, "zle-haslo")
+    assert login(client, "bob", PASSWORD).status_code == 302
+    client.post(reverse("logout"))
+    assert login(client, "someone-else", "zle-haslo").status_code == 429
+
+
+@pytest.mark.parametrize("behind_proxy, expected", [(False, "10.0.0.5"), (True, "198.51.100.20")])
+def test_x_forwarded_for_is_read_only_behind_the_proxy(settings, behind_proxy, expected):
+    settings.BEHIND_PROXY = behind_proxy
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="198.51.100.20")
+    assert client_ip(request) == expected
+
+
+def test_a_proxy_that_appends_gives_the_right_most_address(settings):
+    settings.BEHIND_PROXY = True
+    request = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4, 198.51.100.20")
+    assert client_ip(request) == "198.51.100.20"
+    garbage = RequestFactory().get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="not-an-ip")
+    assert client_ip(garbage) == "127.0.0.1"
+
+
+def test_an_ipv6_client_is_counted_by_its_64(settings):
+    request = RequestFactory().get("/", REMOTE_ADDR="2001:db8:1:2:aaaa::1")
+    assert client_ip(request) == "2001:db8:1:2::"
+
+
+def test_a_spoofed_header_does_not_dodge_the_lock_without_a_proxy(client, alice, settings):
+    settings.BEHIND_PROXY = False
+    for i in range(settings.AXES_FAILURE_LIMIT):
+        login(client, "alice", "zle-haslo", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")
+    assert login(client, "alice", PASSWORD, HTTP_X_FORWARDED_FOR="192.0.2.99").status_code == 429
+
+
+def test_behind_the_proxy_every_visitor_is_not_one_address(client, alice, settings):
+    """Behind nginx REMOTE_ADDR is 127.0.0.1 for everyone: the header tells them apart."""
+    settings.BEHIND_PROXY = True
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login(client, "alice", "zle-haslo", ip="127.0.0.1", HTTP_X_FORWARDED_FOR=ATTACKER)
+    assert login(client, "alice", PASSWORD, ip="127.0.0.1", HTTP_X_FORWARDED_FOR=ATTACKER).status_code == 429
+    from django.test import Client
+
+    owner = Client()
+    assert login(owner, "alice", PASSWORD, ip="127.0.0.1", HTTP_X_FORWARDED_FOR=OWNER).status_code == 302
+
+
+@pytest.mark.parametrize("behind_proxy, expected", [(False, "10.0.0.5"), (True, "198.51.100.20")])
+def test_a_sockets_scope_gives_the_same_address(settings, behind_proxy, expected):
+    from accounts.ip import client_ip_from_scope
+
+    settings.BEHIND_PROXY = behind_proxy
+    scope = {"client": ("10.0.0.5", 5555), "headers": [(b"host", b"x"), (b"x-forwarded-for", b"198.51.100.20")]}
+    assert client_ip_from_scope(scope) == expected
+    assert client_ip_from_scope({"client": None, "headers": []}) == "0.0.0.0"

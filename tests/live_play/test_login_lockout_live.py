@@ -1,0 +1,78 @@
+"""Issue 12, item 3 through a real daphne with production flags (DEBUG=0) and
+BEHIND_PROXY=1, as behind the nginx of docs/deploy.md: every request comes
+from 127.0.0.1 and carries X-Forwarded-For. An attacker's wrong passwords lock
+the attacker's address for that name; the owner, from another address, logs
+in. Before issue 12 the lock was per (name, REMOTE_ADDR): behind the proxy,
+site-wide for that name."""
+
+from __future__ import annotations
+
+import http.client
+import re
+import shutil
+import tempfile
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode, urlparse
+
+import pytest
+
+from kropki_site import devredis
+from tests import live
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.slow
+
+LOGIN = "/konto/logowanie/"
+MAKE_ALICE = (
+    "from django.contrib.auth import get_user_model; "
+    f"get_user_model().objects.create_user(username='alice', email='alice@example.com', password={PASSWORD!r})"
+)
+
+
+@pytest.fixture(scope="module")
+def proxied_site():
+    workdir = Path(tempfile.mkdtemp(prefix="kropki-lockout-"))
+    redis_proc = devredis.start(workdir / "redis.sock")
+    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1")
+    site.manage("shell", "-c", MAKE_ALICE)
+    _proc, url = site.start_daphne()
+    yield url
+    site.stop_all()
+    live.stop_group(redis_proc)
+    live.drop_live_database(site.env["DATABASE_URL"])
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def log_in(url: str, client_ip: str, username: str, password: str) -> int:
+    """GET the form, POST it, as the proxy would pass them on for ``client_ip``."""
+    host = urlparse(url).netloc
+    headers = {"X-Forwarded-For": client_ip, "Host": host}
+    conn = http.client.HTTPConnection(host, timeout=30)
+    try:
+        conn.request("GET", LOGIN, headers=headers)
+        page = conn.getresponse()
+        body = page.read().decode()
+        cookies = SimpleCookie()
+        for value in page.headers.get_all("Set-Cookie") or []:
+            cookies.load(value)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        form = urlencode({"csrfmiddlewaretoken": token, "username": username, "password": password})
+        conn.request("POST", LOGIN, body=form, headers={
+            **headers, "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": "; ".join(f"{k}={v.value}" for k, v in cookies.items()),
+        })
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def test_the_attackers_address_is_locked_and_the_owner_logs_in(proxied_site):
+    attacker, owner = "203.0.113.7", "198.51.100.20"
+    statuses = [log_in(proxied_site, attacker, name, "zle-haslo") for name in ["alice", "ALICE", "Alice"] * 3]
+    assert statuses[:4] == [200] * 4 and set(statuses[4:]) == {429}
+    assert log_in(proxied_site, attacker, "alice", PASSWORD) == 429
+    assert log_in(proxied_site, owner, "alice", PASSWORD) == 302
+    assert log_in(proxied_site, attacker, "alice", PASSWORD) == 429

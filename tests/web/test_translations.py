@@ -1,0 +1,128 @@
+"""The Polish catalogue: every msgid translated, nothing fuzzy, in step with the
+sources, and no verb forms that fit only men."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PO = ROOT / "locale" / "pl" / "LC_MESSAGES" / "django.po"
+
+
+def _unquote(lines: list[str]) -> str:
+    text = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', " ".join(lines)))
+    return text.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+
+
+def read_po(path: Path) -> list[dict]:
+    """The entries of a .po file (not the header, not obsolete "#~" ones):
+    ``msgctxt``, ``msgid``, ``msgstr`` and ``flags``."""
+    entries = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        lines = [line for line in block.strip().split("\n") if line and not line.startswith("#~")]
+        fields: dict[str, list[str]] = {}
+        flags: set[str] = set()
+        key = None
+        for line in lines:
+            if line.startswith("#,"):
+                flags |= {flag.strip() for flag in line[2:].split(",")}
+            elif line.startswith("#"):
+                continue
+            elif line.startswith('"'):
+                fields[key].append(line)
+            else:
+                key, _, rest = line.partition(" ")
+                fields[key] = [rest]
+        if "msgid" not in fields or not _unquote(fields["msgid"]):
+            continue
+        entries.append({
+            "msgctxt": _unquote(fields["msgctxt"]) if "msgctxt" in fields else None,
+            "msgid": _unquote(fields["msgid"]),
+            "msgstr": [_unquote(v) for k, v in fields.items() if k.startswith("msgstr")],
+            "flags": flags,
+        })
+    return entries
+
+
+def test_every_msgid_has_a_polish_translation_and_none_is_fuzzy():
+    entries = read_po(PO)
+    assert len(entries) > 200
+    untranslated = [e["msgid"] for e in entries if not all(e["msgstr"])]
+    fuzzy = [e["msgid"] for e in entries if "fuzzy" in e["flags"]]
+    assert not untranslated, f"no Polish (add it to locale/pl-tables/, run ./scripts/messages): {untranslated}"
+    assert not fuzzy, f"fuzzy (a guess from another msgid): {fuzzy}"
+
+
+def _makemessages_args() -> list[str]:
+    """The arguments scripts/messages gives makemessages (so both read the same files)."""
+    script = (ROOT / "scripts" / "messages").read_text().replace("\\\n", " ")
+    line = next(line for line in script.splitlines() if " makemessages " in line)
+    args = shlex.split(line)
+    return args[args.index("makemessages") + 1:]
+
+
+def test_the_catalogue_is_in_step_with_the_sources(tmp_path):
+    """makemessages over a copy of the tree finds exactly the msgids of the
+    committed catalogue: none missing (shown in English), none left over."""
+    copy = tmp_path / "tree"
+    skip = shutil.ignore_patterns(".git", ".venv", "node_modules", "staticfiles", "var", "tests", "__pycache__", "*.mo")
+    shutil.copytree(ROOT, copy, ignore=skip)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kropki_site.settings"}
+    subprocess.run([sys.executable, "manage.py", "makemessages", *_makemessages_args()],
+                   cwd=copy, env=env, check=True, capture_output=True, timeout=120)
+    key = lambda e: (e["msgctxt"], e["msgid"])  # noqa: E731
+    wanted = {key(e) for e in read_po(copy / "locale" / "pl" / "LC_MESSAGES" / "django.po")}
+    have = {key(e) for e in read_po(PO)}
+    assert len(wanted) > 200
+    assert not wanted - have, f"in the sources, not in the catalogue (run ./scripts/messages): {wanted - have}"
+    assert not have - wanted, f"in the catalogue, no longer in the sources (run ./scripts/messages): {have - wanted}"
+
+
+# Past tense in the first or second person ("zakończyłeś", "zamknąłem", and the
+# feminine "-łaś", "-łam"), conditionals ("jakbyś zakończył"), and a named player
+# or the opponent in the masculine past ("%(name)s zakończył", "przeciwnik się poddał").
+GENDERED = re.compile(
+    r"\w+ł(?:eś|em|aś|am|byś|bym)\b"
+    r"|\b(?:gdybyś|jakbyś|żebyś|abyś)\s+\w+ł\b"
+    r"|(?:%\(name\)s|przeciwnik|rywal)\s+(?:się\s+|już\s+)?\w+ł\b",
+    re.IGNORECASE,
+)
+
+
+def _polish_texts() -> list[tuple[str, str]]:
+    """Every Polish sentence a visitor may read: the catalogue, its tables, the Polish
+    templates, and Polish written into code (the board's words, the rules' pictures)."""
+    texts = [("django.po", s) for e in read_po(PO) for s in e["msgstr"]]
+    for table in sorted((ROOT / "locale" / "pl-tables").glob("*.json")):
+        texts += [(table.name, s) for s in json.loads(table.read_text(encoding="utf-8")).values()]
+    tree = ast.parse((ROOT / "scripts" / "fill_po.py").read_text(encoding="utf-8"))
+    pl = next(n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.targets[0].id == "PL")
+    texts += [("fill_po.py", s) for s in ast.literal_eval(pl).values()]
+    for pattern in ("templates/**/*.html", "games/**/*.py", "accounts/*.py", "ratings/*.py", "static/js/*.js"):
+        for path in sorted(ROOT.glob(pattern)):
+            texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
+    return texts
+
+
+def test_polish_fits_every_player_whatever_their_gender():
+    texts = _polish_texts()
+    assert len(texts) > 200
+    found = [(where, m.group(0)) for where, text in texts for m in GENDERED.finditer(text)]
+    assert not found, f"masculine-only (or feminine-only) forms: {found}"
+
+
+def test_the_gender_check_catches_what_it_is_for():
+    for text in ["Zakończyłeś grę.", "Zamknąłeś kwadrat.", "%(name)s zakończył grę.", "Zamknąłem pustą pętlę.",
+                 "przeciwnik się poddał", "jakbyś zakończył grę", "Zakończyłaś grę."]:
+        assert GENDERED.search(text), text
+    for text in ["Gra zakończona przez Ciebie.", "%(name)s: koniec gry.", "Kwadrat zamknięty: grasz jeszcze raz.",
+                 "druga strona się poddała", "Czas na ruch minął.", "przeciwnikowi skończył się czas"]:
+        assert not GENDERED.search(text), text
