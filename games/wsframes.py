@@ -15,12 +15,13 @@ import json
 import logging
 import re
 import time
-from functools import lru_cache
 from typing import Any
 
 import redis
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+
+from kropki_site import limits
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
 
 # -- open sockets per user / per anonymous IP -------------------------------------------------
 #
-# One Redis sorted set per user (``kropki:ws:u:<id>``) or anonymous IP (``kropki:ws:ip:<ip>``),
+# One Redis sorted set per user (``<LIMITS_PREFIX>ws:user:<id>``) or anonymous IP (``…ws:ip:<ip>``),
 # shared by every daphne process: members are channel names scored by the end of their lease.
 # An open socket renews its lease every LEASE_SECONDS / 3, so the sockets of a process that
 # died without a disconnect stop counting within LEASE_SECONDS.
@@ -77,18 +78,13 @@ return 1
 """
 
 
-@lru_cache(maxsize=1)
-def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-
-
 def socket_key(scope: dict[str, Any], user_id: int | None) -> tuple[str, int]:
     """The key a socket counts under and that key's cap."""
     if user_id is not None:
-        return f"kropki:ws:u:{user_id}", settings.WS_SOCKETS_PER_USER
+        return limits.key("ws", "user", user_id), settings.WS_SOCKETS_PER_USER
     from accounts.ip import client_ip_from_scope  # the one reading of the proxy's header (BEHIND_PROXY)
 
-    return f"kropki:ws:ip:{client_ip_from_scope(scope)}", settings.WS_SOCKETS_PER_ANONYMOUS_IP
+    return limits.key("ws", "ip", client_ip_from_scope(scope)), settings.WS_SOCKETS_PER_ANONYMOUS_IP
 
 
 def acquire(key: str, member: str, cap: int) -> bool:
@@ -96,7 +92,7 @@ def acquire(key: str, member: str, cap: int) -> bool:
     Redis away: allowed (a cap is not worth refusing every viewer for)."""
     now = time.time()
     try:
-        return bool(_client().eval(_ACQUIRE, 1, key, now, now + LEASE_SECONDS, cap, member, LEASE_SECONDS * 2))
+        return bool(limits.client().eval(_ACQUIRE, 1, key, now, now + LEASE_SECONDS, cap, member, LEASE_SECONDS * 2))
     except redis.RedisError:
         log.warning("socket cap %s not checked", key, exc_info=True)
         return True
@@ -104,7 +100,7 @@ def acquire(key: str, member: str, cap: int) -> bool:
 
 def release(key: str, member: str) -> None:
     try:
-        _client().zrem(key, member)
+        limits.client().zrem(key, member)
     except redis.RedisError:
         log.warning("socket cap %s not released", key, exc_info=True)
 

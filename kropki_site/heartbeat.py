@@ -17,7 +17,8 @@ import time
 import redis
 from celery import bootsteps
 from celery.beat import PersistentScheduler
-from django.conf import settings
+
+from kropki_site import limits
 
 log = logging.getLogger(__name__)
 
@@ -26,21 +27,11 @@ INTERVAL_SECONDS = 2.0
 STALE_SECONDS = 15.0
 PREFIX = "kropki:alive:"
 
-_client: redis.Redis | None = None
-
-
-def client() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-    return _client
-
-
 def alive(part: str, **details) -> None:
     """Record that ``part`` is alive now (``details``: e.g. a worker's queues)."""
     try:
         value = json.dumps({"at": time.time(), "pid": os.getpid(), **details})
-        client().set(PREFIX + part, value, ex=int(STALE_SECONDS))
+        limits.client().set(PREFIX + part, value, ex=int(STALE_SECONDS))
     except redis.RedisError as exc:
         log.debug("heartbeat of %s not written: %s", part, exc)
 
@@ -48,7 +39,7 @@ def alive(part: str, **details) -> None:
 def seen() -> dict[str, dict]:
     """Every part heard from within STALE_SECONDS: name -> {"at", "ago", details...}.
     Raises redis.RedisError when Redis does not answer."""
-    conn = client()
+    conn = limits.client()
     keys = sorted(conn.scan_iter(match=PREFIX + "*", count=100))
     now = time.time()
     parts = {}

@@ -29,18 +29,19 @@ def client() -> redis.Redis:
     return _client
 
 
-def _key(*parts: object) -> str:
+def key(*parts: object) -> str:
+    """A limit's Redis key: LIMITS_PREFIX and ``parts``."""
     return getattr(settings, "LIMITS_PREFIX", "kropki:limit:") + ":".join(str(part) for part in parts)
 
 
 def hit(name: str, who: str, *, limit: int, window: int) -> bool:
     """Count one event of ``name`` for ``who`` in a fixed window of ``window``
     seconds; False when that makes more than ``limit`` (the event is refused)."""
-    key = _key(name, who)
+    counter = key(name, who)
     try:
         pipe = client().pipeline()
-        pipe.set(key, 0, ex=window, nx=True)  # the window starts with its first event
-        pipe.incr(key)
+        pipe.set(counter, 0, ex=window, nx=True)  # the window starts with its first event
+        pipe.incr(counter)
         count = pipe.execute()[1]
     except redis.RedisError as exc:
         log.warning("limit %s not checked (Redis: %s)", name, exc)
@@ -50,11 +51,11 @@ def hit(name: str, who: str, *, limit: int, window: int) -> bool:
 
 def remember(name: str, who: str, member: object, *, ttl: int) -> None:
     """Add ``member`` to the set ``name``/``who`` (kept ``ttl`` s after its last addition)."""
-    key = _key(name, who)
+    counter = key(name, who)
     try:
         pipe = client().pipeline()
-        pipe.sadd(key, str(member))
-        pipe.expire(key, ttl)
+        pipe.sadd(counter, str(member))
+        pipe.expire(counter, ttl)
         pipe.execute()
     except redis.RedisError as exc:
         log.warning("%s not remembered (Redis: %s)", name, exc)
@@ -62,7 +63,7 @@ def remember(name: str, who: str, member: object, *, ttl: int) -> None:
 
 def members(name: str, who: str) -> set[str]:
     try:
-        return {value.decode() for value in client().smembers(_key(name, who))}
+        return {value.decode() for value in client().smembers(key(name, who))}
     except redis.RedisError as exc:
         log.warning("%s not read (Redis: %s)", name, exc)
         return set()
@@ -77,7 +78,7 @@ def lock_acquire(name: str, who: str, *, ttl: int) -> str | None:
     Without Redis: a token (no lock) rather than nothing done."""
     token = secrets.token_hex(8)
     try:
-        return token if client().set(_key(name, who), token, nx=True, ex=ttl) else None
+        return token if client().set(key(name, who), token, nx=True, ex=ttl) else None
     except redis.RedisError as exc:
         log.warning("lock %s not taken (Redis: %s)", name, exc)
         return token
@@ -85,6 +86,6 @@ def lock_acquire(name: str, who: str, *, ttl: int) -> str | None:
 
 def lock_release(name: str, who: str, token: str) -> None:
     try:
-        client().eval(_RELEASE, 1, _key(name, who), token)
+        client().eval(_RELEASE, 1, key(name, who), token)
     except redis.RedisError as exc:
         log.warning("lock %s not released (Redis: %s); it expires", name, exc)

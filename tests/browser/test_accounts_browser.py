@@ -5,6 +5,8 @@ import secrets
 
 from playwright.sync_api import expect
 
+from tests.browser.forms import fill_sign_up
+
 PASSWORD = "planszowka-Mocna-91"
 
 
@@ -18,11 +20,7 @@ def test_sign_up_log_out_log_in_and_switch_language(page, live_url):
     page.get_by_role("link", name="Załóż konto").first.click()
     expect(page).to_have_url(re.compile(r"/konto/rejestracja/$"))
 
-    page.get_by_label("Nazwa użytkownika").fill(username)
-    page.get_by_label("E-mail").fill(f"{username.lower()}@example.com")
-    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
-    page.get_by_label("Potwierdzenie hasła").fill(PASSWORD)
-    page.get_by_role("button", name="Załóż konto").click()
+    fill_sign_up(page, username, PASSWORD)
 
     expect(page.get_by_test_id("account-link")).to_have_text(username)
     expect(page.get_by_role("status")).to_contain_text(f"Witaj, {username}!")

@@ -9,6 +9,8 @@ import secrets
 
 from playwright.sync_api import expect
 
+from tests.browser.forms import fill_sign_up
+
 PASSWORD = "planszowka-Mocna-91"
 
 
@@ -36,11 +38,7 @@ def test_a_guest_keeps_the_way_to_an_account_and_signing_up_keeps_the_game(new_c
     username = "Gracz_" + secrets.token_hex(3)
     header.get_by_role("link", name="Załóż konto").click()
     expect(page).to_have_url(re.compile(r"/konto/rejestracja/$"))
-    page.get_by_label("Nazwa użytkownika").fill(username)
-    page.get_by_label("E-mail").fill(f"{username.lower()}@example.com")
-    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
-    page.get_by_label("Potwierdzenie hasła").fill(PASSWORD)
-    page.get_by_role("button", name="Załóż konto").click()
+    fill_sign_up(page, username, PASSWORD)
 
     expect(page.get_by_test_id("account-link")).to_have_text(username)
     expect(page.get_by_test_id("guest-label")).to_have_count(0)

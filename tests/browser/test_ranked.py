@@ -9,6 +9,8 @@ import uuid
 
 from playwright.sync_api import expect
 
+from tests.browser.forms import fill_sign_up
+
 PASSWORD = "kropka-Trudna-2024"
 C4 = "cztery-w-rzedzie"
 
@@ -16,11 +18,7 @@ C4 = "cztery-w-rzedzie"
 def sign_up(new_context, username: str):
     page = new_context().new_page()
     page.goto("/konto/rejestracja/")
-    page.get_by_label("Nazwa użytkownika").fill(username)
-    page.get_by_label("E-mail").fill(f"{username.lower()}@example.com")
-    page.get_by_label("Hasło", exact=True).fill(PASSWORD)
-    page.get_by_label("Potwierdzenie hasła").fill(PASSWORD)
-    page.get_by_role("button", name="Załóż konto").click()
+    fill_sign_up(page, username, PASSWORD)
     expect(page.get_by_test_id("account-link")).to_have_text(username)
     return page
 

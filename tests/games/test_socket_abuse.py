@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 
 from games import wsframes
 from games.match_consumer import STATE_BURST, STATE_RATE_PER_SECOND
+from kropki_site import limits
 from kropki_site.asgi import application
 
 from .test_match_consumer import ORIGIN, _session_cookie, open_socket
@@ -28,8 +29,8 @@ async def next_output(ws, timeout):
 
 
 def _clear_caps(*user_ids):
-    client = wsframes._client()
-    client.delete("kropki:ws:ip:unknown", *(f"kropki:ws:u:{uid}" for uid in user_ids))
+    keys = [wsframes.socket_key({}, None)[0], *(wsframes.socket_key({}, uid)[0] for uid in user_ids)]
+    limits.client().delete(*keys)
 
 
 # -- item 8: unknown paths and unknown matches -----------------------------------------------
