@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
 
 from .models import User
-from .usernames import username_clean
+from .services import username_clean
 
 
 class KropkiUserChangeForm(UserChangeForm):

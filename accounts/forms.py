@@ -1,12 +1,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.core.validators import MaxLengthValidator
 from django.contrib.auth import forms as auth_forms
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
-from .usernames import username_clean
+from .services import username_clean
 
 # One message for an unknown user and a wrong password: no account enumeration.
 LOGIN_FAILED = _("Incorrect username or password. Note that both fields may be case-sensitive.")

@@ -4,27 +4,23 @@ the browser session; signing up later turns that row into an account.
 Bounded (issue 12, docs/bots.md "Limits"): GUESTS_PER_IP new guests per IP per
 GUEST_WINDOW_SECONDS, then GuestLimitReached (the view answers 429); the guests
 of an IP are remembered in Redis for a day (their computer matches share a cap);
-``guests_delete_stale`` (beat, hourly) removes guests with no match for
+``games/play/guests.py`` (beat, hourly) removes guests with no match for
 GUEST_STALE_DAYS days, keeping any guest with a finished match."""
 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import login
-from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
-from django.utils import timezone
 
 from kropki_site import limits
 
 from .ip import client_ip
 from .models import User
+from .usernames import GUEST_PREFIX
 
-GUEST_PREFIX = "gosc-"
 # Redis set: the guests made from one IP (the per-IP computer-match cap counts their matches).
 GUESTS_OF_IP = "guests-of-ip"
 GUESTS_OF_IP_TTL = 24 * 3600
@@ -78,37 +74,3 @@ def guest_convert(*, guest: User, username: str, email: str, password: str, lang
     guest.set_password(password)
     guest.save(update_fields=["username", "email", "language", "is_guest", "password"])
     return guest
-
-
-def guests_delete_stale(*, now: datetime | None = None, days: int | None = None, batch: int = 500) -> int:
-    """Delete guests with no match for ``days`` (GUEST_STALE_DAYS) days; returns how many.
-
-    Kept: a guest with a finished match, so that its records (/partia/<id>/zapis/,
-    profiles of its opponents) stay readable under its name; its session simply
-    expires. Deleted with the guest: its matches, all aborted or abandoned
-    (never a result), with their moves. A guest joined within ``days`` is kept.
-    """
-    from games.models import Match  # games depends on accounts, not the reverse
-    from games.services import matches_delete_unfinished_of
-
-    now = now or timezone.now()
-    cutoff = now - timedelta(days=settings.GUEST_STALE_DAYS if days is None else days)
-    of_user = Q(pink=OuterRef("pk")) | Q(blue=OuterRef("pk"))
-    recent = Match.objects.filter(of_user).filter(
-        Q(created_at__gte=cutoff) | Q(last_move_at__gte=cutoff) | Q(finished_at__gte=cutoff) | Q(status="active")
-    )
-    finished = Match.objects.filter(of_user, status=Match.Status.FINISHED)
-    stale = (
-        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
-        .filter(~Exists(recent), ~Exists(finished))
-        .values_list("pk", flat=True)
-    )
-    deleted = 0
-    while True:
-        ids = list(stale[:batch])
-        if not ids:
-            return deleted
-        with transaction.atomic():
-            # Match.pink/blue are PROTECT: the matches go first (their moves cascade).
-            matches_delete_unfinished_of(user_ids=ids)
-            deleted += User.objects.filter(pk__in=ids, is_guest=True).delete()[1].get(User._meta.label, 0)

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractUser, UserManager as DjangoUserManager
+from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+from .usernames import username_skeleton_key
 
 
 class UserManager(DjangoUserManager):
@@ -41,8 +44,6 @@ class User(AbstractUser):
         ]
 
     def save(self, *args, **kwargs):
-        from .usernames import username_skeleton_key
-
         skeleton = username_skeleton_key(self.username)
         if skeleton != self.username_skeleton:
             self.username_skeleton = skeleton

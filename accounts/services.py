@@ -1,6 +1,17 @@
+"""Changes to accounts that more than one page makes."""
+
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+
 from .models import User
+from .usernames import (
+    MSG_CONFUSABLE,
+    MSG_TAKEN,
+    username_check_reserved,
+    username_normalize,
+    username_skeleton_key,
+)
 
 
 def user_set_language(*, user: User, language: str) -> User:
@@ -10,3 +21,16 @@ def user_set_language(*, user: User, language: str) -> User:
         user.language = language
         user.save(update_fields=["language"])
     return user
+
+
+def username_clean(username: str, *, exclude_pk: int | None = None) -> str:
+    """The NFKC form of a new (or renamed) account's username; ValidationError
+    when it is reserved, taken in any letter case, or looks like a taken one."""
+    username = username_normalize(username)
+    username_check_reserved(username)
+    others = User.objects.exclude(pk=exclude_pk) if exclude_pk is not None else User.objects.all()
+    if others.filter(username__iexact=username).exists():
+        raise ValidationError(MSG_TAKEN, code="username_taken")
+    if others.filter(username_skeleton=username_skeleton_key(username)).exists():
+        raise ValidationError(MSG_CONFUSABLE, code="username_confusable")
+    return username

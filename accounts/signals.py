@@ -1,28 +1,14 @@
-"""Ending a user's live sockets when their credentials change.
+"""Signals accounts sends when a user's credentials change.
 
-Every socket of a logged-in user joins ``games.realtime.user_group(user.pk)``;
-on logout, password change or password reset we ask that group to close
-(code 4401). The message is sent after commit, so a rolled-back change closes
-nothing.
+``credentials_changed`` goes out (from ``accounts/views.py``) after a password
+change or reset; Django's own ``user_logged_out`` covers logging out. The
+games app listens to both and closes that user's open sockets after commit
+(``games/receivers.py``): accounts knows nothing of sockets.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from django.dispatch import Signal
 
-from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
-from django.dispatch import receiver
-
-
-def user_close_sockets_on_commit(*, user_id: int) -> None:
-    """Close every open socket of ``user_id`` once the current transaction commits."""
-    from games.realtime import close_user_sockets
-
-    transaction.on_commit(lambda: close_user_sockets(user_id))
-
-
-@receiver(user_logged_out, dispatch_uid="accounts.close_sockets_on_logout")
-def _close_sockets_on_logout(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    if user is not None and user.pk is not None:
-        user_close_sockets_on_commit(user_id=user.pk)
+# sent with user_id=<int>: every session of that user other than this one is over
+credentials_changed = Signal()

@@ -5,7 +5,7 @@
 - Two names are the same when their *skeletons* are (Unicode TR39, "confusable
   detection"): a Cyrillic "а" in "аnia" is the "a" of "ania", "ＡＮＩＡ" is "ania".
   ``User.username_skeleton`` keeps its hash, unique in the database.
-- Reserved: the guests' prefix (accounts/guests.py), names of the site's staff
+- Reserved: the guests' prefix (``GUEST_PREFIX``), names of the site's staff
   ("admin", "moderator"...), and names without a letter or a digit (".", "..").
 
 The skeleton: NFKC, NFD, case-folded, then every character replaced by one
@@ -17,6 +17,9 @@ its representative the class's ASCII letter or digit when it has one. "i", "l",
 confusable in many fonts, and letter case is folded before the classes apply).
 Combining marks are kept ("zośka" is not "zoska"); a reserved name is matched
 without them ("ádmin" is "admin").
+
+Pure rules (no database): ``accounts.services.username_clean`` checks a name
+against the taken ones.
 """
 
 from __future__ import annotations
@@ -25,9 +28,11 @@ import hashlib
 import unicodedata
 from functools import lru_cache
 
+from confusable_homoglyphs.utils import load
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+GUEST_PREFIX = "gosc-"  # guests' names (accounts/guests.py); reserved for them
 RESERVED = frozenset({"admin", "administrator", "staff", "moderator", "kropki", "system", "root", "support"})
 _LRM = "\u200e"  # the data file wraps right-to-left characters in these
 _ALWAYS_ONE_CLASS = ("il1|", "o0")
@@ -41,8 +46,6 @@ MSG_NO_LETTER = _("A username needs at least one letter or digit.")
 @lru_cache(maxsize=1)
 def _classes() -> dict[str, str]:
     """character -> the representative of its confusable class (single characters only)."""
-    from confusable_homoglyphs.utils import load
-
     data = load("confusables.json")
     parent: dict[str, str] = {}
 
@@ -112,8 +115,6 @@ def _bare(skeleton: str) -> str:
 
 def username_check_reserved(username: str) -> None:
     """Raise ValidationError for a reserved name or one without a letter or digit."""
-    from .guests import GUEST_PREFIX  # guests imports the model, which imports this module
-
     if not any(char.isalnum() for char in username):
         raise ValidationError(MSG_NO_LETTER, code="username_no_letter")
     bare = _bare(username_skeleton(username))
@@ -121,18 +122,3 @@ def username_check_reserved(username: str) -> None:
         _bare(username_skeleton(GUEST_PREFIX))
     ):
         raise ValidationError(MSG_RESERVED, code="username_reserved")
-
-
-def username_clean(username: str, *, exclude_pk: int | None = None) -> str:
-    """The NFKC form of a new (or renamed) account's username; ValidationError
-    when it is reserved, taken in any letter case, or looks like a taken one."""
-    from .models import User
-
-    username = username_normalize(username)
-    username_check_reserved(username)
-    others = User.objects.exclude(pk=exclude_pk) if exclude_pk is not None else User.objects.all()
-    if others.filter(username__iexact=username).exists():
-        raise ValidationError(MSG_TAKEN, code="username_taken")
-    if others.filter(username_skeleton=username_skeleton_key(username)).exists():
-        raise ValidationError(MSG_CONFUSABLE, code="username_confusable")
-    return username

@@ -19,10 +19,17 @@ from django.views.i18n import set_language as django_set_language
 from kropki_site import limits
 
 from . import services
-from .forms import LoginForm, PasswordChangeForm, SetPasswordForm, SettingsForm, SignUpForm
+from .forms import (
+    LoginForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    SettingsForm,
+    SignUpForm,
+)
 from .guests import guest_convert
 from .ip import client_ip
-from .signals import user_close_sockets_on_commit
+from .models import User
+from .signals import credentials_changed
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -81,7 +88,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        user_close_sockets_on_commit(user_id=form.user.pk)  # other tabs and devices
+        credentials_changed.send(sender=User, user_id=form.user.pk)  # other tabs and devices
         return response
 
 
@@ -127,7 +134,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        user_close_sockets_on_commit(user_id=form.user.pk)
+        credentials_changed.send(sender=User, user_id=form.user.pk)
         return response
 
 

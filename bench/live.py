@@ -23,7 +23,7 @@ move sends ``{"type": "move", "ply", "action"}`` as soon as its socket has the
 position, up to M moves per match (``--think-ms T``: it first waits
 T × U(0.5, 1.5) ms). Kropki's "end the game" action is never chosen. The
 client keeps the position itself: the engine state of the variant
-(``games.variants``), to which it applies the ``action`` of every
+(``games.catalogue``), to which it applies the ``action`` of every
 ``moved``/``finished`` frame, so it needs no ``snapshot`` in move frames and
 plays the same with either wire format (move frames with a whole ``snapshot``,
 or with a small ``match`` header); it checks the frames' ``to_move`` (and a
@@ -88,7 +88,7 @@ import games
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from games import services
+from games import play as services
 User = get_user_model()
 out = []
 for i in range(%(n)d):
@@ -151,7 +151,7 @@ class Position:
     variant and every move frame's ``action`` (no snapshot needed)."""
 
     def __init__(self, variant: str, label: str) -> None:
-        from games.variants import get_variant
+        from games.catalogue import variant as get_variant
 
         self.game = get_variant(variant).game()
         self.state = self.game.new_initial_state()
@@ -563,11 +563,11 @@ def main() -> int:
                         help="seconds the baseline, and then the matches, may take at most (default 900)")
     args = parser.parse_args()
 
-    from games.variants import VARIANT_KEYS
+    from games.catalogue import variant_keys
 
     variant = ALIASES.get(args.variant, args.variant)
-    if variant not in VARIANT_KEYS:
-        parser.error(f"--variant {args.variant!r}: not one of {', '.join(VARIANT_KEYS)} (or {', '.join(ALIASES)})")
+    if variant not in variant_keys():
+        parser.error(f"--variant {args.variant!r}: not one of {', '.join(variant_keys())} (or {', '.join(ALIASES)})")
     tree = args.tree.resolve()
     if not (tree / "manage.py").exists() or not (tree / ".venv" / "bin" / "daphne").exists():
         parser.error(f"--tree {tree}: needs manage.py and .venv/bin/daphne (symlink .venv to this tree's)")

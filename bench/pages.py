@@ -90,8 +90,8 @@ def _prepare_database() -> tuple[str, callable]:
 
 def _kropki_match(alice, bob, moves: int = 400, seed: int = 7):
     """A finished rated Kropki 20×20 match of ``moves`` random moves (rows written directly)."""
+    from games.catalogue import variant as get_variant
     from games.models import Match, Move
-    from games.variants import get_variant
 
     game = get_variant("kropki-20").game()
     state = game.new_initial_state()

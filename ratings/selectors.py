@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Case, QuerySet, Value, When
@@ -111,13 +113,32 @@ def changes_for_match(match_id: int) -> dict[int, RatingChange]:
     return {c.side: c for c in RatingChange.objects.filter(match_id=match_id)}
 
 
+def _round(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def _delta_entry(before: float, after: float, deviation_after: float) -> dict[str, Any]:
+    return {
+        "before": _round(before),
+        "after": _round(after),
+        "delta": _round(after) - _round(before),
+        "provisional": glicko2.is_provisional(deviation_after),
+    }
+
+
+def stored_deltas(changes: list[RatingChange]) -> dict[str, dict[str, Any]]:
+    """Rating changes shaped as the ``finished`` frame's ``rating_deltas``, keyed by side."""
+    return {
+        str(c.side): _delta_entry(c.rating_before, c.rating_after, c.deviation_after)
+        for c in sorted(changes, key=lambda c: c.side)
+    }
+
+
 def deltas_for_match(match_id: int) -> dict[str, dict] | None:
     """The match's rating changes shaped as the ``finished`` frame's ``rating_deltas``
     (``{"1": {"before", "after", "delta", "provisional"}, "2": ...}``); None if it was not rated."""
-    from ratings.services import _stored_deltas  # one shape for the frame and the snapshot
-
     changes = list(RatingChange.objects.filter(match_id=match_id))
-    return _stored_deltas(changes) if changes else None
+    return stored_deltas(changes) if changes else None
 
 
 def changes_for_matches(match_ids: Iterable[int], user_id: int) -> dict[int, RatingChange]:

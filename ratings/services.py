@@ -6,7 +6,6 @@ match, with plain values (this module never imports games).
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from typing import Any
 
@@ -14,28 +13,9 @@ from django.db import transaction
 
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
+from ratings.selectors import stored_deltas
 
 PINK, BLUE = 1, 2
-
-
-def _round(x: float) -> int:
-    return math.floor(x + 0.5)
-
-
-def _delta_entry(before: float, after: float, deviation_after: float) -> dict[str, Any]:
-    return {
-        "before": _round(before),
-        "after": _round(after),
-        "delta": _round(after) - _round(before),
-        "provisional": glicko2.is_provisional(deviation_after),
-    }
-
-
-def _stored_deltas(changes: list[RatingChange]) -> dict[str, dict[str, Any]]:
-    return {
-        str(c.side): _delta_entry(c.rating_before, c.rating_after, c.deviation_after)
-        for c in sorted(changes, key=lambda c: c.side)
-    }
 
 
 def ratings_apply_result(
@@ -62,7 +42,7 @@ def ratings_apply_result(
         # Checked under both locks: a second finish waits here and then sees the first one's rows.
         existing = list(RatingChange.objects.filter(match_id=match_id))
         if existing:
-            return _stored_deltas(existing)
+            return stored_deltas(existing)
 
         pink, blue = rows[pink_id], rows[blue_id]
         before = {PINK: pink.glicko, BLUE: blue.glicko}
@@ -95,7 +75,7 @@ def ratings_apply_result(
                 )
             )
         RatingChange.objects.bulk_create(changes)
-        return _stored_deltas(changes)
+        return stored_deltas(changes)
 
 
 def _with_inactivity(r: glicko2.Rating, last_played_at: datetime | None, now: datetime) -> glicko2.Rating:

@@ -1,6 +1,6 @@
 """Bulk rows for page-size tests and benchmarks: many finished matches at once.
 
-Real play goes through games.services (tests/games/conftest.py); this writes
+Real play goes through games.play (tests/games/conftest.py); this writes
 finished Match rows (with a consistent history), their rating changes and the
 players' Rating rows directly, because 10 000 matches through the services
 would take minutes. Used by the query-count tests and bench/pages.py.

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 from games.bots import choose_action
-from games.variants import get_variant
+from games.catalogue import variant as get_variant
 from kropki_site import devredis
 from tests import live
 
@@ -62,9 +62,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
-from games import services
+from games import play as services
 from games.models import Match
-from games.variants import get_variant
+from games.catalogue import variant as get_variant
 User = get_user_model()
 
 def user(name, language):

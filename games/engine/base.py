@@ -123,6 +123,10 @@ class Game:
     slug: ClassVar[str]
     name: ClassVar[str]  # Polish display name
     state_class: ClassVar[type[State]]
+    # The action by which a player ends their own part of the game (Kropki's
+    # "end"), or None. When a player's time runs out the site plays it for them
+    # instead of losing the match (docs/rules.md, "The clock").
+    end_action: int | None = None
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = self.validate_params(params)
@@ -248,6 +252,11 @@ class State:
         if self.is_terminal():
             return GAME_OVER
         return self._illegal_reason(action_id)
+
+    def turn_refusal(self, player: int) -> str:
+        """The error code for a legal action sent by ``player`` who is not to
+        move: ``not_your_turn``, or a game's own reason (Kropki: ``player_has_ended``)."""
+        return NOT_YOUR_TURN
 
     def is_legal(self, action: object) -> bool:
         return self.illegal_reason(action) is None

@@ -109,7 +109,7 @@ class Kropki(Game):
         self.width: int = self.params["width"]
         self.height: int = self.params["height"]
         self.stride: int = self.width + 1
-        self.end_action: int = self.width * self.height
+        self.end_action = self.width * self.height
         s = self.stride
         # N, NE, E, SE, S, SW, W, NW: clockwise on the screen (y grows down).
         self.offsets: tuple[int, ...] = (-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1)
@@ -252,6 +252,9 @@ class KropkiState(State):
         if player != self.to_move:
             return NOT_YOUR_TURN
         return reason
+
+    def turn_refusal(self, player: int) -> str:
+        return PLAYER_HAS_ENDED if self.ended[player] else NOT_YOUR_TURN
 
     def has_ended(self, player: int) -> bool:
         """Whether ``player`` has ended the game (zakończ)."""

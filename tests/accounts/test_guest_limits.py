@@ -18,11 +18,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.guests import guest_create, guests_delete_stale
+from accounts.guests import guest_create
 from accounts.models import User
-from accounts.tasks import delete_stale_guests
-from games import services
+from games import play as services
 from games.models import Match, Move
+from games.play.guests import guests_delete_stale
+from games.tasks import delete_stale_guests
 
 pytestmark = pytest.mark.django_db
 

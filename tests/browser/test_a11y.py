@@ -15,11 +15,9 @@ run; the CSP test uses normal contexts.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from playwright.sync_api import expect
 
@@ -32,7 +30,7 @@ import json
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from games import services
+from games import play as services
 from ratings.models import Rating
 User = get_user_model()
 

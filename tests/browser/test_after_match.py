@@ -25,7 +25,7 @@ import json
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from games import services
+from games import play as services
 User = get_user_model()
 out = {"cookie_name": settings.SESSION_COOKIE_NAME}
 for key, name in (("pink", %(pink)r), ("blue", %(blue)r)):

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.variants import get_variant
+from games.catalogue import variant as get_variant
 from tests.live_play.conftest import create_match
 
 from .test_match_browser import at_ply, open_match, shot

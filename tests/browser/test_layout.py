@@ -18,7 +18,8 @@ import pytest
 from django.urls import NoReverseMatch, reverse
 from playwright.sync_api import expect
 
-from games.variants import VARIANT_KEYS, get_variant
+from games.catalogue import variant as get_variant
+from games.catalogue import variant_keys
 from tests.live_play.conftest import create_match
 
 from .test_match_browser import at_ply, open_match, shot
@@ -32,8 +33,8 @@ import random
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from games import services
-from games.variants import get_variant
+from games import play as services
+from games.catalogue import variant as get_variant
 from ratings.models import Rating
 User = get_user_model()
 
@@ -245,7 +246,7 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("profile", reverse("profile", args=[me["username"]])),
         ("ranking", reverse("ranking")),
     ]
-    pages += [(f"ranking {key}", reverse("ranking_variant", args=[key])) for key in VARIANT_KEYS]
+    pages += [(f"ranking {key}", reverse("ranking_variant", args=[key])) for key in variant_keys()]
     pages += [
         ("login", reverse("login")),
         ("sign-up", reverse("signup")),

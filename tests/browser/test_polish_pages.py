@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 SETUP = r"""
 from django.contrib.auth import get_user_model
-from games import services
+from games import play as services
 from games.models import Match
 from tests.factories import bulk_finished_matches
 User = get_user_model()

@@ -83,7 +83,7 @@ import json
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from games import services
+from games import play as services
 User = get_user_model()
 out = {}
 for name in ("alice", "bob"):

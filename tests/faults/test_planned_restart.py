@@ -11,7 +11,14 @@ import time
 
 import pytest
 
-from .conftest import GRACE_SECONDS, Player, assert_clients_match_db, assert_moves_consistent, deadline_ts, play
+from .conftest import (
+    GRACE_SECONDS,
+    Player,
+    assert_clients_match_db,
+    assert_moves_consistent,
+    deadline_ts,
+    play,
+)
 
 pytestmark = pytest.mark.slow
 

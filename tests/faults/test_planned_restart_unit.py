@@ -12,8 +12,10 @@ from celery.signals import before_task_publish
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games import drain, matchmaking, services
+from games import play as services
+from games.live import transport
 from games.models import Match, Seek
+from games.play import core, drain, matchmaking
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,13 +30,13 @@ def sent(monkeypatch):
     """Frames sent after commit: [("frame", id, kind)]; and ("task", name) for any Celery publish."""
     out = []
 
-    def frame(target, kind, *args, **kw):  # the match (or its id), the frame's kind
-        out.append(("frame", getattr(target, "pk", target), kind))
+    def frame(match_id, frame):  # the match's id, the frame
+        out.append(("frame", match_id, frame["type"]))
 
     def task(sender=None, **kw):
         out.append(("task", sender))
 
-    monkeypatch.setattr(services.realtime, "broadcast_match", frame)
+    monkeypatch.setattr(transport, "send_to_match", frame)
     before_task_publish.connect(task, weak=False)
     yield out
     before_task_publish.disconnect(task)
@@ -64,9 +66,9 @@ def test_extend_moves_live_deadlines_and_leaves_the_rest(alice, bob, sent):
     assert frames == [("frame", live.pk, "clock")], sent
     assert not [s for s in sent if s[0] == "task"]
     # the sweeps read the new deadline: the old one + grace no longer ends the turn, the new one does
-    services.sweep_expired(now=before + services.grace() + timedelta(seconds=1))
+    services.sweep_expired(now=before + core.grace() + timedelta(seconds=1))
     assert Match.objects.get(pk=live.pk).is_active
-    assert services.sweep_expired(now=before + timedelta(seconds=42) + services.grace()) >= 1
+    assert services.sweep_expired(now=before + timedelta(seconds=42) + core.grace()) >= 1
     assert Match.objects.get(pk=live.pk).status == Match.Status.ABORTED  # nobody had moved
 
 

@@ -18,7 +18,13 @@ import time
 
 import pytest
 
-from .conftest import Player, assert_clients_match_db, assert_nothing_overdue, deadline_ts, play
+from .conftest import (
+    Player,
+    assert_clients_match_db,
+    assert_nothing_overdue,
+    deadline_ts,
+    play,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -26,10 +32,10 @@ MOVE_SECONDS = 8  # the held messages wait ~6 s after being sent: several visibi
 
 HOLD = """
 import json
-from games import services, tasks
+from games import play as services, tasks
 from games.models import Match
 m = Match.objects.get(pk=%(match)d)
-due = m.turn_deadline + services.grace()
+due = m.turn_deadline + play.grace()
 held = [tasks.sweep_expired_turns.apply_async(eta=due).id, tasks.expire_turn.apply_async((m.pk, m.ply), eta=due).id]
 print("JSON:" + json.dumps(held))
 """

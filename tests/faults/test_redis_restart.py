@@ -24,7 +24,6 @@ import time
 import pytest
 
 from .conftest import (
-    GRACE_SECONDS,
     Player,
     assert_clients_match_db,
     assert_moves_consistent,

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 
 AGAIN = """
 import json
-from games import services, tasks
+from games import play as services, tasks
 from games.models import Match
 m = Match.objects.get(pk=%(match)d)
 tasks.expire_turn.apply_async((m.pk, %(ply)d))  # an alarm the previous release left for that turn

@@ -14,7 +14,6 @@ database; a POST whose values are all junk changes nothing either.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -24,7 +23,7 @@ from django.urls import get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games import play as services
 from tests.security.helpers import make_match
 from tests.security.urlmap import Route, routes, scan
 

@@ -20,8 +20,14 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.match_consumer import MAX_FRAME_BYTES
-from tests.security.helpers import db_picture, logged_in_client, make_match, open_socket, session_cookie
+from games.live.match_consumer import MAX_FRAME_BYTES
+from tests.security.helpers import (
+    db_picture,
+    logged_in_client,
+    make_match,
+    open_socket,
+    session_cookie,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -166,7 +172,7 @@ async def test_a_flood_is_rate_limited_with_a_clear_error_and_the_socket_recover
         await ws.send_json_to({"type": "move", "ply": 7, "action": 3})  # stale: refused either way
     # each frame gets rate_limited alone, or stale_ply then a state while the state bucket allows
     # (games/match_consumer.STATE_BURST); the states asked for beyond it coalesce into one, later
-    from games.match_consumer import STATE_BURST
+    from games.live.match_consumer import STATE_BURST
 
     limited, stale, states = [], 0, 0
     while not await ws.receive_nothing(timeout=3, interval=0.01):

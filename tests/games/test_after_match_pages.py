@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import services
+from games import play as services
 from games.models import Challenge
 from ratings.models import RatingChange
 from tests.conftest import PASSWORD

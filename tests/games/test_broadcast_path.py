@@ -16,10 +16,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games import realtime, services, snapshot
-from games.match_consumer import db_call
+from games import play as services
+from games import selectors
+from games.catalogue import variant as get_variant
+from games.display import snapshot
+from games.live import transport as realtime
+from games.live.match_consumer import db_call
 from games.models import Match
-from games.variants import get_variant
 
 from .conftest import play
 
@@ -59,7 +62,7 @@ def test_a_move_reads_the_match_once(make_match, alice, monkeypatch, django_asse
     """One read of the match (the locking one, with the players), the move row, the match row."""
     match = make_match("kropki-10")
     monkeypatch.setattr(realtime, "_send", lambda group, message: None)
-    services.match_state(match)  # warm the state cache, as in a running match
+    selectors.match_state(match)  # warm the state cache, as in a running match
     with django_assert_max_num_queries(5) as ctx:  # SQLite also counts its BEGIN IMMEDIATE
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)
     assert sum("games_match" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")

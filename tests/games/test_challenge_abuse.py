@@ -11,7 +11,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import play as services
 from games.errors import MatchError
 from games.models import Challenge, Match
 

@@ -19,8 +19,10 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games import publisher, services, tasks
+from games import play as services
+from games import tasks
 from games.models import Match
+from games.play import clock, core, publisher
 
 from .conftest import play
 
@@ -99,7 +101,7 @@ def test_a_failed_publish_is_logged_and_the_move_stands(alice, monkeypatch, capl
 
     monkeypatch.setattr(tasks.bot_move, "apply_async", broker_down)
     match = services.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=None, bot_level="latwy")
-    with caplog.at_level(logging.ERROR, logger="games.publisher"):
+    with caplog.at_level(logging.ERROR, logger="games.play.publisher"):
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=3)
         publisher.wait_idle()
     assert f"could not publish games.tasks.bot_move({match.pk}, 1)" in caplog.text
@@ -111,7 +113,7 @@ def test_beats_sweep_ends_an_overdue_turn_and_nothing_else(make_match, alice, bo
     overdue, live = make_match(), make_match()
     play(overdue, alice, 3)
     play(overdue, bob, 3)
-    past = timezone.now() - services.grace() - timedelta(seconds=1)
+    past = timezone.now() - core.grace() - timedelta(seconds=1)
     Match.objects.filter(pk=overdue.pk).update(turn_deadline=past)
     # the task as the clock worker runs it (beat sends it every SWEEP_SECONDS)
     assert tasks.sweep_expired_turns.apply().get() == 1
@@ -125,8 +127,8 @@ def test_within_grace_the_sweep_waits(make_match, alice, bob):
     match = make_match()
     play(match, alice, 3)
     match.refresh_from_db()
-    assert services.sweep_expired(now=match.turn_deadline + services.grace() - timedelta(milliseconds=1)) == 0
-    assert services.sweep_expired(now=match.turn_deadline + services.grace()) == 1
+    assert services.sweep_expired(now=match.turn_deadline + core.grace() - timedelta(milliseconds=1)) == 0
+    assert services.sweep_expired(now=match.turn_deadline + core.grace()) == 1
 
 
 def test_beat_sends_the_sweep_every_second_on_the_clock_queue():
@@ -162,17 +164,17 @@ def test_a_computer_move_that_never_came_is_sent_again_at_most_every_few_seconds
     match = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=bob.pk, bot_level="latwy")
     publisher.wait_idle()
     sent = publishes()
-    monkeypatch.setattr(services, "_bot_rescue_due", 0.0)
+    monkeypatch.setattr(clock, "_bot_rescue_due", 0.0)
     assert services.sweep_expired() == 0
     publisher.wait_idle()
     assert sent.names() == []  # not late yet
     Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(seconds=20))
-    monkeypatch.setattr(services, "_bot_rescue_due", 0.0)
+    monkeypatch.setattr(clock, "_bot_rescue_due", 0.0)
     services.sweep_expired()
     services.sweep_expired()  # the next second's sweep: no second copy
     publisher.wait_idle()
     assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [match.pk, 0])]
-    monkeypatch.setattr(services, "_bot_rescue_due", time.monotonic() - 1)  # BOT_RESCUE_SECONDS later
+    monkeypatch.setattr(clock, "_bot_rescue_due", time.monotonic() - 1)  # BOT_RESCUE_SECONDS later
     services.sweep_expired()
     publisher.wait_idle()
     assert sent.names() == ["games.tasks.bot_move"] * 2

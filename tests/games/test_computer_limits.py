@@ -16,9 +16,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.bot_service import THINKING, PlayerBusy, match_bot_turn
+from games import play as services
 from games.models import Match
+from games.play.computer import THINKING, PlayerBusy, match_bot_turn
 from kropki_site import limits
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from games import services
-from games.bot_service import match_bot_turn
+from games import play as services
 from games.errors import MatchError
 from games.models import Match, Move
+from games.play.computer import match_bot_turn
 
 pytestmark = pytest.mark.django_db
 

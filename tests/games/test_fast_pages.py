@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import record_views
+from games.views import record as record_views
 from ratings import selectors
 from tests.factories import bulk_finished_matches
 

@@ -1,6 +1,6 @@
 """Move frames stay small in every variant at every ply (issue 11's targets:
 median ≤ 1 kB, max ≤ 4 kB): every move of other engines' whole games, built
-into the very frame the service broadcasts (``realtime.event_frame``)."""
+into the very frame the service broadcasts (``frames.event_frame``)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import realtime
+from games.catalogue import variant as get_variant
+from games.display import frames
 from games.models import Match
-from games.variants import get_variant
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
 
@@ -55,7 +55,7 @@ def frame_sizes(variant: str, games: list[list[int]]) -> list[int]:
             match.pink_score, match.blue_score = state.scores()
             if match.to_move is None:
                 match.status, match.turn_deadline = Match.Status.FINISHED, None
-            frame = realtime.event_frame(match, "finished" if match.to_move is None else "moved", action=action,
+            frame = frames.event_frame(match, "finished" if match.to_move is None else "moved", action=action,
                                          by=by, notation=effect.notation, details=effect.details, by_timeout=False)
             sizes.append(len(json.dumps(frame, ensure_ascii=False, default=str).encode()))
     return sizes

@@ -12,9 +12,10 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import services
-from games.match_consumer import RATE_BURST, RATE_PER_SECOND
+from games import play as services
+from games.live.match_consumer import RATE_BURST, RATE_PER_SECOND
 from games.models import Match, Move
+from games.play import core
 from kropki_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -363,8 +364,8 @@ async def test_spectators_are_refused_before_any_lock(make_match, charlie, monke
     ws_c = await open_socket(match.pk, charlie)
     ws_anon = await open_socket(match.pk)
     locks = []
-    real_lock = services._lock
-    monkeypatch.setattr(services, "_lock", lambda match_id: locks.append(match_id) or real_lock(match_id))
+    real_lock = core.lock
+    monkeypatch.setattr(core, "lock", lambda match_id: locks.append(match_id) or real_lock(match_id))
     for ws, code in ((ws_c, "not_a_player"), (ws_anon, "login_required")):
         for frame in ({"type": "resign"}, {"type": "move", "ply": 0, "action": 44}, {"type": "draw_offer"},
                       {"type": "claim_timeout"}):
@@ -382,7 +383,7 @@ def _most_territories_20x20() -> list[int]:
     import gzip
     from pathlib import Path
 
-    from games.variants import get_variant
+    from games.catalogue import variant as get_variant
 
     best: tuple[int, list[int]] = (-1, [])
     path = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "kropki" / "random_20x20.jsonl.gz"
@@ -398,7 +399,7 @@ def _most_territories_20x20() -> list[int]:
 @database_sync_to_async
 def _set_history(match: Match, actions: list[int]) -> None:
     """Put ``actions`` into ``match`` as if played (the state frame reads the match row)."""
-    from games.variants import get_variant
+    from games.catalogue import variant as get_variant
 
     state = get_variant(match.variant).game().state_from_history(actions)
     match.history, match.ply = actions, len(actions)

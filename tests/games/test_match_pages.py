@@ -100,7 +100,7 @@ def test_unknown_variant_is_refused(client, alice):
 def test_the_match_page_links_each_move_error_to_the_rule_behind_it(client, alice, bob):
     import json
 
-    from games import services
+    from games import play as services
 
     match = services.match_create(variant="kropki-10", pink_id=alice.pk, blue_id=bob.pk)
     body = client.get(f"/partia/{match.pk}/").content.decode()
@@ -114,7 +114,7 @@ def test_the_match_page_links_each_move_error_to_the_rule_behind_it(client, alic
 def test_the_board_of_any_played_position_comes_over_http_cached(client, make_match, alice, bob):
     """What a live page fetches after a gap: the one renderer's SVG of position ``ply``,
     live or as a picture, in the asked language, cacheable; nothing beyond the match's ply."""
-    from games import services
+    from games import play as services
 
     match = make_match("kropki-10")
     services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)

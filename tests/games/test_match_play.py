@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import play as services
+from games import selectors
 from games.errors import MatchError
 from games.models import Match, Move
 
@@ -32,7 +33,7 @@ def test_history_cache_equals_the_move_rows(make_match, alice, bob):
     match.refresh_from_db()
     rows = list(Move.objects.filter(match=match).order_by("ply").values_list("action", flat=True))
     assert match.history == rows
-    replayed = services.match_state(match)
+    replayed = selectors.match_state(match)
     assert replayed.scores() == (match.pink_score, match.blue_score)
 
 
@@ -284,6 +285,6 @@ def test_sweeper_ends_every_overdue_match(make_match, alice, bob):
 
 def test_state_cache_never_answers_for_another_game_with_the_same_id(make_match):
     match = make_match("cztery-w-rzedzie")
-    assert services.match_state(match).game.slug == "connect4"
+    assert selectors.match_state(match).game.slug == "connect4"
     match.variant = "kropki-10"  # the same id for another game, as after a rollback reuses it
-    assert services.match_state(match).game.slug == "kropki"
+    assert selectors.match_state(match).game.slug == "kropki"

@@ -13,9 +13,10 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from games import services
+from games import play as services
 from games.errors import MatchError
 from games.models import Match, Move
+from games.play import core
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,7 +91,7 @@ def test_the_same_move_twice_at_once_makes_one_row(make_match, alice, round_):
 def _at_deadline(match) -> tuple:
     """A move by each player, then the moment deadline + grace (the racing instant)."""
     match.refresh_from_db()
-    return match.turn_deadline + services.grace()
+    return match.turn_deadline + core.grace()
 
 
 @pytest.mark.parametrize("variant", ["cztery-w-rzedzie", "kropki-10"])
@@ -136,7 +137,7 @@ def test_a_timeout_task_run_twice_or_late_changes_nothing(make_match, alice, bob
     services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=3)
     services.match_play(match_id=match.pk, user_id=bob.pk, ply=1, action=3)
     match.refresh_from_db()
-    late = match.turn_deadline + services.grace() + timedelta(seconds=1)
+    late = match.turn_deadline + core.grace() + timedelta(seconds=1)
     # twice at once: one acts
     results = run_together(
         lambda: services.match_expire_turn(match_id=match.pk, ply=2, now=late),

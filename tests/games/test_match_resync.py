@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import realtime
+from games.display import frames
+from games.live import transport as realtime
 from games.models import Match
 
 from .conftest import play
@@ -45,7 +46,7 @@ async def test_a_missed_event_shows_as_a_gap_and_sync_brings_the_full_state(make
     await ws.send_json_to({"type": "sync"})
     state = await ws.receive_json_from(timeout=5)
     assert state["type"] == "state" and state["ply"] == 2 and state["you"] is None
-    db_frame = await database_sync_to_async(realtime.state_frame)(match.pk)
+    db_frame = await database_sync_to_async(frames.state_frame)(match.pk)
     assert comparable(state["snapshot"]) == comparable(db_frame["snapshot"])
     assert state["snapshot"]["version"] == frame["match"]["version"]
     assert len(state["snapshot"]["moves"]) == 2

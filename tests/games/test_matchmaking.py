@@ -12,11 +12,11 @@ import pytest
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from games import matchmaking
+from games.catalogue import variant_keys
 from games.errors import MatchError
-from games.matchmaking import queue_sizes, queue_status, seek_cancel, seek_create, seek_pair, window
 from games.models import Match, Seek
-from games.variants import VARIANTS
+from games.play.matchmaking import seek_cancel, seek_create, seek_pair, window
+from games.selectors import queue_sizes, queue_status
 from ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_unknown_variants_and_guests_are_refused(alice):
 
 
 def test_a_player_is_never_paired_with_themself(alice):
-    seek_create(user=alice, variants=list(VARIANTS), now=T0)
+    seek_create(user=alice, variants=variant_keys(), now=T0)
     assert seek_pair(T0 + timedelta(minutes=5)) == []
     assert Seek.objects.filter(status=Seek.Status.WAITING).count() == 4
 
@@ -145,8 +145,8 @@ def test_ratings_are_per_variant(make_user):
 
 def test_the_first_pairing_cancels_the_other_queues(make_user):
     a, b, c = (player(make_user, n) for n in "abc")
-    seek_create(user=a, variants=list(VARIANTS), now=T0)
-    seek_create(user=b, variants=list(VARIANTS), now=T0)
+    seek_create(user=a, variants=variant_keys(), now=T0)
+    seek_create(user=b, variants=variant_keys(), now=T0)
     seek_create(user=c, variants=["kropki-10"], now=T0)
     matches = seek_pair(T0)
     assert len(matches) == 1
@@ -240,7 +240,7 @@ def test_many_players_joining_at_once_are_each_paired_at_most_once(make_user):
 @pytest.mark.django_db(transaction=True)
 def test_players_queueing_for_every_variant_at_once_get_one_match_each(make_user):
     users = [make_user(f"gracz{i}") for i in range(9)]
-    errors = run_together([lambda u=u: seek_create(user=u, variants=list(VARIANTS)) for u in users])
+    errors = run_together([lambda u=u: seek_create(user=u, variants=variant_keys()) for u in users])
     assert not errors, errors
     seen = assert_nobody_twice(users)
     assert sum(seen.values()) == 8  # nine players: one is left waiting

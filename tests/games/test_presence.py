@@ -6,7 +6,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import presence, services
+from games import play as services
+from games.live import presence
 from kropki_site.asgi import application
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]

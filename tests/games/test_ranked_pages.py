@@ -9,8 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import matchmaking, services
-from games.models import Challenge, Match, Seek
+from games import play as services
+from games.models import Seek
+from games.play import matchmaking
 from ratings.models import Rating
 from tests.factories import bulk_finished_matches
 

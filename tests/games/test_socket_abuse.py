@@ -11,8 +11,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import wsframes
-from games.match_consumer import STATE_BURST, STATE_RATE_PER_SECOND
+from games.live import wsframes
+from games.live.match_consumer import STATE_BURST, STATE_RATE_PER_SECOND
 from kropki_site import limits
 from kropki_site.asgi import application
 

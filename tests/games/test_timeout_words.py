@@ -12,9 +12,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games import services
+from games import play as services
+from games.display.snapshot import match_snapshot
 from games.models import Match
-from games.snapshot import match_snapshot
 
 from .conftest import play
 

@@ -25,7 +25,6 @@ import os
 import re
 import signal
 import time
-from urllib.parse import urlparse
 
 import pytest
 import websockets

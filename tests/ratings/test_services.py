@@ -10,14 +10,13 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from games import services
+from games import play as services
 from games.errors import MatchError
 from games.models import Match
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
 from ratings.selectors import history, leaderboard, rating_for
 from ratings.services import ratings_apply_result
-
 from tests.games.conftest import play
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +52,7 @@ def test_a_rated_win_moves_both_ratings_and_stores_the_change(make_match, alice,
 
 def test_the_finished_frame_carries_the_deltas(make_match, alice, bob, monkeypatch, django_capture_on_commit_callbacks):
     frames = []
-    monkeypatch.setattr("games.realtime.broadcast_match", lambda match_id, kind, **extra: frames.append((kind, extra)))
+    monkeypatch.setattr("games.live.transport.send_to_match", lambda match_id, frame: frames.append((frame["type"], frame)))
     match = make_match(rated=True)
     for user, column in [(alice, 0), (bob, 1), (alice, 0), (bob, 1), (alice, 0), (bob, 1)]:
         play(match, user, column)

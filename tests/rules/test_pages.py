@@ -10,10 +10,16 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games import diagrams
-from games.rule_links import RULE_ANCHORS, RULES_SLUGS, SECTIONS, rule_anchor, rule_fragment
+from games import catalogue
 from games.engine.base import ERROR_CODES
-from games.rules_views import live_summary
+from games.rules.links import rule_anchor, rule_fragment, rule_url
+from games.selectors import live_summary
+from games.views.rules import draw_diagram
+
+RULES_SLUGS = {spec.slug: spec.rules_slug for spec in catalogue.games()}
+SECTIONS = {spec.slug: spec.sections for spec in catalogue.games()}
+RULE_ANCHORS = {spec.slug: spec.rule_anchors for spec in catalogue.games()}
+DIAGRAMS = {d.key: d for spec in catalogue.games() for d in spec.diagrams}
 
 pytestmark = pytest.mark.django_db
 
@@ -143,12 +149,12 @@ def test_rules_page_has_every_anchor_errors_link_to(client, slug):
 @pytest.mark.parametrize("slug", RULE_SLUGS)
 def test_rules_page_shows_every_diagram_of_its_game(client, slug):
     engine = {v: k for k, v in RULES_SLUGS.items()}[slug]
-    keys = [k for k, d in diagrams.DIAGRAMS.items() if d.slug == engine]
+    keys = [k for k, d in DIAGRAMS.items() if d.slug == engine]
     for lang in ("pl", "en"):
         html = get(client, reverse("rules", args=[slug]), lang)
         for key in keys:
             assert f'id="diagram-{key}"' in html, f"{key} is not shown on {slug} [{lang}]"
-            assert diagrams.get(key).caption[lang] in html.replace("&#x27;", "'").replace("&quot;", '"')
+            assert DIAGRAMS[key].caption[lang] in html.replace("&#x27;", "'").replace("&quot;", '"')
         assert html.count("<svg") >= len(keys)
 
 
@@ -211,10 +217,10 @@ def test_live_summary_counts_active_matches(alice, bob, charlie):
     assert summary["matches"][0]["url"]
 
 
-@pytest.mark.parametrize("key", sorted(diagrams.DIAGRAMS))
+@pytest.mark.parametrize("key", sorted(DIAGRAMS))
 def test_diagram_pictures_speak_the_page_language(key):
     for lang, foreign in (("pl", ENGLISH_ONLY), ("en", POLISH_ONLY)):
-        drawn = diagrams.get(key).render(lang)
+        drawn = draw_diagram(catalogue.game_spec(DIAGRAMS[key].slug), DIAGRAMS[key], lang)
         text = " ".join(re.findall(r"<(?:title|desc)>([^<]*)<", drawn["before"] + drawn["after"]))
         text += " " + " ".join(re.findall(r'aria-label="([^"]*)"', drawn["before"] + drawn["after"]))
         text += " " + drawn["caption"]
@@ -223,8 +229,6 @@ def test_diagram_pictures_speak_the_page_language(key):
 
 
 def test_rule_url_points_at_a_section_of_the_rules_page(client):
-    from games.rules_views import rule_url
-
     url = rule_url("connect4", "column_full")
     assert url == "/zasady/cztery-w-rzedzie/#kolumny"
     page, anchor = url.split("#")

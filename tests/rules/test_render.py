@@ -1,4 +1,4 @@
-"""games.render: well-formed SVG whose pieces match the engine's view."""
+"""games.display.board: well-formed SVG whose pieces match the engine's view."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from games.display.board import describe, render_board
 from games.engine import get_game
-from games.render import describe, render_board
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 GAMES = [("kropki", {"width": 10, "height": 10}), ("connect4", {}), ("dots_and_boxes", {"rows": 5, "cols": 5})]

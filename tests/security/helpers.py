@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import services
+from games import play as services
 from games.models import Match, Move
 from kropki_site.asgi import application
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import play as services
 from games.routing import websocket_urlpatterns
 from kropki_site.asgi import application
 from tests.security.helpers import make_match

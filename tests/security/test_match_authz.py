@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import play as services
 from tests.security.helpers import db_picture, make_match, open_socket, open_user_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

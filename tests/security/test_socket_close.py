@@ -12,7 +12,12 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
-from tests.security.helpers import logged_in_client, make_match, open_socket, session_cookie
+from tests.security.helpers import (
+    logged_in_client,
+    make_match,
+    open_socket,
+    session_cookie,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NEW_PASSWORD = "nowe-Haslo-do-gry-77"

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games import services
+from games import play as services
 
 pytestmark = pytest.mark.django_db
 

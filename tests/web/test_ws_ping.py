@@ -8,7 +8,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from games.consumers import PING_GROUP
+from games.live.consumers import PING_GROUP
 from kropki_site.asgi import application
 
 ORIGIN = (b"origin", b"http://localhost")

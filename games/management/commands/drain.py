@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.drain import drain_begin, drain_end, drain_started
+from games.play.drain import drain_begin, drain_end, drain_started
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ Run it after ``migrate`` and **before** starting daphne, the workers, beat and
 the sweeper (they would apply the old deadlines). The margin (default 10 s)
 covers the start-up and the clients' reconnect. Only turns still live at the
 drain's (or ``--since``'s) moment are extended; one transaction for all
-(``games.services.matches_extend_deadlines``). docs/deploy.md, "Planned restart".
+(``games.play.matches_extend_deadlines``). docs/deploy.md, "Planned restart".
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from datetime import timezone as dt_timezone
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from games.drain import drain_end, drain_started
-from games.services import matches_extend_deadlines
+from games.play import matches_extend_deadlines
+from games.play.drain import drain_end, drain_started
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """End overdue turns without Celery: ``manage.py sweep_turns [--loop] [--interval 2]``.
 
-The clock has two layers over the same service (``games.services.sweep_expired``):
+The clock has two layers over the same service (``games.play.sweep_expired``):
 the ``sweep_expired_turns`` task that beat sends every second on the "clock"
 queue, and this command, which calls the service directly. It needs no broker
 and no worker, so a dead or wedged Celery worker (or beat, or Redis) cannot stop
@@ -18,7 +18,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from games.services import sweep_expired
+from games.play import sweep_expired
 from kropki_site import heartbeat
 
 log = logging.getLogger(__name__)

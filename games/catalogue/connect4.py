@@ -1,0 +1,37 @@
+"""Cztery w rzędzie (Connect Four) on the site: the 7×6 board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.bots import connect4 as bot
+from games.display.boards import connect4 as board
+from games.engine.connect4 import Connect4
+from games.rules import connect4 as rules
+
+from .spec import GameSpec, Variant, register
+
+
+def export_move(game: Any, action: int) -> Any:
+    """A move as the replay command reads it: the column, 1..7."""
+    return action + 1
+
+
+SPEC = register(GameSpec(
+    slug="connect4",
+    name=_("Cztery w rzędzie"),
+    summary=_("Drop discs into seven columns and be the first with four in a line."),
+    rules_slug="cztery-w-rzedzie",
+    engine=Connect4,
+    variants=(Variant("cztery-w-rzedzie", _("Cztery w rzędzie")),),
+    board=board,
+    bot=bot,
+    export_move=export_move,
+    diagrams=tuple(rules.DIAGRAMS),
+    home_picture="c4-rising",
+    sections=rules.SECTIONS,
+    rule_anchors=rules.RULE_ANCHORS,
+    order=20,
+))

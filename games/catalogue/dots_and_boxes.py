@@ -1,0 +1,39 @@
+"""Kropki i kwadraty (Dots and Boxes) on the site: 5×5 boxes, ending at a majority."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.bots import dots_and_boxes as bot
+from games.display.boards import dots_and_boxes as board
+from games.engine.dots_and_boxes import DotsAndBoxes
+from games.rules import dots_and_boxes as rules
+
+from .spec import GameSpec, Variant, register
+
+
+def export_move(game: Any, action: int) -> Any:
+    """A move as the replay command reads it: the segment id."""
+    return action
+
+
+SPEC = register(GameSpec(
+    slug="dots_and_boxes",
+    name=_("Kropki i kwadraty"),
+    summary=_("Draw lines between dots; the fourth side of a box wins it and another move."),
+    rules_slug="kropki-i-kwadraty",
+    engine=DotsAndBoxes,
+    variants=(Variant("kropki-i-kwadraty", _("Kropki i kwadraty"), {"rows": 5, "cols": 5}),),
+    board=board,
+    bot=bot,
+    export_move=export_move,
+    # the site's matches end at a majority of boxes (the replay's default is off)
+    export_params={"majority_end": True},
+    diagrams=tuple(rules.DIAGRAMS),
+    home_picture="dab-two-boxes",
+    sections=rules.SECTIONS,
+    rule_anchors=rules.RULE_ANCHORS,
+    order=30,
+))

@@ -1,0 +1,66 @@
+"""Kropki (Dots) on the site: 10×10 and 20×20, each its own rating pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.bots import kropki as bot
+from games.display.boards import kropki as board
+from games.engine.kropki import Kropki
+from games.rules import kropki as rules
+
+from .spec import GameSpec, Variant, register
+
+_SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def export_move(game: Any, action: int) -> Any:
+    """A move as the replay command reads it: ``[x, y]`` or ``["end"]``."""
+    if action == game.end_action:
+        return ["end"]
+    x, y = game.xy(action)
+    return [x, y]
+
+
+def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str], list[str]]:
+    """SGF as Kropki programs write it (KataGo dots, Kropla, eidokropki):
+    ``GM[40]SZ[w:h]`` (``w`` when square) and the nodes: the first player (pink) as B,
+    coordinates ``aa`` = top-left column then row, and only dots (ending the
+    game is not a move in SGF; the result says how it ended)."""
+    size = f"{game.width}" if game.width == game.height else f"{game.width}:{game.height}"
+    props = {"GM": "40", "SZ": size}
+    nodes = []
+    state = game.new_initial_state()
+    for action in history:
+        player = state.current_player()
+        state.apply_action(action)
+        if action == game.end_action:
+            continue
+        x, y = game.xy(action)
+        nodes.append(f";{'B' if player == 1 else 'W'}[{_SGF_LETTERS[x]}{_SGF_LETTERS[y]}]")
+    return props, nodes
+
+
+
+SPEC = register(GameSpec(
+    slug="kropki",
+    name=_("Kropki"),
+    summary=_("Surround your opponent's dots with a closed chain of yours. Boards of 10×10 and 20×20."),
+    rules_slug="kropki",
+    engine=Kropki,
+    variants=(
+        Variant("kropki-10", _("Kropki 10×10 (quick)"), {"width": 10, "height": 10}),
+        Variant("kropki-20", _("Kropki 20×20 (large)"), {"width": 20, "height": 20}),
+    ),
+    board=board,
+    bot=bot,
+    export_move=export_move,
+    sgf_moves=sgf_moves,
+    diagrams=tuple(rules.DIAGRAMS),
+    home_picture="kropki-diagonal",
+    sections=rules.SECTIONS,
+    rule_anchors=rules.RULE_ANCHORS,
+    order=10,
+))

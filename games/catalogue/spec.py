@@ -1,0 +1,175 @@
+"""What the site knows of one game, and the register of games.
+
+A ``GameSpec`` gathers everything of one game that the rest of the site
+reads: its names (lazy gettext, so each page and socket words them in its own
+language), its variants, the engine class, the board drawing, the computer
+player, the export format, its rules page and diagrams. Nothing outside the
+catalogue dispatches on a game's slug: pages, sockets, exports and the
+computer ask ``game_spec(slug)`` or ``variant(key)``.
+
+A game joins the site with ``register(spec)``; the built-in games do so in
+``games/catalogue/<game>.py``. docs/games.md says what a new game must bring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games.engine import Game, State
+
+
+class Board(Protocol):
+    """A game's board drawing (``games/display/boards/<game>.py``): pure
+    Python, handed the words of one language (``games.display.board.board_words``)."""
+
+    def render(
+        self,
+        view: dict[str, Any],
+        *,
+        interactive: bool,
+        title: str,
+        highlight: Iterable[Any],
+        words: dict[str, Any],
+        legal: list[int] | None,
+        coords: bool,
+        roving: bool | None,
+    ) -> str: ...
+
+    def describe(self, view: dict[str, Any], words: dict[str, Any]) -> str: ...
+
+    def marks(self, game: Game, actions: list[int]) -> list[Any]:
+        """What a rules diagram marks on its "before" picture for the moves still to come."""
+        ...
+
+
+class Bot(Protocol):
+    """A game's computer player (``games/bots/<game>.py``)."""
+
+    BUDGETS: dict[str, float]
+
+    def choose(self, state: State, level: str, rng: Any, budget_s: float | None = None) -> int: ...
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rated pool and queue of a game: the game with fixed parameters."""
+
+    key: str  # stored in Match.variant and Rating.variant; also the URL slug
+    name: Any  # lazy gettext: "Kropki 10×10 (quick)"
+    params: dict[str, Any] = field(default_factory=dict)
+    spec: GameSpec | None = field(default=None, compare=False, repr=False)  # set by register()
+
+    @property
+    def game_slug(self) -> str:
+        return self.game_spec.slug
+
+    @property
+    def game_spec(self) -> GameSpec:
+        assert self.spec is not None, f"variant {self.key} is not registered"
+        return self.spec
+
+    @property
+    def rules_slug(self) -> str:
+        return self.game_spec.rules_slug
+
+    def game(self) -> Game:
+        return self.game_spec.engine(**self.params)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    slug: str  # the engine's slug: "kropki"
+    name: Any  # lazy gettext: "Kropki"
+    summary: Any  # one sentence for the home page and the rules index
+    rules_slug: str  # /zasady/<rules_slug>/; its prose: templates/games/rules/<rules_slug>.<lang>.html
+    engine: type[Game]
+    variants: tuple[Variant, ...]
+    board: Board
+    bot: Bot
+    # A move as the replay command reads it: Kropki [x, y] or ["end"], a column 1..7...
+    export_move: Callable[[Game, int], Any]
+    # The parameters a record's JSON carries beyond the variant's (e.g. how a game ends on the site).
+    export_params: dict[str, Any] = field(default_factory=dict)
+    # SGF for games other programs read as SGF: (the game's root properties
+    # {"GM": "40", "SZ": "10"}, the move nodes ";B[aa]"...) of a history.
+    sgf_moves: Callable[[Game, list[int]], tuple[dict[str, str], list[str]]] | None = None
+    diagrams: Sequence[Any] = ()  # games.rules.diagrams.Diagram, in the order of the page
+    home_picture: str = ""  # the key of the diagram the home page shows
+    sections: tuple[str, ...] = ()  # the section ids its rules page must have
+    rule_anchors: dict[str, str] = field(default_factory=dict)  # error code -> section id
+    order: int = 100  # place in the site's lists (home page, lobby, leaderboards)
+
+
+_GAMES: dict[str, GameSpec] = {}
+_VARIANTS: dict[str, Variant] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add ``spec`` and its variants to the site. Registering the same slug
+    again replaces it (tests register games of their own)."""
+    unregister(spec.slug)
+    for variant in spec.variants:
+        if variant.key in _VARIANTS:
+            raise ValueError(f"variant {variant.key!r} is already registered")
+    _GAMES[spec.slug] = spec
+    for variant in spec.variants:
+        object.__setattr__(variant, "spec", spec)
+        _VARIANTS[variant.key] = variant
+    _sort()
+    return spec
+
+
+def _sort() -> None:
+    ordered = sorted(_GAMES.values(), key=lambda spec: spec.order)
+    _GAMES.clear()
+    _GAMES.update((spec.slug, spec) for spec in ordered)
+    keys = [variant.key for spec in ordered for variant in spec.variants]
+    known = dict(_VARIANTS)
+    _VARIANTS.clear()
+    _VARIANTS.update((key, known[key]) for key in keys)
+
+
+def unregister(slug: str) -> None:
+    spec = _GAMES.pop(slug, None)
+    if spec is not None:
+        for variant in spec.variants:
+            _VARIANTS.pop(variant.key, None)
+
+
+def game_spec(slug: str) -> GameSpec:
+    """The game with engine slug ``slug``; KeyError if none."""
+    return _GAMES[slug]
+
+
+def games() -> list[GameSpec]:
+    """Every game, in the site's order."""
+    return list(_GAMES.values())
+
+
+def by_rules_slug(rules_slug: str) -> GameSpec | None:
+    return next((spec for spec in _GAMES.values() if spec.rules_slug == rules_slug), None)
+
+
+def variant(key: str) -> Variant:
+    """The variant called ``key``; KeyError for an unknown one."""
+    return _VARIANTS[key]
+
+
+def variants() -> list[Variant]:
+    return list(_VARIANTS.values())
+
+
+def variant_keys() -> list[str]:
+    return list(_VARIANTS)
+
+
+def variant_choices() -> list[tuple[str, Any]]:
+    """(key, name) of every variant: model and form choices (a callable, so a
+    game registered later is offered too)."""
+    return [(v.key, v.name) for v in _VARIANTS.values()]
+
+
+def variant_name(key: str) -> Any:
+    return _VARIANTS[key].name

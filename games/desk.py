@@ -1,0 +1,127 @@
+"""What a match socket may ask of the site: each command one service call,
+each read one query. ``games/routing.py`` hands a ``MatchDesk`` to the
+consumer (``games/live/match_consumer.py``), which is transport only and
+imports neither the services nor the displays.
+
+Every method is synchronous and runs in the consumer's database thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils import translation
+
+from games import catalogue, play
+from games.display.frames import state_frame
+from games.display.snapshot import VERSION_FIELDS, match_version
+from games.errors import MatchError
+from games.models import Match
+
+
+def _int(content: dict[str, Any], key: str) -> int:
+    value = content.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MatchError("bad_frame")
+    return value
+
+
+def _bool(content: dict[str, Any], key: str) -> bool:
+    value = content.get(key)
+    if not isinstance(value, bool):
+        raise MatchError("bad_frame")
+    return value
+
+
+def _side_for(snapshot: dict[str, Any], user_id: int | None) -> int | None:
+    if user_id is None:
+        return None
+    for side, player in snapshot["players"].items():
+        if player["user_id"] == user_id:
+            return int(side)
+    return None
+
+
+Command = Callable[[int, int, dict[str, Any]], "str | None"]
+
+
+def _move(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
+    result = play.match_play(match_id=match_id, user_id=user_id, ply=_int(content, "ply"), action=_int(content, "action"))
+    return "duplicate" if result.duplicate else None
+
+
+def _end(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
+    variant = Match.objects.filter(pk=match_id).values_list("variant", flat=True).first()
+    end_action = catalogue.variant(variant).game().end_action if variant else None
+    if end_action is None:
+        raise MatchError("unknown_action")
+    result = play.match_play(match_id=match_id, user_id=user_id, ply=_int(content, "ply"), action=end_action)
+    return "duplicate" if result.duplicate else None
+
+
+def _resign(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_resign(match_id=match_id, user_id=user_id)
+
+
+def _draw_offer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_offer_draw(match_id=match_id, user_id=user_id)
+
+
+def _draw_answer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_answer_draw(match_id=match_id, user_id=user_id, accept=_bool(content, "accept"))
+
+
+def _rematch_offer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_offer_rematch(match_id=match_id, user_id=user_id)
+
+
+def _rematch_decline(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_decline_rematch(match_id=match_id, user_id=user_id)
+
+
+def _claim_timeout(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    if not play.match_expire_turn(match_id=match_id):
+        raise MatchError("turn_not_expired")
+
+
+class MatchDesk:
+    """The match socket's commands and reads (docs/protocol.md)."""
+
+    COMMANDS: dict[str, Command] = {
+        "move": _move,
+        "end": _end,
+        "resign": _resign,
+        "draw_offer": _draw_offer,
+        "draw_answer": _draw_answer,
+        "rematch_offer": _rematch_offer,
+        "rematch_decline": _rematch_decline,
+        "claim_timeout": _claim_timeout,
+    }
+
+    def knows(self, kind: str) -> bool:
+        return kind in self.COMMANDS
+
+    def command(self, kind: str, match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
+        """Run command ``kind``; "duplicate" when it resent a move already made.
+        Raises MatchError for a refusal."""
+        return self.COMMANDS[kind](match_id, user_id, content)
+
+    def exists(self, match_id: int) -> bool:
+        return Match.objects.filter(pk=match_id).exists()
+
+    def is_spectator(self, match_id: int, user_id: int | None) -> bool:
+        match = Match.objects.filter(pk=match_id).only("pink_id", "blue_id").first()
+        return match is None or match.side_of(user_id) is None
+
+    def version(self, match_id: int) -> str | None:
+        match = Match.objects.filter(pk=match_id).only(*VERSION_FIELDS).first()
+        return match_version(match) if match is not None else None
+
+    def state(self, match_id: int, user_id: int | None, language: str) -> dict[str, Any] | None:
+        """The ``state`` frame in ``language``, with ``you`` (the side of ``user_id``, or null)."""
+        with translation.override(language):
+            frame = state_frame(match_id)
+        if frame is not None:
+            frame["you"] = _side_for(frame["snapshot"], user_id)
+        return frame

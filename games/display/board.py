@@ -1,0 +1,108 @@
+"""Board pictures as SVG: the one entry that draws every board on the site.
+
+The live match page, the record page and the rules diagrams all call
+``render_board`` with a state's ``view()``; it hands the game's drawing
+(``spec.board``, pure Python, ``games/display/boards/<game>.py``) the words of
+the page's language and the game's name from the catalogue.
+
+``render_board(view, slug, *, interactive=False, title="", highlight=(),
+lang="pl", legal=None, coords=True, roving=None) -> str``
+
+- ``view``: ``state.view()`` of the game's engine; ``slug``: the engine slug.
+- Returns one ``<svg>`` element (a string, safe to mark safe: every text in it
+  is escaped with ``html.escape``). It has a ``viewBox``, ``width``/``height``
+  (its natural size; CSS ``.board { max-width: 100%; height: auto }`` in
+  ``static/css/boards.css`` scales it) and the classes ``board board-<slug>``.
+- Players are told apart by colour *and* shape: Kropki pink dots are circles,
+  blue dots are squares; Cztery w rzędzie blue discs carry a white ring;
+  Kropki i kwadraty boxes carry the owner's initial and blue segments are
+  drawn dashed. Every element has presentation attributes (fill, stroke…), so
+  the picture is right without CSS; classes (``dot p1``, ``disc p2``,
+  ``segment p1``, ``box p2``, ``territory p1``, ``last``, ``captured``,
+  ``win-line``, ``highlight``, ``target``) let CSS restyle it.
+- Not interactive: ``role="img"``, an ``aria-label`` and a ``<title>`` (``title``
+  if given, else the game's name) plus a ``<desc>`` telling the position in
+  words (in ``lang``: ``"pl"`` or ``"en"``).
+- Interactive: ``role="group"`` with the same label; every playable target is
+  an element with ``class="target"``, ``data-action="<engine action id>"``,
+  ``role="button"``, ``tabindex`` and an ``aria-label`` in words
+  (``"kropka e5"`` / ``"kolumna 3"`` / ``"odcinek a1–b1"``), plus
+  ``data-col``/``data-row`` (board coordinates, 0-based, for arrow keys). The
+  page's JS handles clicks and Enter/Space by event delegation on
+  ``[data-action]``. Targets are exactly ``legal`` (action ids; default: derived
+  from the view, i.e. the legal moves of the position). Kropki's "zakończ"
+  (end) action is not on the board: it is the page's own button.
+  ``roving`` (default: when there are more than 12 targets) gives
+  ``tabindex="0"`` to one target only and ``-1`` to the rest (a roving tab
+  stop: the JS moves it with the arrow keys using ``data-col``/``data-row``);
+  otherwise every target has ``tabindex="0"``.
+- ``highlight``: cells to mark with a dashed ring, e.g. the move a diagram is
+  about to play (what the game's ``marks`` gives for its actions).
+- ``coords``: draw column letters/row numbers or column numbers around the board.
+
+``describe(view, slug, lang="pl") -> str`` returns the words alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils import translation
+
+from games.catalogue import game_spec, games
+
+from .boards.svg import COLOURS, WORDS, words_for
+
+__all__ = ["COLOURS", "board_words", "describe", "render_board"]
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in WORDS else "pl"
+
+
+def _game_words(slug: str, lang: str) -> dict[str, Any]:
+    with translation.override(lang):
+        return {**words_for(lang), "name": str(game_spec(slug).name)}
+
+
+def render_board(
+    view: dict[str, Any],
+    slug: str,
+    *,
+    interactive: bool = False,
+    title: str = "",
+    highlight: Iterable[Any] = (),
+    lang: str = "pl",
+    legal: Iterable[int] | None = None,
+    coords: bool = True,
+    roving: bool | None = None,
+) -> str:
+    """The board of ``view`` (a ``state.view()``) as an ``<svg>`` string; see the module docstring."""
+    try:
+        spec = game_spec(slug)
+    except KeyError:
+        raise ValueError(f"no renderer for game {slug!r}") from None
+    return spec.board.render(
+        view,
+        interactive=interactive,
+        title=title,
+        highlight=highlight,
+        words=_game_words(slug, _lang(lang)),
+        legal=None if legal is None else sorted(legal),
+        coords=coords,
+        roving=roving,
+    )
+
+
+def board_words(lang: str = "pl") -> dict[str, Any]:
+    """The words boards use, for the live page's patch code (static/js/board_patch.js)."""
+    lang = _lang(lang)
+    with translation.override(lang):
+        names = {spec.slug: str(spec.name) for spec in games()}
+    return {**words_for(lang), "names": names, "colours": COLOURS}
+
+
+def describe(view: dict[str, Any], slug: str, lang: str = "pl") -> str:
+    """The position in words (what screen readers hear for a picture)."""
+    return game_spec(slug).board.describe(view, _game_words(slug, _lang(lang)))

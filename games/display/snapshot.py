@@ -1,0 +1,204 @@
+"""The pictures of a match as data: ``match_snapshot`` (the whole of it, for
+first paints and ``state`` frames) and ``match_header`` (what changes with a
+move or an offer, carried by every live frame), so pages and frames agree."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+
+from games import catalogue, selectors
+from games.engine import Game, State
+from games.models import BLUE, PINK, Match, Move
+from ratings.selectors import deltas_for_match
+
+from .board import render_board
+
+
+def result_words(status: str, winner: int | None, reason: str) -> str:
+    """The result and why, in words ("remis za zgodą", "wygrana na punkty"...),
+    in the active language; "" while the match is on."""
+    if status == Match.Status.ACTIVE:
+        return ""
+    R = Match.EndReason
+    if reason == R.ABORTED:
+        return _("Match aborted: a first move did not come in time. No result and no rating change.")
+    if winner is None:
+        return {
+            R.SCORE: _("Draw on equal score."),
+            R.AGREEMENT: _("Draw by agreement."),
+            R.NO_LINE_POSSIBLE: _("Draw: no line of four can be completed any more."),
+            R.FULL_BOARD: _("Draw: the board is full."),
+            R.BOXES: _("Draw: equal boxes."),
+        }.get(reason, _("Draw."))
+    colour = _("Pink wins") if winner == PINK else _("Blue wins")
+    why = {
+        R.SCORE: _("win on score"),
+        R.FOUR_IN_A_ROW: _("four in a row"),
+        R.BOXES: _("more boxes"),
+        R.BOXES_MAJORITY: _("majority of boxes"),
+        R.TIMEOUT: _("the opponent ran out of time"),
+        R.RESIGN: _("the opponent resigned"),
+    }.get(reason, reason)
+    return f"{colour}: {why}."
+
+
+@functools.lru_cache(maxsize=None)
+def _end_action(variant: str) -> int | None:
+    return catalogue.variant(variant).game().end_action
+
+
+def clock_ends(match: Match) -> dict[int, int]:
+    """Kropki: the plies where the clock played "end" for a player whose time
+    ran out (docs/rules.md, "The clock"), as ply -> side. One query, and none
+    unless the history holds an end."""
+    end = _end_action(match.variant)
+    if end is None or end not in match.history:
+        return {}
+    return dict(Move.objects.filter(match=match, by_timeout=True).values_list("ply", "player"))
+
+
+def ran_out_words(match: Match, ends: dict[int, int]) -> str:
+    """The sentence "<name> ran out of time." for each player the clock ended."""
+    return " ".join(_("%(name)s ran out of time.") % {"name": player_name(match, ends[ply])} for ply in sorted(ends))
+
+
+def move_words(game: Game, history: list[int], ends: dict[int, int]) -> list[str]:
+    """The move list in the active language: the engine's notation, except
+    Kropki's end ("end") and an end the clock played ("time ran out")."""
+    end = game.end_action
+    return [
+        (_("time ran out") if ply in ends else pgettext("move list", "end")) if action == end
+        else game.action_to_string(action)
+        for ply, action in enumerate(history, start=1)
+    ]
+
+
+def reason_text(match: Match, ends: dict[int, int] | None = None) -> str:
+    """The result in words, and whose clock ran out in Kropki (``ends``: clock_ends)."""
+    text = result_words(match.status, match.winner, match.end_reason)
+    if text and match.status == Match.Status.FINISHED:
+        ends = clock_ends(match) if ends is None else ends
+        if ends:
+            text = f"{text} {ran_out_words(match, ends)}"
+    return text
+
+
+def result_table() -> dict[str, str]:
+    """Every ending's words keyed ``"<status>:<winner or 0>:<reason>"``: live
+    frames carry codes, and each page words them in its own language."""
+    table = {}
+    for status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        for winner in (None, PINK, BLUE):
+            for reason in Match.EndReason.values:
+                table[f"{status}:{winner or 0}:{reason}"] = result_words(status, winner, reason)
+    return table
+
+
+def rating_deltas(match: Match) -> dict[str, dict] | None:
+    """Both players' rating change in a rated match once it is over (the ``finished``
+    frame's ``rating_deltas``, read back for first paints and ``state`` frames)."""
+    if not match.rated or match.status != Match.Status.FINISHED:
+        return None
+    return deltas_for_match(match.pk)
+
+
+def player_name(match: Match, side: int) -> str:
+    user = match.pink if side == PINK else match.blue
+    if user is None:
+        return _("Computer (%(level)s)") % {"level": match.get_bot_level_display()}
+    return user.username
+
+
+# The board's SVG of a match at one ply (Kropki 10x10: ~2 ms to draw, 16 kB):
+# drawn for first paints and for pages that fetch the board after a gap
+# (games/views/match.match_board), never per move. Keyed like the engine-state
+# cache and checked against the full history, so a reused id never gets
+# another game's board.
+_SVG_CACHE: dict[tuple[int, str, int, bool, str], tuple[list[int], str]] = {}
+_SVG_CACHE_MAX = 256
+
+
+def board_svg(match: Match, state: State, active: bool, lang: str | None = None) -> str:
+    lang = lang or get_language() or settings.LANGUAGE_CODE
+    key = (match.pk, match.variant, len(state.history), active, lang)
+    hit = _SVG_CACHE.get(key) if match.pk else None
+    if hit is not None and hit[0] == state.history:
+        return hit[1]
+    svg = render_board(state.view(), state.game.slug, interactive=active, lang=lang)
+    if match.pk:
+        if len(_SVG_CACHE) >= _SVG_CACHE_MAX:
+            try:  # called from a thread pool: another thread may evict first
+                _SVG_CACHE.pop(next(iter(_SVG_CACHE)), None)
+            except (StopIteration, RuntimeError):
+                pass
+        _SVG_CACHE[key] = (list(state.history), svg)
+    return svg
+
+
+VERSION_FIELDS = ("ply", "status", "draw_offer", "rematch_offer", "rematch_id", "turn_deadline")
+
+
+def match_version(match: Match) -> str:
+    """A short text that changes whenever anything a client draws changes:
+    every committed change a frame announces touches one of VERSION_FIELDS.
+    Clients send it with their heartbeat ``sync``; an unchanged one gets a
+    tiny ``pong`` instead of the whole state."""
+    deadline = int(match.turn_deadline.timestamp() * 1000) if match.turn_deadline else 0
+    return f"{match.ply}.{match.status}.{match.draw_offer or 0}.{match.rematch_offer or 0}.{match.rematch_id or 0}.{deadline}"
+
+
+def match_header(match: Match) -> dict[str, Any]:
+    """What every frame says of the match as committed: small, the same for
+    every viewer and in no language (live frames carry it as ``match``)."""
+    return {
+        "version": match_version(match),
+        "status": match.status,
+        "to_move": match.to_move,
+        "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "server_now": timezone.now().isoformat(),
+        "scores": [match.pink_score, match.blue_score],
+        "winner": match.winner,
+        "end_reason": match.end_reason or None,
+        "draw_offer": match.draw_offer,
+        "rematch_offer": match.rematch_offer,
+        "rematch_id": match.rematch_id,
+    }
+
+
+def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
+    """The whole picture of ``match`` as data (no SVG): first paints and
+    ``state`` frames. Words (names, the result) are in the active language."""
+    state = state if state is not None else selectors.match_state(match)
+    variant = catalogue.variant(match.variant)
+    game = state.game
+    active = match.is_active
+    ends = clock_ends(match)
+    return {
+        **match_header(match),
+        "id": match.pk,
+        "variant": match.variant,
+        "variant_name": str(variant.name),
+        "game": game.slug,
+        "rules_url": reverse("rules", args=[variant.rules_slug]),
+        "ply": match.ply,
+        "grace_seconds": settings.MOVE_GRACE_SECONDS,
+        "rated": match.rated,
+        "bot_level": match.bot_level or None,
+        "bot_side": match.bot_side,
+        "players": {
+            str(side): {"name": player_name(match, side), "user_id": match.user_id_of(side)} for side in (PINK, BLUE)
+        },
+        "result_text": reason_text(match, ends),
+        "rating_deltas": rating_deltas(match),
+        "moves": move_words(game, state.history, ends),
+        "clock_ends": [ends[ply] for ply in sorted(ends)],  # Kropki: whose time ran out, in order
+        "legal": state.legal_actions() if active else [],
+        "view": state.view(),
+    }

@@ -1,0 +1,350 @@
+"""``ws/match/<id>/``: one socket per viewer of a match (players and spectators).
+
+Transport only: authenticate, bound and rate-limit frames, and hand each
+command to the ``desk`` the routing gives it (``games.desk.MatchDesk``: one
+service call per command) in a database thread, then reply. Every refusal is an ``error``
+frame with a stable code followed by a fresh ``state`` frame. The protocol is
+documented in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import time
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from games.errors import MatchError
+
+from . import presence, transport, wsframes
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 2048
+# Refusals not followed by a state frame: it would not help the sender, and
+# answering a flood with whole pictures would feed it.
+QUIET_ERRORS = frozenset({"rate_limited", "login_required", "not_a_player"})
+# Token bucket per socket: a sustained 8 frames/s, bursts of 20.
+RATE_PER_SECOND = 8.0
+RATE_BURST = 20.0
+# A second, smaller bucket for the frames that cost a whole state (up to 32 kB): a `sync` that is
+# not answered by a pong, a resend, the state after an error. At most one per 2 s after a burst
+# of 3; one asked for meanwhile is sent when the bucket allows (later ones coalesce into it), so
+# a flood of `sync` gets a few states instead of one per frame (issue 12, item 6).
+STATE_RATE_PER_SECOND = 0.5
+STATE_BURST = 3.0
+# How often an open socket renews its place under the per-user / per-IP socket cap.
+LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
+# channels_redis forgets a group member group_expiry seconds after its group_add (silently:
+# the socket stays open and hears nothing). A socket re-joins its groups this often (as a
+# fraction of the layer's group_expiry), so it stays a member however long it lives.
+REJOIN_FRACTION = 0.25
+
+
+def db_call(func):
+    """``database_sync_to_async`` on the thread pool rather than the one shared
+    thread: matches do not queue behind each other's moves (the row lock orders
+    the writers of one match).
+
+    The pool's threads live as long as the process and there are few of them
+    (the loop's default executor: CPU count + 4), so each keeps its database
+    connection between calls instead of opening one per message (a new SQLite
+    connection was ~9 % of daphne's CPU under load, PostgreSQL's costs a round
+    trip and authentication). A connection that failed is still closed after
+    the call, and ``CONN_HEALTH_CHECKS`` pings a kept one before it is reused.
+    (``database_sync_to_async`` closes old connections in the thread itself,
+    before and after the call; channels' ``aclose_old_connections`` would only
+    hop to the one thread-sensitive thread and clean that thread's connection.)
+    Broadcasts after commit are queued on daphne's loop (``transport.sends_on_loop``).
+    """
+
+    @functools.wraps(func)
+    def keep_connection(*args: Any, **kwargs: Any) -> Any:
+        try:
+            with transport.sends_on_loop():
+                return func(*args, **kwargs)
+        finally:
+            conn = connections[DEFAULT_DB_ALIAS]
+            if conn.connection is not None and not conn.in_atomic_block:
+                conn.close_at = None  # not "obsolete" for close_old_connections (CONN_MAX_AGE is 0 for requests)
+
+    return database_sync_to_async(keep_connection, thread_sensitive=False)
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    def __init__(self, *args: Any, desk: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.desk = desk  # games.desk.MatchDesk: the commands and reads of a match
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when daphne cancels the instance without a disconnect
+            await self._stop_tasks_and_release()
+
+    async def _stop_tasks_and_release(self) -> None:
+        """Cancel the socket's background tasks and give back its place under the socket cap."""
+        for name in ("rejoin_task", "lease_task", "state_task"):
+            task = getattr(self, name, None)
+            if task is not None:
+                task.cancel()
+        if getattr(self, "cap_key", None) is not None:
+            await sync_to_async(wsframes.release, thread_sensitive=False)(self.cap_key, self.channel_name)
+            self.cap_key = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its ``aclose_old_connections`` before every
+        message: that is a hop to the one thread-sensitive thread (per frame in,
+        and per frame out to every socket), and it only cleans that thread's
+        connection. This consumer touches the database only through ``db_call``,
+        whose pool thread closes old connections itself, before and after."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    # -- WebSocket handlers ---------------------------------------------------
+
+    async def connect(self) -> None:
+        try:
+            self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        except (KeyError, ValueError):
+            await self._refuse(wsframes.CLOSE_NOT_FOUND)
+            return
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.language = socket_language(self.scope)
+        if not await self._match_exists():
+            await self._refuse(wsframes.CLOSE_NOT_FOUND)
+            return
+        key, cap = wsframes.socket_key(self.scope, self.user_id)
+        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
+            await self._refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.cap_key = key
+        self.lease_task = asyncio.create_task(self._renew_lease_forever(key, cap))
+        self.tokens = RATE_BURST
+        self.tokens_at = time.monotonic()
+        self.state_tokens = STATE_BURST
+        self.state_tokens_at = self.tokens_at
+        self.state_task = None
+        await self._join_groups()
+        self.rejoin_task = asyncio.create_task(self._rejoin_forever())
+        await self.accept()
+        self.spectator = await self._is_spectator()
+        await self._presence(presence.join)
+        await self._send_state()
+
+    async def _refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: a close before the accept reaches the
+        browser as a handshake refused with HTTP 403, and its code is lost."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        await self._stop_tasks_and_release()
+        if hasattr(self, "spectator"):
+            await self._presence(presence.leave)
+        if hasattr(self, "tokens"):
+            await self.channel_layer.group_discard(transport.match_group(self.match_id), self.channel_name)
+            if self.user_id is not None:
+                await self.channel_layer.group_discard(transport.user_group(self.user_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        try:
+            self._take_token()
+            if text_data is None:  # binary frames are not part of the protocol
+                raise MatchError("bad_frame")
+            if len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise MatchError("frame_too_large")
+            try:
+                content = wsframes.loads_bounded(text_data)
+            except wsframes.TooDeep:  # before json.loads could recurse (RecursionError, 1011)
+                raise MatchError("bad_frame") from None
+            except ValueError:
+                raise MatchError("bad_json") from None
+            if not isinstance(content, dict):
+                raise MatchError("bad_frame")
+            await self._dispatch(content)
+        except MatchError as exc:
+            await self._send_error(exc)
+            if exc.code not in QUIET_ERRORS:
+                await self._send_state_limited()
+        except DatabaseError:
+            # The connection dropped (restart, failover, a killed backend): the transaction
+            # rolled back, so nothing was written; say so, then the state as it is. If even
+            # that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py).
+            log.warning("database error in match %s", self.match_id, exc_info=True)
+            await self._send_error(MatchError("server_unavailable"))
+            try:
+                await self._send_state()
+            except DatabaseError:
+                await self.close(code=1011)
+
+    # -- groups -----------------------------------------------------------------
+
+    def _groups(self) -> list[str]:
+        groups = [transport.match_group(self.match_id)]
+        if self.user_id is not None:
+            groups.append(transport.user_group(self.user_id))
+        return groups
+
+    async def _join_groups(self) -> None:
+        for group in self._groups():
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def _rejoin_forever(self) -> None:
+        """Refresh the group memberships before the layer's group_expiry drops them (row 13)."""
+        interval = max(0.5, float(getattr(self.channel_layer, "group_expiry", 86400)) * REJOIN_FRACTION)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._join_groups()
+            except Exception:  # Redis away for a moment: try again next time
+                log.warning("re-joining the groups of match %s failed", self.match_id, exc_info=True)
+
+    async def _renew_lease_forever(self, key: str, cap: int) -> None:
+        """Keep this socket counted under its cap (a dead process's sockets lapse)."""
+        while True:
+            await asyncio.sleep(LEASE_RENEW_SECONDS)
+            await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap)
+
+    # -- command helpers --------------------------------------------------------
+
+    def _take_token(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.tokens_at) * RATE_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens < 1:
+            raise MatchError("rate_limited")
+        self.tokens -= 1
+
+    async def _dispatch(self, content: dict[str, Any]) -> None:
+        kind = content.get("type")
+        if kind == "sync":
+            # A heartbeat names the version it shows: unchanged, a tiny pong; else the state.
+            version = content.get("version")
+            if isinstance(version, str) and version == await self._version():
+                await self.send_json({"type": "pong", "version": version})
+            else:
+                await self._send_state_limited()
+            return
+        if not isinstance(kind, str) or not self.desk.knows(kind):  # a list or dict is unhashable
+            raise MatchError("unknown_type")
+        # Identity before locks: who may not act is told so without a transaction,
+        # a row lock or even a read (the players of a match never change).
+        if self.user_id is None:
+            raise MatchError("login_required")
+        if self.spectator:
+            raise MatchError("not_a_player")
+        result = await db_call(self.desk.command)(kind, self.match_id, self.user_id, content)
+        if result == "duplicate":
+            await self._send_state_limited()
+
+    async def _presence(self, action) -> None:
+        try:
+            await sync_to_async(action)(self.match_id, self.spectator, self.channel_name)
+        except Exception:  # presence is a nicety; never fail a socket for it
+            log.warning("presence update failed for match %s", self.match_id, exc_info=True)
+
+    async def _is_spectator(self) -> bool:
+        return await db_call(self.desk.is_spectator)(self.match_id, self.user_id)
+
+    async def _version(self) -> str | None:
+        return await db_call(self.desk.version)(self.match_id)
+
+    async def _match_exists(self) -> bool:
+        return await db_call(self.desk.exists)(self.match_id)
+
+    async def _state_frame(self) -> dict[str, Any] | None:
+        return await db_call(self.desk.state)(self.match_id, self.user_id, self.language)
+
+    async def _send_error(self, exc: MatchError) -> None:
+        with translation.override(self.language):  # the message in this socket's language
+            message = exc.message
+        await self.send_json({"type": "error", "code": exc.code, "message": message})
+
+    async def _send_state(self) -> None:
+        frame = await self._state_frame()
+        if frame is not None:
+            await self.send_json(frame)
+
+    def _refill_state_tokens(self) -> None:
+        now = time.monotonic()
+        self.state_tokens = min(STATE_BURST, self.state_tokens + (now - self.state_tokens_at) * STATE_RATE_PER_SECOND)
+        self.state_tokens_at = now
+
+    def _state_token(self) -> bool:
+        self._refill_state_tokens()
+        if self.state_tokens < 1:
+            return False
+        self.state_tokens -= 1
+        return True
+
+    async def _send_state_limited(self) -> None:
+        """A state frame now if the state bucket has a token; else one state frame as
+        soon as it has (however many were asked for meanwhile: they coalesce)."""
+        if self.state_task is not None and not self.state_task.done():
+            return  # a state is already on its way: it answers this one too
+        if self._state_token():
+            await self._send_state()
+            return
+        wait = (1 - self.state_tokens) / STATE_RATE_PER_SECOND
+        self.state_task = asyncio.create_task(self._send_state_later(wait))
+
+    async def _send_state_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._refill_state_tokens()
+        self.state_tokens = max(0.0, self.state_tokens - 1)
+        try:
+            await self._send_state()
+        except Exception:  # the socket closed meanwhile, or the database is away: the next sync asks again
+            log.warning("a coalesced state for match %s was not sent", self.match_id, exc_info=True)
+
+    # -- channel-layer handlers ---------------------------------------------------
+
+    async def match_event(self, event: dict[str, Any]) -> None:
+        """A committed change of this match: pass the frame on."""
+        if "text" in event:  # pre-encoded by transport.send_to_match
+            await self.send(text_data=event["text"])
+        else:
+            await self.send_json(event["frame"])
+
+    async def user_logout(self, event: dict[str, Any]) -> None:
+        """The user logged out or changed the password somewhere: close."""
+        await self.close(code=4401)
+
+    @classmethod
+    async def encode_json(cls, content: dict[str, Any]) -> str:
+        return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language of a socket's words, as a page's would be: the user's
+    setting, else the language cookie, else Accept-Language, else Polish."""
+    known = {code for code, _name in settings.LANGUAGES}
+    user = scope.get("user")
+    if user is not None and user.is_authenticated and getattr(user, "language", None) in known:
+        return user.language
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie in known:
+        return cookie
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept[:256]):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

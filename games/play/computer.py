@@ -1,0 +1,72 @@
+"""Games against the computer: starting one, and the computer's turn (think
+outside any lock, then play through the move service)."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from games import catalogue, selectors
+from games.engine import other
+from games.errors import MatchError
+from games.models import Match
+from kropki_site import limits
+
+from .creating import match_create
+from .moves import match_bot_play
+
+log = logging.getLogger(__name__)
+
+# Fairness (docs/bots.md, "Limits"): at most one computer move is being thought
+# about per human player at a time, across every worker process. A task that
+# finds its player's lock taken is sent again BUSY_RETRY_SECONDS later instead
+# of taking a second pool process, so one player's backlog holds at most one of
+# the pool's processes and everyone else's moves go through the others.
+THINKING = "bot-thinking"
+LOCK_SECONDS = 30  # > the longest budget (1.8 s) with a wide margin; a killed worker's lock expires
+BUSY_RETRY_SECONDS = 0.25
+
+
+def computer_match_start(*, user_id: int, variant: str, level: str, colour: str) -> Match:
+    """A match of ``user_id`` against the computer at ``level``; ``colour`` is
+    the human's: "pink" (moves first), "blue" or "random"."""
+    if colour == "random":
+        colour = random.choice(["pink", "blue"])
+    pink, blue = (user_id, None) if colour == "pink" else (None, user_id)
+    return match_create(variant=variant, pink_id=pink, blue_id=blue, bot_level=level)
+
+
+class PlayerBusy(Exception):
+    """Another computer move for the same human player is being computed now."""
+
+
+def match_bot_turn(*, match_id: int, ply: int) -> bool:
+    """Compute and play the computer's move for position ``ply``; a no-op if
+    the match moved on or is over (a duplicate or late task). True if it played.
+    Raises PlayerBusy when a move for the same human is being computed (the
+    task sends itself again a little later)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.is_active or match.ply != ply or match.bot_side is None:
+        return False
+    if match.to_move != match.bot_side:
+        return False
+    human = match.user_id_of(other(match.bot_side))
+    token = limits.lock_acquire(THINKING, human, ttl=LOCK_SECONDS)
+    if token is None:
+        raise PlayerBusy(human)
+    try:
+        return _think_and_play(match, ply)
+    finally:
+        limits.lock_release(THINKING, human, token)
+
+
+def _think_and_play(match: Match, ply: int) -> bool:
+    match_id = match.pk
+    state = selectors.match_state(match)
+    action = int(catalogue.variant(match.variant).game_spec.bot.choose(state, match.bot_level, random.Random()))
+    try:
+        match_bot_play(match_id=match_id, ply=ply, action=action)
+    except MatchError as exc:  # the position changed while thinking: the next task handles it
+        log.info("bot move for match %s at ply %s refused: %s", match_id, ply, exc.code)
+        return False
+    return True

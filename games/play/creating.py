@@ -1,0 +1,84 @@
+"""Creating matches, and ending or deleting many at once (computer-match caps, stale guests)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import catalogue
+from games.errors import MatchError
+from games.models import Match
+
+from . import core, finishing
+
+
+def match_create(
+    *,
+    variant: str,
+    pink_id: int | None,
+    blue_id: int | None,
+    rated: bool = False,
+    bot_level: str = "",
+    now: datetime | None = None,
+) -> Match:
+    """Start a match. Exactly one side may be the computer (its user id None, ``bot_level`` set)."""
+    if variant not in catalogue.variant_keys():
+        raise MatchError("unknown_variant")
+    if bot_level:
+        if (pink_id is None) == (blue_id is None):
+            raise ValueError("a computer match needs exactly one human")
+        rated = False  # computer matches are never rated
+    elif pink_id is None or blue_id is None or pink_id == blue_id:
+        raise ValueError("a match needs two different players")
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = Match(variant=variant, pink_id=pink_id, blue_id=blue_id, rated=rated, bot_level=bot_level)
+        state = catalogue.variant(variant).game().new_initial_state()
+        core.set_turn(match, state, now)
+        match.save()
+        core.queue_computer_turn(match)
+        core.broadcast_on_commit(match, "created")
+        if bot_level:
+            computer_matches_trim(user_ids=[pink_id or blue_id], keep=settings.COMPUTER_MATCHES_PER_USER, now=now)
+    return match
+
+
+def computer_matches_trim(*, user_ids: Any, keep: int, now: datetime | None = None) -> list[int]:
+    """Abandon the oldest unfinished computer matches of ``user_ids`` beyond the
+    newest ``keep`` (docs/bots.md, "Limits"): each ends as aborted (no result;
+    computer matches are never rated), its sockets hear "finished", and a
+    computer move still queued for it finds it over and does nothing.
+    Returns the ids it ended."""
+    ids = [pk for pk in user_ids if pk is not None]
+    if not ids:
+        return []
+    now = now or timezone.now()
+    ended = []
+    with transaction.atomic():
+        over = list(
+            Match.objects.filter(Q(pink_id__in=ids) | Q(blue_id__in=ids), status=Match.Status.ACTIVE)
+            .exclude(bot_level="")
+            .order_by("-created_at", "-pk")
+            .values_list("pk", flat=True)[keep:]
+        )
+        for match_id in over:
+            match = core.lock(match_id)
+            if match.is_active:
+                finishing.finish(match, status=Match.Status.ABORTED, winner=None, reason=Match.EndReason.ABORTED, now=now)
+                ended.append(match_id)
+    return ended
+
+
+def matches_delete_unfinished_of(*, user_ids: list[int]) -> int:
+    """Delete the matches of ``user_ids`` that never got a result (aborted, or
+    still active), with their moves: only for deleting stale guests
+    (accounts/guests.py), whose finished matches keep them. Returns how many."""
+    matches = Match.objects.filter(Q(pink_id__in=user_ids) | Q(blue_id__in=user_ids)).exclude(
+        status=Match.Status.FINISHED
+    )
+    return matches.delete()[1].get(Match._meta.label, 0)

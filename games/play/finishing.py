@@ -1,0 +1,46 @@
+"""The one door out: every ending of a match goes through ``finish``, which
+rates a rated match that was played, once, inside the finishing transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.models import BLUE, PINK, Match
+from ratings.services import ratings_apply_result
+
+from . import core
+
+
+def finish(
+    match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict | None = None,
+) -> None:
+    """End ``match`` (caller holds the lock; the match is active)."""
+    assert match.is_active
+    match.status = status
+    match.winner = winner
+    match.end_reason = reason
+    match.finished_at = now
+    match.turn_deadline = None
+    match.to_move = None
+    match.draw_offer = None
+    match.save(update_fields=["status", "winner", "end_reason", "finished_at", "turn_deadline", "to_move", "draw_offer"])
+    deltas = rate(match)
+    extra: dict[str, Any] = {"rating_deltas": deltas}
+    if last_move:
+        extra.update(last_move)
+    core.broadcast_on_commit(match, "finished", **extra)
+
+
+def rate(match: Match) -> dict | None:
+    """Apply ratings once, inside the finishing transaction, for rated
+    matches that were played (a move by each player)."""
+    if not match.rated or match.status != Match.Status.FINISHED:
+        return None
+    if not (core.has_moved(match, PINK) and core.has_moved(match, BLUE)):
+        return None
+    score_pink = 1.0 if match.winner == PINK else 0.0 if match.winner == BLUE else 0.5
+    return ratings_apply_result(
+        variant=match.variant, match_id=match.pk, pink_id=match.pink_id, blue_id=match.blue_id,
+        score_pink=score_pink, now=match.finished_at,
+    )

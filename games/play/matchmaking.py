@@ -1,0 +1,188 @@
+"""The ranked queue ("Graj teraz"): seeks, and pairing them into rated matches.
+
+The only code that creates or changes Seek rows. Numbers (docs/matchmaking.md):
+
+- a seek accepts an opponent whose rating differs by at most its *window*:
+  ±100 when it joins, +25 for every full 5 s of waiting, and anyone at all
+  once it has waited 60 s (at 55 s the window is ±375);
+- a pair is possible when the difference is within the window of the longer
+  waiting of the two (so a patient player is paired with the next arrival);
+- among the possible pairs the closest ratings go first (ties: the longest
+  waiting first); a player is paired at most once per round, across all the
+  variants they queued for, and their other seeks are then cancelled.
+
+Pairing runs right after a seek is committed and every 2 s from Celery beat
+(the window widens without anyone joining). Rounds are serialised (a
+transaction-scoped advisory lock on PostgreSQL; SQLite's single writer does
+it there) and read the waiting seeks with ``select_for_update(skip_locked=True)``
+so a player cancelling at that moment is simply left out.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games import catalogue
+from games.errors import MatchError
+from games.models import Match, Seek
+from ratings.selectors import user_ratings
+
+from .creating import match_create
+from .drain import drain_started
+
+log = logging.getLogger(__name__)
+
+WINDOW_START = 100.0  # rating points either side when a seek joins
+WINDOW_STEP = 25.0  # added ...
+WINDOW_STEP_SECONDS = 5  # ... for every this many seconds waited
+WINDOW_ALL_AFTER = 60  # seconds: after this, anyone is acceptable
+MAX_SEEKS_PER_ROUND = 2000  # per variant; a round is O(n^2) in the queue length
+
+_ADVISORY_KEY = 0x4B524F50  # "KROP": one pairing round at a time (PostgreSQL)
+
+
+def window(waited: timedelta) -> float:
+    """How far (rating points) a seek that has waited ``waited`` reaches."""
+    seconds = max(0.0, waited.total_seconds())
+    if seconds >= WINDOW_ALL_AFTER:
+        return float("inf")
+    return WINDOW_START + WINDOW_STEP * int(seconds // WINDOW_STEP_SECONDS)
+
+
+# -- joining and leaving -------------------------------------------------------
+
+
+def seek_create(*, user, variants: list[str] | tuple[str, ...], now: datetime | None = None) -> list[Seek]:
+    """Put ``user`` in the ranked queue of each of ``variants`` (one entry per variant).
+
+    Joining a queue the player is already in keeps the existing entry (a double
+    click changes nothing). Pairing runs right after the commit.
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise MatchError("login_required")
+    if getattr(user, "is_guest", False):
+        raise MatchError("account_required")
+    variants = list(dict.fromkeys(variants))
+    if not variants or any(v not in catalogue.variant_keys() for v in variants):
+        raise MatchError("unknown_variant")
+    now = now or timezone.now()
+    with transaction.atomic():
+        # Forget finished business: cancelled entries and pairings whose match is over.
+        Seek.objects.filter(user=user, status=Seek.Status.CANCELLED).delete()
+        Seek.objects.filter(user=user, status=Seek.Status.MATCHED).exclude(match__status=Match.Status.ACTIVE).delete()
+        waiting = {s.variant: s for s in Seek.objects.filter(user=user, status=Seek.Status.WAITING)}
+        ratings = user_ratings(user, variants)
+        seeks = []
+        for variant in variants:
+            if variant in waiting:
+                seeks.append(waiting[variant])
+                continue
+            try:
+                with transaction.atomic():
+                    seeks.append(
+                        Seek.objects.create(user=user, variant=variant, rating=ratings[variant].rating, created_at=now)
+                    )
+            except IntegrityError:  # the same player joined this queue in another request just now
+                seeks.append(Seek.objects.get(user=user, variant=variant, status=Seek.Status.WAITING))
+        transaction.on_commit(_pair_after_commit)
+    return seeks
+
+
+def seek_cancel(*, user, variants: list[str] | None = None) -> int:
+    """Leave the queue (of ``variants``, or all). Returns how many entries were cancelled:
+    0 also when the player was paired a moment ago (then they have a match to go to)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise MatchError("login_required")
+    with transaction.atomic():
+        # One at a time with the pairing rounds: a cancel that locked one of a player's
+        # seeks while a round skip-locked the other would deadlock with the round's
+        # "cancel the rest" (seen on PostgreSQL). A cancel waits for at most one round.
+        _serialise_rounds()
+        seeks = Seek.objects.filter(user=user, status=Seek.Status.WAITING)
+        if variants is not None:
+            seeks = seeks.filter(variant__in=list(variants))
+        return seeks.update(status=Seek.Status.CANCELLED)
+
+
+def _pair_after_commit() -> None:
+    try:
+        seek_pair()
+    except Exception:  # beat runs the next round in 2 s
+        log.exception("pairing after a new seek failed")
+
+
+# -- pairing -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    difference: float
+    started: datetime  # the older of the two seeks
+    a: Seek
+    b: Seek
+
+
+def _serialise_rounds() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_ADVISORY_KEY])
+
+
+def _candidates(seeks: list[Seek], now: datetime) -> list[_Candidate]:
+    by_variant: dict[str, list[Seek]] = {}
+    for seek in seeks:
+        by_variant.setdefault(seek.variant, []).append(seek)
+    found = []
+    for queue in by_variant.values():
+        queue = queue[:MAX_SEEKS_PER_ROUND]
+        reach = [window(now - s.created_at) for s in queue]
+        for i, a in enumerate(queue):
+            for j in range(i + 1, len(queue)):
+                b = queue[j]
+                if a.user_id == b.user_id:
+                    continue
+                difference = abs(a.rating - b.rating)
+                # queue is oldest first: a waited at least as long as b.
+                if difference <= max(reach[i], reach[j]):
+                    found.append(_Candidate(difference, min(a.created_at, b.created_at), a, b))
+    found.sort(key=lambda c: (c.difference, c.started, c.a.pk, c.b.pk))
+    return found
+
+
+def seek_pair(now: datetime | None = None) -> list[Match]:
+    """One pairing round: start a rated match for each pair chosen; returns them."""
+    if drain_started() is not None:  # a planned restart is under way: seeks wait for the new version
+        return []
+    now = now or timezone.now()
+    with transaction.atomic():
+        _serialise_rounds()
+        seeks = list(
+            Seek.objects.select_for_update(skip_locked=True)
+            .filter(status=Seek.Status.WAITING)
+            .order_by("created_at", "pk")
+        )
+        if len(seeks) < 2:
+            return []
+        paired_users: set[int] = set()
+        matches = []
+        for c in _candidates(seeks, now):
+            if c.a.user_id in paired_users or c.b.user_id in paired_users:
+                continue
+            paired_users.update((c.a.user_id, c.b.user_id))
+            players = [c.a.user_id, c.b.user_id]
+            random.shuffle(players)
+            match = match_create(variant=c.a.variant, pink_id=players[0], blue_id=players[1], rated=True, now=now)
+            Seek.objects.filter(pk__in=[c.a.pk, c.b.pk]).update(status=Seek.Status.MATCHED, match=match)
+            # "Graj teraz" across games: the first pairing cancels the rest.
+            Seek.objects.filter(user_id__in=players, status=Seek.Status.WAITING).update(status=Seek.Status.CANCELLED)
+            matches.append(match)
+        return matches
+
+
+__all__ = ["seek_cancel", "seek_create", "seek_pair", "window"]

@@ -1,0 +1,100 @@
+"""Resigning, draws and rematches: the offers players make each other."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import other
+from games.errors import MatchError
+from games.models import Match
+
+from . import core, finishing
+from .creating import match_create
+
+
+def match_resign(*, match_id: int, user_id: int | None, now: datetime | None = None) -> Match:
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, user_id)
+        core.require_active(match)
+        finishing.finish(match, status=Match.Status.FINISHED, winner=other(side), reason=Match.EndReason.RESIGN,
+                now=now or timezone.now())
+        return match
+
+
+def match_offer_draw(*, match_id: int, user_id: int | None) -> Match:
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, user_id)
+        core.require_active(match)
+        if match.bot_side is not None:
+            raise MatchError("draw_unavailable")
+        if match.draw_offer is not None:
+            raise MatchError("draw_already_offered")
+        match.draw_offer = side
+        match.save(update_fields=["draw_offer"])
+        core.broadcast_on_commit(match, "draw_offered", by=side)
+        return match
+
+
+def match_answer_draw(*, match_id: int, user_id: int | None, accept: bool, now: datetime | None = None) -> Match:
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, user_id)
+        core.require_active(match)
+        if match.draw_offer != other(side):
+            raise MatchError("no_draw_offer")
+        if accept:
+            finishing.finish(match, status=Match.Status.FINISHED, winner=None, reason=Match.EndReason.AGREEMENT,
+                    now=now or timezone.now())
+        else:
+            match.draw_offer = None
+            match.save(update_fields=["draw_offer"])
+            core.broadcast_on_commit(match, "draw_declined", by=side)
+        return match
+
+
+
+def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
+    """Offer (or, if the other already offered, accept) a rematch with colours swapped."""
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, user_id)
+        if match.is_active or match.rematch_id is not None:
+            raise MatchError("rematch_unavailable")
+        if match.bot_side is not None or match.rematch_offer == other(side):
+            return _start_rematch(match)
+        if match.rematch_offer == side:
+            return match
+        match.rematch_offer = side
+        match.save(update_fields=["rematch_offer"])
+        core.broadcast_on_commit(match, "rematch_offered", by=side)
+        return match
+
+
+def match_decline_rematch(*, match_id: int, user_id: int | None) -> Match:
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, user_id)
+        if match.rematch_offer != other(side):
+            raise MatchError("no_rematch_offer")
+        match.rematch_offer = None
+        match.save(update_fields=["rematch_offer"])
+        core.broadcast_on_commit(match, "rematch_declined", by=side)
+        return match
+
+
+def _start_rematch(match: Match) -> Match:
+    new = match_create(
+        variant=match.variant, pink_id=match.blue_id, blue_id=match.pink_id, rated=match.rated,
+        bot_level=match.bot_level,
+    )
+    match.rematch = new
+    match.rematch_offer = None
+    match.save(update_fields=["rematch", "rematch_offer"])
+    core.broadcast_on_commit(match, "rematch", match_url=reverse("match", args=[new.pk]), new_match_id=new.pk)
+    return match

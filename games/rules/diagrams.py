@@ -1,0 +1,68 @@
+"""Rules diagrams: positions defined as move lists, checked by the engine.
+
+Each ``Diagram`` holds a move list (the engine's human notation), a caption
+in Polish and English, and a ``claim``: a function of the final state and
+the effects of every move that returns True when what the caption says
+really happens in the engine. ``tests/rules/test_diagrams.py`` replays every
+diagram and checks its claim, so a rules page can never show what the engine
+would not do. Each game's diagrams are in ``games/rules/<game>.py``; the
+rules page draws them (``games/views/rules.py``) with the live board's code.
+
+Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from games.engine import Effect, State, get_game
+
+Claim = Callable[[State, list[Effect]], bool]
+
+
+@dataclass(frozen=True)
+class Diagram:
+    key: str
+    slug: str  # engine slug
+    params: dict[str, Any]
+    moves: tuple[str, ...]
+    caption: dict[str, str]  # {"pl": ..., "en": ...}
+    claim: Claim
+    before_ply: int | None = None  # default: before the last move
+    show_before: bool = True
+    marks: tuple[str, ...] | None = None  # moves marked on "before" (default: every move after it)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def game(self):
+        return get_game(self.slug, **self.params)
+
+    def replay(self, upto: int | None = None) -> tuple[State, list[Effect]]:
+        """The state after the first ``upto`` moves (all by default) and
+        their effects; raises the engine's error on an illegal move."""
+        game = self.game()
+        state = game.new_initial_state()
+        effects = []
+        for move in self.moves[: len(self.moves) if upto is None else upto]:
+            effects.append(state.apply_action(game.string_to_action(move)))
+        return state, effects
+
+    def check(self) -> bool:
+        """Whether the caption's claim holds when the moves are replayed."""
+        try:
+            state, effects = self.replay()
+        except ValueError:
+            return False
+        if not effects:
+            return False
+        return bool(self.claim(state, effects))
+
+    @property
+    def split(self) -> int:
+        return len(self.moves) - 1 if self.before_ply is None else self.before_ply
+
+    def marked_actions(self) -> list[int]:
+        """The actions the "before" picture marks: the moves still to come
+        (the game's board turns them into points, columns or segments)."""
+        game = self.game()
+        return [game.string_to_action(move) for move in (self.moves[self.split :] if self.marks is None else self.marks)]

@@ -1,0 +1,119 @@
+"""Reads for pages and sockets: the engine state of a match, the queue, who plays now.
+
+Writes go through ``games/play/``; these only read (the engine-state cache is
+a per-process shortcut for a replay, never trusted on its own).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count
+from django.urls import reverse
+
+from games import catalogue
+from games.engine import State
+from games.live import presence
+from games.models import Match, Seek
+
+log = logging.getLogger(__name__)
+
+# Keyed by (id, variant) and checked against the full history: a cached state
+# is only ever a shortcut for the replay, never trusted on its own (ids can be
+# reused after a rollback or a restore).
+_STATE_CACHE: dict[tuple[int, str], State] = {}
+_STATE_CACHE_MAX = 512
+
+
+def match_state(match: Match) -> State:
+    """The engine state of ``match`` (a private copy: callers may mutate it).
+
+    Replays ``match.history``; a per-process cache skips the replay when it
+    already holds that exact history (never trusted otherwise).
+    """
+    cached = _STATE_CACHE.get((match.pk, match.variant)) if match.pk else None
+    if cached is not None and cached.history == match.history:
+        return cached.clone()
+    state = catalogue.variant(match.variant).game().state_from_history(match.history)
+    if match.pk:
+        remember_state(match, state)
+    return state
+
+
+def remember_state(match: Match, state: State) -> None:
+    """Keep a copy of ``state`` as the state of ``match`` (after a committed move)."""
+    if len(_STATE_CACHE) >= _STATE_CACHE_MAX:
+        try:  # consumers call services from a thread pool: another thread may evict first
+            _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
+        except (StopIteration, RuntimeError):
+            pass
+    _STATE_CACHE[(match.pk, match.variant)] = state.clone()
+
+
+@dataclass(frozen=True)
+class QueueStatus:
+    waiting: list[Seek]  # the player's entries, oldest first
+    match_id: int | None  # the match they were paired into, while it is on
+
+    @property
+    def since(self) -> datetime | None:
+        return self.waiting[0].created_at if self.waiting else None
+
+
+def queue_status(user) -> QueueStatus:
+    """What the queue page shows ``user``: their waiting entries, or the match they got."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return QueueStatus([], None)
+    seeks = list(
+        Seek.objects.filter(user=user)
+        .exclude(status=Seek.Status.CANCELLED)
+        .select_related("match")
+        .order_by("created_at", "pk")
+    )
+    waiting = [s for s in seeks if s.status == Seek.Status.WAITING]
+    matched = [s for s in seeks if s.status == Seek.Status.MATCHED and s.match and s.match.is_active]
+    match_id = max(matched, key=lambda s: s.match.created_at).match_id if matched and not waiting else None
+    return QueueStatus(waiting, match_id)
+
+
+def queue_sizes() -> dict[str, int]:
+    """How many players wait in each variant's queue (one query)."""
+    counts = dict(
+        Seek.objects.filter(status=Seek.Status.WAITING).values_list("variant").annotate(n=Count("id")).values_list("variant", "n")
+    )
+    return {v: counts.get(v, 0) for v in catalogue.variant_keys()}
+
+
+def live_summary(limit: int = 5) -> dict[str, Any]:
+    """How many people are playing and watching now, and a few live matches.
+
+    ``playing``: distinct people in active matches between two people;
+    ``watching``: open spectator sockets on match pages (games.presence,
+    shared by every daphne process); ``matches``: up to ``limit`` of those
+    matches, newest first, as dicts with ``variant``, ``pink``, ``blue`` and ``url``.
+
+    Games against the computer are practice, not live play: they are neither
+    counted nor listed, so the count and the list always agree.
+    """
+    active = Match.objects.filter(status=Match.Status.ACTIVE, pink__isnull=False, blue__isnull=False)
+    pinks = active.values("pink_id")
+    blues = active.values("blue_id")
+    playing = pinks.union(blues).count()  # union drops duplicates: each person once
+    try:
+        watching = presence.spectator_count()
+    except Exception:  # Redis away: the page still renders, without the count
+        log.warning("presence count unavailable", exc_info=True)
+        watching = 0
+    matches = [
+        {
+            "variant": match.get_variant_display(),
+            "pink": match.pink.username,
+            "blue": match.blue.username,
+            "url": reverse("match", args=[match.pk]),
+        }
+        for match in active.select_related("pink", "blue")[:limit]
+    ]
+    return {"playing": playing, "watching": watching, "matches": matches}

@@ -1,0 +1,46 @@
+"""'Graj z komputerem': start a match against the computer, with or without an account."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+
+from accounts.guests import GuestLimitReached, guest_for_request, guest_ids_of_ip
+from accounts.ip import client_ip
+from games import play
+from games.catalogue import variant_choices
+from games.models import BOT_LEVEL_CHOICES
+
+
+class ComputerMatchForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Game"), choices=variant_choices, widget=forms.RadioSelect, initial="kropki-10")
+    level = forms.ChoiceField(label=_("Level"), choices=BOT_LEVEL_CHOICES, widget=forms.RadioSelect, initial="sredni")
+    colour = forms.ChoiceField(
+        label=_("Your colour"),
+        choices=[("pink", _("pink (moves first)")), ("blue", _("blue")), ("random", _("random"))],
+        widget=forms.RadioSelect,
+        initial="pink",
+    )
+
+
+def play_computer(request: HttpRequest) -> HttpResponse:
+    form = ComputerMatchForm(request.POST or None, initial=request.GET or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = guest_for_request(request)
+        except GuestLimitReached:
+            return render(request, "games/guest_limit.html", status=429)
+        # match_create keeps COMPUTER_MATCHES_PER_USER unfinished ones; guests also share a cap per IP.
+        match = play.computer_match_start(
+            user_id=user.pk, variant=form.cleaned_data["variant"], level=form.cleaned_data["level"],
+            colour=form.cleaned_data["colour"],
+        )
+        if user.is_guest:
+            play.computer_matches_trim(
+                user_ids=guest_ids_of_ip(client_ip(request)) | {user.pk}, keep=settings.COMPUTER_MATCHES_PER_GUEST_IP,
+            )
+        return redirect("match", match.pk)
+    return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)

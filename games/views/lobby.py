@@ -1,0 +1,121 @@
+"""The lobby (/graj/) and the ranked queue pages (/graj/kolejka/...).
+
+Thin views: they read through the selectors, or call one matchmaking service.
+A waiting player's page polls a small status partial (htmx, every second)
+that shows the time waited and answers ``HX-Redirect`` to the match the moment
+they are paired.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.decorators import account_required
+from games import catalogue, selectors
+from games.errors import MatchError
+from games.models import Challenge, Match
+from games.play import matchmaking
+
+LIST_LIMIT = 30
+
+
+def _elapsed(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _lobby_lists(request: HttpRequest) -> dict:
+    sizes = selectors.queue_sizes()
+    challenges = list(
+        Challenge.objects.filter(Challenge.open_q(), listed=True)  # never a private link, nor an expired one
+        .select_related("creator")
+        .order_by("-created_at")[:LIST_LIMIT]
+    )
+    live = list(
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .select_related("pink", "blue")
+        .order_by("-created_at")[:LIST_LIMIT]
+    )
+    return {
+        "queues": [{"key": key, "name": catalogue.variant_name(key), "waiting": sizes[key]} for key in catalogue.variant_keys()],
+        "waiting_total": sum(sizes.values()),
+        "challenges": challenges,
+        "live_matches": live,
+    }
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    status = selectors.queue_status(request.user)
+    context = _lobby_lists(request)
+    context.update({"variants": catalogue.variant_choices(), "in_queue": bool(status.waiting)})
+    return render(request, "games/lobby.html", context)
+
+
+@require_GET
+def lobby_lists(request: HttpRequest) -> HttpResponse:
+    """The lobby's live part (queue sizes, open challenges, live matches), polled every 5 s."""
+    return render(request, "games/_lobby_lists.html", _lobby_lists(request))
+
+
+@account_required
+@require_POST
+def queue_join(request: HttpRequest) -> HttpResponse:
+    choice = request.POST.get("variant", "")
+    variants = catalogue.variant_keys() if choice == "all" else [choice]
+    try:
+        matchmaking.seek_create(user=request.user, variants=variants)
+    except MatchError:
+        return redirect("lobby")
+    return redirect("queue")
+
+
+@login_required
+@require_POST
+def queue_cancel(request: HttpRequest) -> HttpResponse:
+    matchmaking.seek_cancel(user=request.user)
+    status = selectors.queue_status(request.user)
+    if status.match_id is not None:  # paired a moment before the click
+        return redirect("match", match_id=status.match_id)
+    return redirect("lobby")
+
+
+def _queue_context(request: HttpRequest) -> dict:
+    status = selectors.queue_status(request.user)
+    now = timezone.now()
+    return {
+        "status": status,
+        "waiting": [{"name": catalogue.variant_name(s.variant), "key": s.variant} for s in status.waiting],
+        "elapsed": _elapsed((now - status.since).total_seconds()) if status.since else "0:00",
+    }
+
+
+@login_required
+@require_GET
+def queue_page(request: HttpRequest) -> HttpResponse:
+    context = _queue_context(request)
+    if context["status"].match_id is not None:
+        return redirect("match", match_id=context["status"].match_id)
+    return render(request, "games/queue.html", context)
+
+
+@login_required
+@require_GET
+def queue_status(request: HttpRequest) -> HttpResponse:
+    """The polled partial: elapsed time while waiting; HX-Redirect to the match once paired."""
+    context = _queue_context(request)
+    match_id = context["status"].match_id
+    if match_id is not None:
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = reverse("match", args=[match_id])
+        return response
+    if not context["status"].waiting:
+        response = HttpResponse(status=200)
+        response["HX-Redirect"] = reverse("lobby")
+        return response
+    return render(request, "games/_queue_status.html", context)

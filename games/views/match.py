@@ -1,0 +1,165 @@
+"""Pages of live play: the match page and challenges by link.
+
+Views stay thin: they read, or call one service and redirect. Every change of
+a match itself goes through the WebSocket (games/live/match_consumer.py) and
+the services of games/play/.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import catalogue, selectors
+from games.display.board import board_words
+from games.display.snapshot import board_svg, match_snapshot, result_table
+from games.models import PINK, Match
+from games.rules.links import rule_url
+
+
+def _rule_links(slug: str) -> dict[str, str]:
+    """Error code -> the rules section behind it, for every code a move can get."""
+    links = {}
+    for code in catalogue.game_spec(slug).rule_anchors:
+        url = rule_url(slug, code)
+        if url is not None:
+            links[code] = url
+    return links
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
+    state = selectors.match_state(match)
+    snapshot = match_snapshot(match, state)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    you = match.side_of(user_id)
+    lang = get_language()
+    page = {
+        "you": you,
+        "lang": lang,
+        "ws_path": f"/ws/match/{match.pk}/",
+        "board_url": reverse("match_board", args=[match.pk, 0]),
+        "rule_links": _rule_links(snapshot["game"]),
+        "words": board_words(lang),
+    }
+    strings = _strings()
+    return render(request, "games/match.html", {
+        "match": match,
+        "snapshot": snapshot,
+        "page": page,
+        "you": you,
+        "is_player": you is not None,
+        "board_svg": board_svg(match, state, match.is_active, lang),
+        "strings": strings,
+        "winner_line": _winner_line(snapshot, strings),
+        "rating_lines": _rating_lines(snapshot, strings),
+        "next_game": _next_game(match, you),
+    })
+
+
+def _signed(delta: int) -> str:
+    """+12, −12 (a real minus sign), ±0: as match.js writes it."""
+    return f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "\u00b10"
+
+
+def _winner_line(snapshot: dict, strings: dict[str, str]) -> str:
+    """"Winner: Ania (pink)" once a match is won; match.js writes the same live."""
+    winner = snapshot["winner"]
+    if snapshot["status"] != Match.Status.FINISHED or winner is None:
+        return ""
+    colour = strings["pink"] if winner == 1 else strings["blue"]
+    return strings["winner"] % {"name": snapshot["players"][str(winner)]["name"], "colour": colour}
+
+
+def _rating_lines(snapshot: dict, strings: dict[str, str]) -> list[str]:
+    """Each player's rating change in a rated match ("Ania: +12 (rating 1512)")."""
+    deltas = snapshot.get("rating_deltas") or {}
+    return [
+        strings["rating_change"] % {
+            "name": snapshot["players"][side]["name"], "delta": _signed(d["delta"]),
+            "after": f"{d['after']}{'?' if d['provisional'] else ''}",
+        }
+        for side, d in sorted(deltas.items())
+    ]
+
+
+def _next_game(match: Match, you: int | None) -> dict | None:
+    """Where "New game" posts for a player: the computer again at the same level
+    and colour, the ranked queue after a rated match, else a new challenge."""
+    if you is None:
+        return None
+    if match.bot_level:
+        colour = "pink" if you == PINK else "blue"
+        return {"url": reverse("play_computer"),
+                "fields": {"variant": match.variant, "level": match.bot_level, "colour": colour}}
+    if match.rated:
+        return {"url": reverse("queue_join"), "fields": {"variant": match.variant}}
+    return {"url": reverse("challenge_new"), "fields": {"variant": match.variant, "mode": "casual"}}
+
+
+@require_GET
+def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
+    """The board of ``match`` after ``ply`` moves as SVG, drawn by the one
+    renderer: what a live page fetches after a gap (docs/protocol.md).
+    ``?live=1``: with the targets of a match in play; ``?lang=pl|en``: the
+    words. A position never changes once played, so the answer is cached."""
+    match = get_object_or_404(Match, pk=match_id)
+    if ply > match.ply:
+        raise Http404
+    lang = request.GET.get("lang")
+    known = {code for code, _name in settings.LANGUAGES}
+    if lang not in known:
+        lang = get_language()
+    state = catalogue.variant(match.variant).game().state_from_history(match.history[:ply])
+    live = request.GET.get("live") == "1"
+    response = HttpResponse(board_svg(match, state, live, lang), content_type="image/svg+xml; charset=utf-8")
+    patch_cache_control(response, public=True, max_age=86400, immutable=True)
+    return response
+
+
+def _strings() -> dict[str, str]:
+    """Words the page's JS shows (translated here so that JS holds no language)."""
+    return {
+        "your_turn": _("Your move"),
+        "their_turn": _("Your opponent's move"),
+        "turn_of": _("Move: %(name)s"),
+        "pink": _("pink"),
+        "blue": _("blue"),
+        "finished": _("The match is over."),
+        "extra_move": _("Extra move! %(name)s closed a box and moves again."),
+        "your_extra_move": _("Extra move! You closed a box: move again."),
+        "no_line": _("No line of four is possible any more: the match is a draw."),
+        "ended": _("%(name)s has ended the game; the other player may play on."),
+        "you_ended": _("You have ended the game; your opponent may play on."),
+        # Kropki: the clock ends the game of a player whose time ran out
+        "clock_ended": _("%(name)s ran out of time, which ends their game; the other player may play on."),
+        "you_clock_ended": _("Your time ran out, which ends your game; your opponent may play on."),
+        "ran_out": _("%(name)s ran out of time."),
+        "move_end": pgettext("move list", "end"),
+        "move_timeout": _("time ran out"),
+        "draw_offered": _("%(name)s offers a draw."),
+        "draw_declined": _("The draw offer was declined."),
+        "rematch_offered": _("%(name)s offers a rematch."),
+        "rematch_declined": _("The rematch offer was declined."),
+        "moved": _("%(name)s: %(move)s."),
+        "confirm_resign": _("Resign this match? It counts as a loss."),
+        "confirm_end": _("End the game? You will make no more moves; your opponent may play on alone."),
+        "sure": _("Sure?"),
+        "connected": _("live"),
+        "connecting": _("connecting…"),
+        "offline": _("connection lost, reconnecting…"),
+        "rule": _("See the rule"),
+        "seconds": _("%(s)s s"),
+        "timeout_claimed": _("Time is up."),
+        "confirm_draw": _("Offer a draw? Your opponent may accept or decline it."),
+        "winner": _("Winner: %(name)s (%(colour)s)"),
+        "rating_change": _("%(name)s: %(delta)s (rating %(after)s)"),
+        "results": result_table(),
+    }

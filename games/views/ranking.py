@@ -1,0 +1,42 @@
+"""The leaderboard ("Ranking") of one variant, paginated: established ratings
+ranked, then provisional ones ("1500?") without a rank.
+
+The page lives with the games because the variants are theirs (ratings never
+import games: a rating's variant is a plain key). Two queries per page: a
+count and the page with its users.
+"""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games import catalogue
+from ratings.selectors import leaderboard
+
+PER_PAGE = 50
+
+
+@require_GET
+def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
+    variant = variant or request.GET.get("wariant", "")
+    keys = catalogue.variant_keys()
+    if variant not in keys:
+        variant = keys[0]
+    page = Paginator(leaderboard(variant), PER_PAGE).get_page(request.GET.get("strona"))
+    start = (page.number - 1) * PER_PAGE
+    # Established ratings come first, so their rank is their place in the list;
+    # a heading row opens the provisional ones on each page that has them.
+    rows = []
+    for i, r in enumerate(page.object_list, start=1):
+        opens = r.provisional and (not rows or not rows[-1]["rating"].provisional)
+        rows.append({"rank": None if r.provisional else start + i, "rating": r, "opens_provisional": opens})
+    return render(request, "ratings/ranking.html", {
+        "variant": variant,
+        "variant_name": catalogue.variant_name(variant),
+        "variants": catalogue.variant_choices(),
+        "rows": rows,
+        "page": page,
+    })

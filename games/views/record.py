@@ -1,0 +1,176 @@
+"""The record ("zapis") of a finished match, its replay frames and its exports.
+
+The page shows the final position and the move list; the replay fetches one
+board per step from ``record_frame`` (a 400-move Kropki 20×20 game would be
+about 8 MB of SVG if every frame were embedded; one frame is about 50 KB and
+a few milliseconds to compute) and keeps the frames it has seen. Frames of a
+finished match never change, so they are cacheable.
+
+Queries: the page reads the match with both players and its rating changes
+(two queries; the changes are cached, as they never change once the match is
+finished) whatever the length of the game. The rest of the page (the
+final board, the move list) depends only on the variant, the moves and the
+language: it is computed once and kept in the cache under a digest of those
+(``_replay``; the template caches the list's markup under the same key), so
+a 400-move record costs about what a 7-move one does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import catalogue
+from games.display import export
+from games.display.board import render_board
+from games.display.snapshot import clock_ends, move_words, player_name, reason_text
+from games.models import BLUE, PINK, Match, Move
+from ratings.selectors import changes_for_match
+
+FRAME_MAX_AGE = 24 * 3600
+RECORD_CACHE_SECONDS = 24 * 3600
+
+
+def _finished_match(match_id: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
+    return match
+
+
+def record_key(variant: str, history: list[int], lang: str, ends: dict[int, int] | None = None) -> str:
+    """The cache key of a record's board and move list: what they are drawn from, and nothing else
+    (so a key can never show another match's moves, whatever the ids). ``ends``: Kropki's
+    ends played by the clock (snapshot.clock_ends), which the move list words apart."""
+    digest = hashlib.blake2b(json.dumps([history, sorted(ends or {})]).encode(), digest_size=16).hexdigest()
+    return f"record:{variant}:{len(history)}:{digest}:{lang}"
+
+
+def _replay(match: Match, key: str, ends: dict[int, int]) -> dict:
+    """The final board and who played what at each ply, from the cache or by replaying once."""
+    data = cache.get(key)
+    if data is not None:
+        return data
+    game = catalogue.variant(match.variant).game()
+    # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
+    state = game.new_initial_state()
+    moves = []
+    colours = {PINK: _("pink"), BLUE: _("blue")}
+    words = move_words(game, match.history, ends)
+    for ply, action in enumerate(match.history, start=1):
+        player = state.current_player()
+        moves.append({"ply": ply, "player": player, "colour": colours.get(player, ""),
+                      "notation": words[ply - 1]})
+        state.apply_action(action)
+    data = {"board_svg": render_board(state.view(), game.slug, lang=get_language()), "moves": moves}
+    cache.set(key, data, RECORD_CACHE_SECONDS)
+    return data
+
+
+def _changes(match: Match) -> dict:
+    """The finished match's rating changes by side, from the cache or one query. They are
+    written in the transaction that finishes the match and never change after it."""
+    if match.finished_at is None:
+        return changes_for_match(match.pk)
+    key = f"record-changes:{match.pk}:{match.finished_at.isoformat()}"
+    changes = cache.get(key)
+    if changes is None:
+        changes = changes_for_match(match.pk)
+        cache.set(key, changes, RECORD_CACHE_SECONDS)
+    return changes
+
+
+@require_GET
+def record(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _finished_match(match_id)
+    if match.is_active:
+        return redirect("match", match_id=match.pk)
+    variant = catalogue.variant(match.variant)
+    ends = clock_ends(match)
+    key = record_key(match.variant, match.history, get_language(), ends)
+    replay = _replay(match, key, ends)
+    moves = replay["moves"]
+    changes = _changes(match)
+    players = []
+    for side in (PINK, BLUE):
+        user = match.pink if side == PINK else match.blue
+        players.append({
+            "side": side,
+            "colour": "pink" if side == PINK else "blue",
+            "name": player_name(match, side),
+            "user": user,
+            "change": changes.get(side),
+            "score": match.pink_score if side == PINK else match.blue_score,
+            "winner": match.winner == side,
+        })
+    total = len(match.history)
+    return render(request, "games/record.html", {
+        "match": match,
+        "variant_name": catalogue.variant_name(match.variant),
+        "result_text": reason_text(match, ends),
+        "players": players,
+        "board_svg": replay["board_svg"],
+        "moves": moves,
+        "moves_key": key,
+        "total": total,
+        "has_sgf": export.has_sgf(match.variant),
+        "replay_config": {
+            "total": total,
+            "frameUrl": reverse("record_frame", args=[match.pk, 0]),
+            "moves": [m["notation"] for m in moves],
+            "players": [m["player"] for m in moves],
+            "position": _("Move %(ply)s of %(total)s"),
+            "moveText": _("%(colour)s: %(move)s"),
+            "colours": {"1": _("pink"), "2": _("blue")},
+            "error": _("Could not load this position. Try again."),
+        },
+    })
+
+
+@require_GET
+def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
+    """The board after ``ply`` moves of a finished match (one query, a replay and a render)."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.is_active:
+        raise Http404  # frames of a live match would leak nothing, but they would change under the cache
+    if not 0 <= ply <= len(match.history):
+        raise Http404
+    game = catalogue.variant(match.variant).game()
+    state = game.state_from_history(match.history[:ply])
+    pink, blue = state.scores()
+    response = JsonResponse({
+        "ply": ply,
+        "svg": render_board(state.view(), game.slug, lang=get_language()),
+        "move": game.action_to_string(match.history[ply - 1]) if ply else None,
+        "scores": [pink, blue],
+    })
+    response["Cache-Control"] = f"public, max-age={FRAME_MAX_AGE}"
+    return response
+
+
+@require_GET
+def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _finished_match(match_id)
+    moves = list(Move.objects.filter(match=match).order_by("ply"))
+    data = export.match_json(match, moves, changes_for_match(match.pk))
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{export.download_name(match, "json")}"'
+    return response
+
+
+@require_GET
+def export_sgf(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _finished_match(match_id)
+    if not export.has_sgf(match.variant):
+        raise Http404
+    response = HttpResponse(export.match_sgf(match), content_type="application/x-go-sgf; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{export.download_name(match, "sgf")}"'
+    return response

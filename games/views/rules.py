@@ -1,0 +1,111 @@
+"""The rules pages, the rules index and the FAQ.
+
+The rules prose lives in one template per game and language
+(``templates/games/rules/<rules_slug>.<lang>.html``); the diagrams in it come
+from the game's catalogue entry (move lists checked by the engine,
+``games/rules/<game>.py``) drawn by ``games.display.board``, the same code as
+the live board.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
+
+from games import catalogue
+from games.catalogue import GameSpec
+from games.display.board import render_board
+from games.rules.diagrams import Diagram
+
+LANGUAGES = ("pl", "en")
+# The id of the common questions' section on every rules page.
+FAQ_ANCHOR = "pomylki"
+
+
+def current_language() -> str:
+    lang = (get_language() or "pl")[:2]
+    return lang if lang in LANGUAGES else "pl"
+
+
+def draw_diagram(spec: GameSpec, diagram: Diagram, lang: str) -> dict[str, Any]:
+    """``before``/``after`` SVGs (``before`` is "" when not shown) and the caption."""
+    final, _ = diagram.replay()
+    with translation.override(lang):
+        words = (gettext("Before"), gettext("After"))
+    before = ""
+    if diagram.show_before:
+        start, _ = diagram.replay(diagram.split)
+        marks = spec.board.marks(diagram.game(), diagram.marked_actions())
+        before = render_board(start.view(), spec.slug, title=words[0], highlight=marks, lang=lang)
+    after = render_board(final.view(), spec.slug, title=words[1] if diagram.show_before else "", lang=lang)
+    return {
+        "key": diagram.key,
+        "before": mark_safe(before),  # the board escapes every text it writes
+        "after": mark_safe(after),
+        "caption": diagram.caption.get(lang, diagram.caption["pl"]),
+        "before_label": words[0],
+        "after_label": words[1],
+    }
+
+
+@lru_cache(maxsize=None)
+def _rendered_diagrams(slug: str, lang: str) -> dict[str, dict[str, Any]]:
+    """Every diagram of one game drawn in ``lang``, keyed by its key with ``_``
+    for ``-`` (usable in templates: ``d.kropki_capture``). Cached: the move
+    lists are constants."""
+    spec = catalogue.game_spec(slug)
+    return {diagram.key.replace("-", "_"): draw_diagram(spec, diagram, lang) for diagram in spec.diagrams}
+
+
+@lru_cache(maxsize=None)
+def _home_picture(slug: str, lang: str) -> str:
+    spec = catalogue.game_spec(slug)
+    diagram = next((d for d in spec.diagrams if d.key == spec.home_picture), None)
+    if diagram is None:
+        return ""
+    state, _effects = diagram.replay()
+    return mark_safe(render_board(state.view(), slug, title=str(spec.name), lang=lang, coords=False))
+
+
+def game_cards(lang: str) -> list[dict[str, Any]]:
+    """Each game's rules slug, name, small picture and one-sentence summary."""
+    return [
+        {"slug": spec.rules_slug, "name": spec.name, "picture": _home_picture(spec.slug, lang), "summary": spec.summary}
+        for spec in catalogue.games()
+    ]
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules_index.html", {"games": game_cards(current_language())})
+
+
+def faq(request: HttpRequest) -> HttpResponse:
+    """Questions about the site, and the way to each rules page's common questions."""
+    games = [
+        {"name": spec.name, "url": f"{reverse('rules', args=[spec.rules_slug])}#{FAQ_ANCHOR}"}
+        for spec in catalogue.games()
+    ]
+    return render(request, "games/faq.html", {"games": games, "move_seconds": settings.MOVE_SECONDS})
+
+
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    spec = catalogue.by_rules_slug(slug)
+    if spec is None:
+        raise Http404
+    lang = current_language()
+    context = {
+        "slug": slug,
+        "title": spec.name,
+        "content_template": f"games/rules/{slug}.{lang}.html",
+        "d": _rendered_diagrams(spec.slug, lang),
+        "games": {s.rules_slug: s.name for s in catalogue.games()},
+    }
+    return render(request, "games/rules/page.html", context)
