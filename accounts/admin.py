@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
@@ -5,22 +9,28 @@ from django.contrib.auth.forms import UserChangeForm
 from .models import User
 from .services import username_clean
 
+if TYPE_CHECKING:  # generic in django-stubs only: not subscriptable at run time
+    _UserChangeForm = UserChangeForm[User]
+    _UserAdmin = UserAdmin[User]
+else:
+    _UserChangeForm, _UserAdmin = UserChangeForm, UserAdmin
 
-class KropkiUserChangeForm(UserChangeForm):
+
+class KropkiUserChangeForm(_UserChangeForm):
     class Meta(UserChangeForm.Meta):
         model = User
 
-    def clean_username(self):
+    def clean_username(self) -> str:
         # A rename by staff follows the sign-up's rules (look-alikes, reserved names);
         # an unchanged name is left alone (it may predate them).
-        username = self.cleaned_data["username"]
+        username: str = self.cleaned_data["username"]
         if "username" in self.changed_data:
             username = username_clean(username, exclude_pk=self.instance.pk)
         return username
 
 
 @admin.register(User)
-class KropkiUserAdmin(UserAdmin):
+class KropkiUserAdmin(_UserAdmin):
     form = KropkiUserChangeForm
-    fieldsets = UserAdmin.fieldsets + (("Kropki", {"fields": ("language",)}),)
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Kropki", {"fields": ("language",)}))
     list_display = ("username", "email", "language", "is_staff", "date_joined")

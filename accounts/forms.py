@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.core.validators import MaxLengthValidator
@@ -11,21 +13,29 @@ from .services import username_clean
 # One message for an unknown user and a wrong password: no account enumeration.
 LOGIN_FAILED = _("Incorrect username or password. Note that both fields may be case-sensitive.")
 
+if TYPE_CHECKING:  # the mixin's super(): Django's password forms (a plain object at run time)
+    _PasswordForm = auth_forms.SetPasswordMixin[User]
+else:
+    _PasswordForm = object
 
-class PasswordErrorsUnderPassword:
+
+class PasswordErrorsUnderPassword(_PasswordForm):
     """Put the password validators' errors (too short, too common...) under the
     password itself; Django adds them to the confirmation field. A mismatch
     stays under the confirmation."""
 
     _FIRST = {"password2": "password1", "new_password2": "new_password1"}
 
-    def validate_password_for_user(self, user, password_field_name="password2", **kwargs):
+    def validate_password_for_user(self, user: User, password_field_name: str = "password2", **kwargs: Any) -> None:
         field = self._FIRST.get(password_field_name, password_field_name)
         super().validate_password_for_user(user, field, **kwargs)
 
 
-class SignUpForm(PasswordErrorsUnderPassword, auth_forms.UserCreationForm):
+class SignUpForm(PasswordErrorsUnderPassword, auth_forms.UserCreationForm[User]):
     email = forms.EmailField(label=_("E-mail"), max_length=254)
+    # Set by the sign-up view before validation (declared here for the type checker only).
+    guest_pk: int | None
+    language: str
 
     class Meta:
         model = User
@@ -50,7 +60,7 @@ class PasswordChangeForm(PasswordErrorsUnderPassword, auth_forms.PasswordChangeF
     pass
 
 
-class SetPasswordForm(PasswordErrorsUnderPassword, auth_forms.SetPasswordForm):
+class SetPasswordForm(PasswordErrorsUnderPassword, auth_forms.SetPasswordForm[User]):
     pass
 
 
@@ -60,15 +70,16 @@ class LoginForm(auth_forms.AuthenticationForm):
         "inactive": LOGIN_FAILED,
     }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # AuthenticationForm sets max_length after the field is built, so no
         # validator enforces it: an over-long name would reach authenticate()
         # and django-axes' varchar(255) column (a 500 on PostgreSQL).
         field = self.fields["username"]
+        assert isinstance(field, forms.CharField)  # auth's UsernameField
         field.validators.append(MaxLengthValidator(field.max_length))
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         if self.errors:  # e.g. an over-long username: same message as any failed login
             raise self.get_invalid_login_error()
         return super().clean()

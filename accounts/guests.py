@@ -48,7 +48,7 @@ def guest_for_request(request: HttpRequest) -> User:
     GUEST_WINDOW_SECONDS (a visitor keeps its guest through the session cookie,
     so only cookie-less floods reach it)."""
     if request.user.is_authenticated:
-        return request.user  # type: ignore[return-value]
+        return request.user
     ip = client_ip(request)
     if not limits.hit("guest-new", ip, limit=settings.GUESTS_PER_IP, window=settings.GUEST_WINDOW_SECONDS):
         raise GuestLimitReached(ip)

@@ -15,8 +15,10 @@ so it is still a valid IP for django-axes' ``GenericIPAddressField``.
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
 
 UNKNOWN = "0.0.0.0"
 
@@ -33,13 +35,13 @@ def _parse(value: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address |
     return address
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """The client's address (an IPv6 one as its /64) as a string; never None."""
     meta = request.META
     return _client_ip(meta.get("REMOTE_ADDR"), meta.get("HTTP_X_FORWARDED_FOR", ""))
 
 
-def client_ip_from_scope(scope: dict) -> str:
+def client_ip_from_scope(scope: dict[str, Any]) -> str:
     """The same for an ASGI scope (a WebSocket's): its ``client`` and headers."""
     client = scope.get("client") or (None, 0)
     forwarded = b", ".join(value for name, value in scope.get("headers") or () if name.lower() == b"x-forwarded-for")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
@@ -9,8 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from .usernames import username_skeleton_key
 
 
-class UserManager(DjangoUserManager):
-    def get_by_natural_key(self, username: str):
+class UserManager(DjangoUserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> User:
         # Log-in is case-insensitive, like the uniqueness of usernames.
         return self.get(username__iexact=username)
 
@@ -33,7 +35,7 @@ class User(AbstractUser):
     # look-alike found by migration 0003.
     username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)
 
-    objects = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
         verbose_name = _("user")
@@ -43,7 +45,7 @@ class User(AbstractUser):
             models.UniqueConstraint(fields=["username_skeleton"], name="accounts_user_username_skeleton_unique"),
         ]
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         skeleton = username_skeleton_key(self.username)
         if skeleton != self.username_skeleton:
             self.username_skeleton = skeleton

@@ -18,11 +18,13 @@ larger.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
 from django.conf import settings
 from django.db.models import Sum
+from django.http import HttpRequest
 
 # axes' AccessAttempt.username is a varchar(255).
 _MAX = 255
@@ -35,7 +37,7 @@ def canonical_username(username: str | None) -> str | None:
     return unicodedata.normalize("NFKC", str(username)).casefold()[:_MAX]
 
 
-def axes_username(request, credentials: dict | None = None) -> str | None:
+def axes_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
     """``AXES_USERNAME_CALLABLE``: the posted (or authenticated) name, canonical."""
     field = settings.AXES_USERNAME_FORM_FIELD
     if credentials:
@@ -46,31 +48,32 @@ def axes_username(request, credentials: dict | None = None) -> str | None:
     return canonical_username(username)
 
 
-class LoginThrottleHandler(AxesDatabaseHandler):
+class LoginThrottleHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-axes ships no type hints
     """axes' database handler with two limits (see the module's docstring).
 
     ``AXES_LOCKOUT_PARAMETERS`` must be ``[["ip_address", "username"], "ip_address"]``:
     the first query set is the pair's, the second the address's.
     """
 
-    def get_failures(self, request, credentials: dict | None = None) -> int:
-        counts = [
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        counts: list[int] = [
             attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
             for attempts in self.get_user_attempts(request, credentials)
         ]
         pair = counts[0] if counts else 0
         per_ip = counts[1] if len(counts) > 1 else 0
-        limit = get_failure_limit(request, credentials)
+        limit: int = get_failure_limit(request, credentials)
         ip_limit = max(1, settings.AXES_IP_FAILURE_LIMIT)
         # per_ip * limit // ip_limit >= limit exactly when per_ip >= ip_limit.
         return max(pair, per_ip * limit // ip_limit)
 
-    def reset_user_attempts(self, request, credentials: dict | None = None) -> int:
+    def reset_user_attempts(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         """A successful log-in clears its own (address, name) pair only: an
         attacker with an account of their own must not wipe their address's
         count by logging in to it."""
         attempts_list = self.filter_user_attempts(request, credentials)
         if not attempts_list:
             return 0
+        count: int
         count, _ = attempts_list[0].delete()
         return count

@@ -75,14 +75,14 @@ def _classes() -> dict[str, str]:
     for char in list(parent):
         members.setdefault(find(char), []).append(char)
 
-    def rank(char: str) -> tuple:
+    def rank(char: str) -> tuple[bool, bool, str]:
         # an ASCII lowercase letter, then an ASCII digit, then anything (stable: by code point)
         return (not ("a" <= char <= "z"), not char.isdigit() or not char.isascii(), char)
 
-    mapping = {}
-    for group in members.values():
-        representative = min((c.casefold() if len(c.casefold()) == 1 else c for c in group), key=rank)
-        for char in group:
+    mapping: dict[str, str] = {}
+    for chars in members.values():
+        representative = min((c.casefold() if len(c.casefold()) == 1 else c for c in chars), key=rank)
+        for char in chars:
             if char != representative:
                 mapping[char] = representative
     return mapping

@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from .models import User
 
 _SIMILAR = {
     "username": _("The password is too similar to your username."),
@@ -15,7 +20,7 @@ class UserAttributeSimilarityValidator(password_validation.UserAttributeSimilari
     puts the field's name into "%(verbose_name)s", which Polish would have to
     decline ("podobne do nazwy użytkownika", not "do nazwa użytkownika")."""
 
-    def validate(self, password, user=None):
+    def validate(self, password: str, user: User | None = None) -> None:
         for name in self.user_attributes:
             one = password_validation.UserAttributeSimilarityValidator((name,), self.max_similarity)
             try:

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils import translation
@@ -19,6 +22,7 @@ from django.views.i18n import set_language as django_set_language
 from kropki_site import limits
 
 from . import services
+from .decorators import AuthenticatedHttpRequest
 from .forms import (
     LoginForm,
     PasswordChangeForm,
@@ -33,7 +37,7 @@ from .signals import credentials_changed
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    guest = request.user if getattr(request.user, "is_guest", False) else None
+    guest = request.user if request.user.is_authenticated and request.user.is_guest else None
     next_url = _safe_next(request)  # e.g. back to the challenge that sent the visitor here
     if request.user.is_authenticated and guest is None:
         return redirect(next_url or "home")
@@ -70,7 +74,7 @@ class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # A guest may still log in to an account of theirs.
         self.redirect_authenticated_user = not getattr(request.user, "is_guest", False)
         return super().dispatch(request, *args, **kwargs)
@@ -86,7 +90,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("password_change_done")
 
-    def form_valid(self, form):
+    def form_valid(self, form: auth_forms.PasswordChangeForm) -> HttpResponse:
         response = super().form_valid(form)
         credentials_changed.send(sender=User, user_id=form.user.pk)  # other tabs and devices
         return response
@@ -104,7 +108,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("password_reset_done")
 
-    def form_valid(self, form):
+    def form_valid(self, form: auth_forms.PasswordResetForm) -> HttpResponse:
         # At most PASSWORD_RESETS_PER_ADDRESS e-mails to one address and
         # PASSWORD_RESETS_PER_IP requests from one client IP an hour. Over the
         # limit nothing is sent and the page is the same "done" page: it tells
@@ -132,7 +136,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
 
-    def form_valid(self, form):
+    def form_valid(self, form: auth_forms.SetPasswordForm[User]) -> HttpResponse:
         response = super().form_valid(form)
         credentials_changed.send(sender=User, user_id=form.user.pk)
         return response
@@ -143,7 +147,7 @@ class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
 
 
 @login_required
-def account_settings(request: HttpRequest) -> HttpResponse:
+def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SettingsForm(request.POST)
         if form.is_valid():
@@ -173,7 +177,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
     """django-axes lockout page: a clear message, status 429."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes}, status=429)

@@ -10,7 +10,7 @@ the database does not list them, so a game joins without a migration.
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -166,12 +166,12 @@ class Challenge(models.Model):
         return timedelta(minutes=settings.CHALLENGE_TTL_MINUTES)
 
     @classmethod
-    def open_q(cls, now=None) -> models.Q:
+    def open_q(cls, now: datetime | None = None) -> models.Q:
         """Open and not expired."""
         return models.Q(status=cls.Status.OPEN, created_at__gt=(now or timezone.now()) - cls.ttl())
 
     @property
-    def expires_at(self):
+    def expires_at(self) -> datetime:
         return self.created_at + self.ttl()
 
     @property

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count
 from django.urls import reverse
 
+from accounts.models import User
 from games import catalogue
 from games.engine import State
 from games.live import presence
@@ -63,9 +65,9 @@ class QueueStatus:
         return self.waiting[0].created_at if self.waiting else None
 
 
-def queue_status(user) -> QueueStatus:
+def queue_status(user: User | AnonymousUser | None) -> QueueStatus:
     """What the queue page shows ``user``: their waiting entries, or the match they got."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return QueueStatus([], None)
     seeks = list(
         Seek.objects.filter(user=user)
@@ -74,8 +76,8 @@ def queue_status(user) -> QueueStatus:
         .order_by("created_at", "pk")
     )
     waiting = [s for s in seeks if s.status == Seek.Status.WAITING]
-    matched = [s for s in seeks if s.status == Seek.Status.MATCHED and s.match and s.match.is_active]
-    match_id = max(matched, key=lambda s: s.match.created_at).match_id if matched and not waiting else None
+    matched = [s.match for s in seeks if s.status == Seek.Status.MATCHED and s.match and s.match.is_active]
+    match_id = max(matched, key=lambda m: m.created_at).pk if matched and not waiting else None
     return QueueStatus(waiting, match_id)
 
 
@@ -115,5 +117,6 @@ def live_summary(limit: int = 5) -> dict[str, Any]:
             "url": reverse("match", args=[match.pk]),
         }
         for match in active.select_related("pink", "blue")[:limit]
+        if match.pink is not None and match.blue is not None  # always: the query wants both
     ]
     return {"playing": playing, "watching": watching, "matches": matches}

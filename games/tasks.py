@@ -18,8 +18,9 @@ from celery import shared_task
 
 log = logging.getLogger(__name__)
 
+# Celery ships no type hints: each @shared_task below carries a type: ignore for its untyped decorator.
 
-@shared_task(name="games.tasks.expire_turn", acks_late=True, ignore_result=True)
+@shared_task(name="games.tasks.expire_turn", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
 def expire_turn(match_id: int, ply: int) -> bool:
     """The per-move alarm of the previous design; nothing publishes it any more.
 
@@ -32,7 +33,7 @@ def expire_turn(match_id: int, ply: int) -> bool:
     return match_expire_turn(match_id=match_id, ply=ply)
 
 
-@shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)
+@shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_expired_turns() -> int:
     """End every overdue turn (beat: every SWEEP_SECONDS, 1 by default, on the "clock" queue)."""
     from games.play import sweep_expired
@@ -40,7 +41,7 @@ def sweep_expired_turns() -> int:
     return sweep_expired()
 
 
-@shared_task(name="games.tasks.bot_move", acks_late=True, ignore_result=True)
+@shared_task(name="games.tasks.bot_move", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
 def bot_move(match_id: int, ply: int) -> bool:
     """The computer's move; if its player already has one being computed, the
     same task goes to the back of the bots queue a little later (docs/bots.md, "Limits")."""
@@ -53,7 +54,7 @@ def bot_move(match_id: int, ply: int) -> bool:
         return False
 
 
-@shared_task(name="games.tasks.pair_seeks", ignore_result=True)
+@shared_task(name="games.tasks.pair_seeks", ignore_result=True)  # type: ignore[untyped-decorator]
 def pair_seeks() -> int:
     """One ranked-queue pairing round (beat: every 2 s, so windows widen without new seeks)."""
     from games.play.matchmaking import seek_pair
@@ -61,7 +62,7 @@ def pair_seeks() -> int:
     return len(seek_pair())
 
 
-@shared_task(name="games.tasks.delete_stale_guests", ignore_result=True)
+@shared_task(name="games.tasks.delete_stale_guests", ignore_result=True)  # type: ignore[untyped-decorator]
 def delete_stale_guests() -> int:
     """Delete guests with no match for GUEST_STALE_DAYS days (beat: hourly, default queue)."""
     from games.play.guests import guests_delete_stale

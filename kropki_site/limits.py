@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -63,7 +64,8 @@ def remember(name: str, who: str, member: object, *, ttl: int) -> None:
 
 def members(name: str, who: str) -> set[str]:
     try:
-        return {value.decode() for value in client().smembers(key(name, who))}
+        # The client does not decode (no decode_responses): members are bytes, which redis's types cannot tell.
+        return {value.decode() for value in cast(set[bytes], client().smembers(key(name, who)))}
     except redis.RedisError as exc:
         log.warning("%s not read (Redis: %s)", name, exc)
         return set()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, Literal
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -175,7 +176,7 @@ CHANNEL_LAYERS = {
 
 CELERY_BROKER_URL = celery_broker_url(REDIS_URL)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS: dict = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     # The sweeper, not the visibility timeout, recovers lost clock tasks.
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
     "socket_timeout": None,
@@ -192,7 +193,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # Queues: "clock" runs turn timeouts on its own worker (a busy shared pool delays
-# them, RELIABILITY.md §5b); "bots" runs computer opponents.
+# them: docs/reliability.md, row 10); "bots" runs computer opponents.
 CELERY_TASK_ROUTES = {
     "games.tasks.sweep_expired_turns": {"queue": "clock"},
     "games.tasks.expire_turn": {"queue": "clock"},  # alarms left by the previous release
@@ -203,7 +204,7 @@ CELERY_TASK_ROUTES = {
 # lands within deadline + grace + SWEEP_SECONDS (docs/protocol.md, "The clock").
 # A sweep not run within its interval expires: the next one does the same work.
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 1)
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "sweep-expired-turns": {
         "task": "games.tasks.sweep_expired_turns",
         "schedule": float(SWEEP_SECONDS),
@@ -310,7 +311,7 @@ LANGUAGE_CODE = "pl"
 LANGUAGES = [("pl", _("Polish")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "kropki_language"
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Literal["Lax", "Strict", "None", False] | None = "Lax"  # response.set_cookie's type
 USE_I18N = True
 # Our own short date formats for Polish (kropki_site/formats/pl/formats.py).
 FORMAT_MODULE_PATH = ["kropki_site.formats"]

@@ -23,7 +23,7 @@ LABEL_EM = 0.6 * 21  # a digit's width at the largest label font (21 units)
 
 def _nice_step(span: float, ticks: int = 5) -> float:
     raw = max(span, 1.0) / ticks
-    magnitude = 10 ** math.floor(math.log10(raw))
+    magnitude: float = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if raw <= factor * magnitude:
             return factor * magnitude

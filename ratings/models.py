@@ -2,7 +2,7 @@
 
 Ratings never import games: ``variant`` is the variant key as a plain string
 and ``RatingChange.match_id`` a plain integer, so the dependency stays one-way
-(STYLE.md §2.2). Only ``ratings/services.py`` writes these rows.
+(an import contract in pyproject.toml checks it). Only ``ratings/services.py`` writes these rows.
 """
 
 from __future__ import annotations

@@ -12,13 +12,16 @@ from django.contrib.auth import get_user_model
 from django.db.models import Case, QuerySet, Value, When
 from django.db.models.functions import Lower
 
+from accounts.models import User
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
 
 
 def _default(user_id: int | None, variant: str) -> Rating:
     return Rating(
-        user_id=user_id,
+        # None: a visitor without an account gets an unsaved default too (the
+        # plugin types the column as non-null, so it cannot express that).
+        user_id=user_id,  # type: ignore[misc]
         variant=variant,
         rating=glicko2.DEFAULT_RATING,
         deviation=glicko2.DEFAULT_DEVIATION,
@@ -26,9 +29,9 @@ def _default(user_id: int | None, variant: str) -> Rating:
     )
 
 
-def rating_for(user, variant: str) -> Rating:
+def rating_for(user: User | int | None, variant: str) -> Rating:
     """``user``'s rating in ``variant``: an unsaved 1500 / 500 / 0.09 when they have none."""
-    user_id = getattr(user, "pk", user)
+    user_id = user if user is None or isinstance(user, int) else user.pk
     row = Rating.objects.filter(user_id=user_id, variant=variant).first() if user_id is not None else None
     return row or _default(user_id, variant)
 
@@ -40,14 +43,14 @@ def ratings_for(user_ids: Iterable[int], variant: str) -> dict[int, Rating]:
     return {uid: rows.get(uid) or _default(uid, variant) for uid in ids}
 
 
-def user_ratings(user, variants: Iterable[str]) -> dict[str, Rating]:
+def user_ratings(user: User | int, variants: Iterable[str]) -> dict[str, Rating]:
     """``user``'s rating in each of ``variants``, one query."""
-    user_id = getattr(user, "pk", user)
+    user_id = user if isinstance(user, int) else user.pk
     rows = {r.variant: r for r in Rating.objects.filter(user_id=user_id)}
     return {v: rows.get(v) or _default(user_id, v) for v in variants}
 
 
-def player_ratings(username: str, variants: Iterable[str]):
+def player_ratings(username: str, variants: Iterable[str]) -> tuple[User | None, dict[str, Rating]]:
     """The player called ``username`` (case-insensitive) and their rating in each of ``variants``:
     one query for a player with a rating (their user row comes along), two for one without;
     ``(None, {})`` when there is no such player."""
@@ -71,9 +74,9 @@ def leaderboard(variant: str) -> QuerySet[Rating]:
     provisional = Case(When(deviation__lt=glicko2.PROVISIONAL_DEVIATION, then=Value(0)), default=Value(1))
     return (
         Rating.objects.filter(variant=variant)
-        .alias(provisional=provisional)
+        .alias(provisional_last=provisional)  # not "provisional": Rating has a property of that name
         .select_related("user")
-        .order_by("provisional", "-rating", "user_id")
+        .order_by("provisional_last", "-rating", "user_id")
     )
 
 
@@ -85,13 +88,13 @@ class HistoryPoint:
     match_id: int
 
 
-def history(user, variant: str, *, limit: int = 500) -> list[HistoryPoint]:
+def history(user: User | int, variant: str, *, limit: int = 500) -> list[HistoryPoint]:
     """The rating after each of ``user``'s rated games in ``variant``, oldest first.
 
     At most ``limit`` points (the newest), so a chart of a player with 10 000
     games stays small; the first point is the rating before the oldest shown game.
     """
-    user_id = getattr(user, "pk", user)
+    user_id = user if isinstance(user, int) else user.pk
     rows = list(
         RatingChange.objects.filter(user_id=user_id, variant=variant)
         .order_by("-created_at", "-id")
@@ -134,7 +137,7 @@ def stored_deltas(changes: list[RatingChange]) -> dict[str, dict[str, Any]]:
     }
 
 
-def deltas_for_match(match_id: int) -> dict[str, dict] | None:
+def deltas_for_match(match_id: int) -> dict[str, dict[str, Any]] | None:
     """The match's rating changes shaped as the ``finished`` frame's ``rating_deltas``
     (``{"1": {"before", "after", "delta", "provisional"}, "2": ...}``); None if it was not rated."""
     changes = list(RatingChange.objects.filter(match_id=match_id))

@@ -100,3 +100,14 @@ def bob(make_user):
 def charlie(make_user):
     """Not part of Alice and Bob's matches."""
     return make_user("charlie")
+
+
+@pytest.fixture
+def make_match(alice, bob):
+    """``make_match(variant, *, pink=alice, blue=bob, rated=False, ...)``: a match made by the service."""
+    from tests import factories  # local: conftest loads before pytest-django sets Django up
+
+    def make(variant: str = "cztery-w-rzedzie", *, pink=None, blue=None, rated: bool = False, **kwargs):
+        return factories.make_match(pink or alice, blue or bob, variant, rated=rated, **kwargs)
+
+    return make

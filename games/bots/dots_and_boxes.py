@@ -198,7 +198,6 @@ class Solver:
 
     def best_move(self, drawn: int) -> int:
         """One optimal segment (alpha-beta at the root)."""
-        geo = self.geo
         moves = self.ordered_moves(drawn)
         best, best_s = -999, moves[0][0]
         for s, n in moves:

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.boards import connect4 as board
 from games.bots import connect4 as bot
-from games.display.boards import connect4 as board
 from games.engine.connect4 import Connect4
 from games.rules import connect4 as rules
 

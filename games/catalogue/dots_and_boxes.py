@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.boards import dots_and_boxes as board
 from games.bots import dots_and_boxes as bot
-from games.display.boards import dots_and_boxes as board
 from games.engine.dots_and_boxes import DotsAndBoxes
 from games.rules import dots_and_boxes as rules
 

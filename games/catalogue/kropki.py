@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.boards import kropki as board
 from games.bots import kropki as bot
-from games.display.boards import kropki as board
 from games.engine.kropki import Kropki
 from games.rules import kropki as rules
 

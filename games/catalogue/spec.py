@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games.engine import GAMES as ENGINES
 from games.engine import Game, State
 
 
@@ -100,6 +101,9 @@ class GameSpec:
     sections: tuple[str, ...] = ()  # the section ids its rules page must have
     rule_anchors: dict[str, str] = field(default_factory=dict)  # error code -> section id
     order: int = 100  # place in the site's lists (home page, lobby, leaderboards)
+    # The words of the game's own ending reasons (Outcome.reason) beyond the site's
+    # (Match.EndReason), e.g. {"three_in_a_row": _("three in a row")}.
+    reason_words: dict[str, Any] = field(default_factory=dict)
 
 
 _GAMES: dict[str, GameSpec] = {}
@@ -114,6 +118,7 @@ def register(spec: GameSpec) -> GameSpec:
         if variant.key in _VARIANTS:
             raise ValueError(f"variant {variant.key!r} is already registered")
     _GAMES[spec.slug] = spec
+    ENGINES.setdefault(spec.slug, spec.engine)  # the engine's own registry (replay, diagrams) knows it too
     for variant in spec.variants:
         object.__setattr__(variant, "spec", spec)
         _VARIANTS[variant.key] = variant
@@ -136,6 +141,8 @@ def unregister(slug: str) -> None:
     if spec is not None:
         for variant in spec.variants:
             _VARIANTS.pop(variant.key, None)
+        if ENGINES.get(slug) is spec.engine and spec.engine.__module__.split(".")[:2] != ["games", "engine"]:
+            del ENGINES[slug]  # a game registered from outside the engine package (tests) leaves no trace
 
 
 def game_spec(slug: str) -> GameSpec:
@@ -169,6 +176,11 @@ def variant_choices() -> list[tuple[str, Any]]:
     """(key, name) of every variant: model and form choices (a callable, so a
     game registered later is offered too)."""
     return [(v.key, v.name) for v in _VARIANTS.values()]
+
+
+def reason_words() -> dict[str, Any]:
+    """Every game's own ending reasons and their words."""
+    return {reason: words for spec in _GAMES.values() for reason, words in spec.reason_words.items()}
 
 
 def variant_name(key: str) -> Any:

@@ -14,6 +14,7 @@ result says how it ended).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.utils.text import slugify
@@ -42,7 +43,7 @@ def _engine_params(match: Match) -> dict[str, Any]:
     return {**variant.params, **variant.game_spec.export_params}
 
 
-def _iso(value) -> str | None:
+def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
@@ -70,7 +71,10 @@ def match_json(match: Match, moves: list[Move], ratings: dict[int, Any] | None =
         "rated": match.rated,
         "players": players,
         "status": match.status,
-        "winner": {PINK: "pink", BLUE: "blue"}.get(match.winner) if match.status == Match.Status.FINISHED else None,
+        "winner": (
+            {PINK: "pink", BLUE: "blue"}.get(match.winner)
+            if match.status == Match.Status.FINISHED and match.winner is not None else None
+        ),
         "end_reason": match.end_reason or None,
         "result": reason_text(match),
         "scores": [match.pink_score, match.blue_score],

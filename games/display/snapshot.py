@@ -30,22 +30,24 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     if reason == R.ABORTED:
         return _("Match aborted: a first move did not come in time. No result and no rating change.")
     if winner is None:
-        return {
+        draws: dict[str, str] = {
             R.SCORE: _("Draw on equal score."),
             R.AGREEMENT: _("Draw by agreement."),
             R.NO_LINE_POSSIBLE: _("Draw: no line of four can be completed any more."),
             R.FULL_BOARD: _("Draw: the board is full."),
             R.BOXES: _("Draw: equal boxes."),
-        }.get(reason, _("Draw."))
+        }
+        return draws.get(reason, _("Draw."))
     colour = _("Pink wins") if winner == PINK else _("Blue wins")
-    why = {
+    wins: dict[str, str] = {
         R.SCORE: _("win on score"),
         R.FOUR_IN_A_ROW: _("four in a row"),
         R.BOXES: _("more boxes"),
         R.BOXES_MAJORITY: _("majority of boxes"),
         R.TIMEOUT: _("the opponent ran out of time"),
         R.RESIGN: _("the opponent resigned"),
-    }.get(reason, reason)
+    }
+    why = wins.get(reason) or catalogue.reason_words().get(reason, reason)
     return f"{colour}: {why}."
 
 
@@ -96,12 +98,12 @@ def result_table() -> dict[str, str]:
     table = {}
     for status in (Match.Status.FINISHED, Match.Status.ABORTED):
         for winner in (None, PINK, BLUE):
-            for reason in Match.EndReason.values:
+            for reason in [*Match.EndReason.values, *catalogue.reason_words()]:
                 table[f"{status}:{winner or 0}:{reason}"] = result_words(status, winner, reason)
     return table
 
 
-def rating_deltas(match: Match) -> dict[str, dict] | None:
+def rating_deltas(match: Match) -> dict[str, dict[str, Any]] | None:
     """Both players' rating change in a rated match once it is over (the ``finished``
     frame's ``rating_deltas``, read back for first paints and ``state`` frames)."""
     if not match.rated or match.status != Match.Status.FINISHED:

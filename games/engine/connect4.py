@@ -11,8 +11,8 @@ each colour, and the game ends at once when all 69 are dead
 (``NO_LINE_POSSIBLE``). The two endings never compete with a win: the line a
 win completes holds only the winner's discs, so it is live. A full board
 without a line has every line dead; when the last disc both fills the board and
-kills the last line, the reason given is ``FULL_BOARD`` (SPEC: both are
-recorded simply as a draw).
+kills the last line, the reason given is ``FULL_BOARD`` (docs/rules.md: both
+are recorded simply as a draw).
 
 Coordinates shown to people and pages (effects, ``view()``, winning lines) are
 ``[column 1..7, row 1..6 from the bottom]``, as in the shared vectors.

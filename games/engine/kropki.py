@@ -1,8 +1,8 @@
 """Kropki (Dots): surround the opponent's dots with a closed chain of yours.
 
-Rules: ``SPEC.md`` section "Kropki". Where the words leave a case open, the
-replays in ``../shared/vectors/kropki/`` (made by the community engine
-pointsgame/oppai-rs) decide, so capture detection follows the same local
+Rules: docs/rules.md, "Kropki". Where the words leave a case open, the
+replays of the community engine pointsgame/oppai-rs decide
+(tests/engine/test_kropki_vectors.py), so capture detection follows the same local
 method: after a dot is placed, look only at its 8 neighbours, walk the
 tightest chain of live dots around each gap between them, and flood the inside
 of every chain found. Nothing ever scans the whole board per move.
@@ -109,7 +109,7 @@ class Kropki(Game):
         self.width: int = self.params["width"]
         self.height: int = self.params["height"]
         self.stride: int = self.width + 1
-        self.end_action = self.width * self.height
+        self.end_action: int = self.width * self.height  # never None for Kropki
         s = self.stride
         # N, NE, E, SE, S, SW, W, NW: clockwise on the screen (y grows down).
         self.offsets: tuple[int, ...] = (-s, -s + 1, 1, s + 1, s, s - 1, -1, -s - 1)
@@ -322,7 +322,7 @@ class KropkiState(State):
             return False
         # The mover's enclosures first: a dot that takes something lives and
         # breaks the enclosure it stands in. (oppai-rs also spares a dot that
-        # closes only an empty ring; SPEC.md says it must take something. No
+        # closes only an empty ring; our rules say it must take something. No
         # replay and no random game we tried ever reaches that difference.)
         taken_before = len(territories)
         self._find_captures(pos, player, territories)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from .wsframes import loads_bounded
@@ -11,7 +13,7 @@ MAX_PING_FRAME = 4096
 MAX_RELAY_GROUPS = 4  # bench/live.py joins one
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
     """ws/ping/: echoes JSON frames and relays ``ping.broadcast`` group messages.
 
     Every socket joins the "ping" group, so a group_send through the channel
@@ -33,20 +35,20 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         for group in getattr(self, "relay_groups", ()):
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         if text_data is None or len(text_data) > MAX_PING_FRAME:
             await self.send_json({"type": "error", "code": "bad_frame"})
             return
         await super().receive(text_data=text_data, **kwargs)
 
     @classmethod
-    async def decode_json(cls, text_data):
+    async def decode_json(cls, text_data: str) -> Any:  # any JSON value
         try:
             return loads_bounded(text_data)  # ValueError also for a frame nested too deep
         except ValueError:
             return None
 
-    async def receive_json(self, content, **kwargs) -> None:
+    async def receive_json(self, content: object, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json({"type": "error", "code": "bad_json"})
             return
@@ -56,7 +58,7 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
             # joined "ping-<relay>": bench/live.py's baseline for a move's broadcast.
             group = f"ping-{relay}"
             if content.get("join"):
-                joined = getattr(self, "relay_groups", set())
+                joined: set[str] = getattr(self, "relay_groups", set())
                 if group not in joined and len(joined) >= MAX_RELAY_GROUPS:
                     await self.send_json({"type": "error", "code": "too_many_groups"})
                     return
@@ -68,5 +70,5 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "echo", "data": content})
 
-    async def ping_broadcast(self, event: dict) -> None:
+    async def ping_broadcast(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "broadcast", "data": event.get("data")})

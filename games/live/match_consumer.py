@@ -14,9 +14,11 @@ import functools
 import json
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from asgiref.sync import sync_to_async
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -28,6 +30,15 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from games.errors import MatchError
 
 from . import presence, transport, wsframes
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+    from games.desk import MatchDesk
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +63,7 @@ LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 REJOIN_FRACTION = 0.25
 
 
-def db_call(func):
+def db_call(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``database_sync_to_async`` on the thread pool rather than the one shared
     thread: matches do not queue behind each other's moves (the row lock orders
     the writers of one match).
@@ -70,7 +81,7 @@ def db_call(func):
     """
 
     @functools.wraps(func)
-    def keep_connection(*args: Any, **kwargs: Any) -> Any:
+    def keep_connection(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             with transport.sends_on_loop():
                 return func(*args, **kwargs)
@@ -79,15 +90,30 @@ def db_call(func):
             if conn.connection is not None and not conn.in_atomic_block:
                 conn.close_at = None  # not "obsolete" for close_old_connections (CONN_MAX_AGE is 0 for requests)
 
-    return database_sync_to_async(keep_connection, thread_sensitive=False)
+    # channels ships no type hints: database_sync_to_async is untyped (it returns an awaitable version of the function).
+    return cast(Callable[P, Awaitable[R]], database_sync_to_async(keep_connection, thread_sensitive=False))
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
-    def __init__(self, *args: Any, desk: Any, **kwargs: Any) -> None:
+class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
+    # The socket's state, set in connect() (declared here for the type checker only).
+    match_id: int
+    user_id: int | None
+    language: str
+    cap_key: str | None
+    lease_task: asyncio.Task[None]
+    rejoin_task: asyncio.Task[None]
+    state_task: asyncio.Task[None] | None
+    spectator: bool
+    tokens: float
+    tokens_at: float
+    state_tokens: float
+    state_tokens_at: float
+
+    def __init__(self, *args: Any, desk: MatchDesk, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.desk = desk  # games.desk.MatchDesk: the commands and reads of a match
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:  # also when daphne cancels the instance without a disconnect
@@ -99,8 +125,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
-        if getattr(self, "cap_key", None) is not None:
-            await sync_to_async(wsframes.release, thread_sensitive=False)(self.cap_key, self.channel_name)
+        cap_key: str | None = getattr(self, "cap_key", None)  # unset if connect() refused early
+        if cap_key is not None:
+            await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
             self.cap_key = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -252,7 +279,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if result == "duplicate":
             await self._send_state_limited()
 
-    async def _presence(self, action) -> None:
+    async def _presence(self, action: Callable[[int, bool, str], None]) -> None:
         try:
             await sync_to_async(action)(self.match_id, self.spectator, self.channel_name)
         except Exception:  # presence is a nicety; never fail a socket for it
@@ -334,11 +361,11 @@ def socket_language(scope: dict[str, Any]) -> str:
     """The language of a socket's words, as a page's would be: the user's
     setting, else the language cookie, else Accept-Language, else Polish."""
     known = {code for code, _name in settings.LANGUAGES}
-    user = scope.get("user")
+    user: User | AnonymousUser | None = scope.get("user")
     if user is not None and user.is_authenticated and getattr(user, "language", None) in known:
         return user.language
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie in known:
+    cookie: str | None = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie is not None and cookie in known:
         return cookie
     headers = dict(scope.get("headers") or [])
     accept = headers.get(b"accept-language", b"").decode("latin-1")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -38,7 +39,8 @@ def leave(match_id: int, spectator: bool, channel_name: str) -> None:
 def _members() -> list[str]:
     client = _client()
     client.zremrangebyscore(KEY, 0, time.time() - MAX_AGE_SECONDS)
-    return [m.decode() for m in client.zrange(KEY, 0, -1)]
+    # The client does not decode (no decode_responses): members are bytes, which redis's types cannot tell.
+    return [m.decode() for m in cast(list[bytes], client.zrange(KEY, 0, -1))]
 
 
 def spectator_count(match_id: int | None = None) -> int:

@@ -63,7 +63,7 @@ def _main_loop() -> asyncio.AbstractEventLoop | None:
 
 # Per group, the last send still in flight on the loop (touched on the loop's thread only):
 # a send waits for the one before it, so one process never reorders a group's frames.
-_TAILS: dict[str, asyncio.Future] = {}
+_TAILS: dict[str, asyncio.Future[None]] = {}
 
 
 async def _ordered_send(group: str, message: dict[str, Any]) -> None:

@@ -106,7 +106,7 @@ def release(key: str, member: str) -> None:
         log.warning("socket cap %s not released", key, exc_info=True)
 
 
-class NotFoundConsumer(AsyncWebsocketConsumer):
+class NotFoundConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
     """Any WebSocket path no route serves (``/ws/nothing/``, ``/ws/match/-1/``): accepted
     and closed at once with 4404, instead of the router's ValueError (a 500 and a traceback)."""
 

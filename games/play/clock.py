@@ -67,9 +67,10 @@ def matches_extend_deadlines(*, by: timedelta, live_at: datetime | None = None) 
         matches = Match.objects.select_for_update().filter(status=Match.Status.ACTIVE, turn_deadline__isnull=False)
         if live_at is not None:
             matches = matches.filter(turn_deadline__gt=live_at - core.grace())
-        matches = list(matches.order_by("pk"))
-        for match in matches:
+        extended = list(matches.order_by("pk"))
+        for match in extended:
+            assert match.turn_deadline is not None  # the query wants a deadline
             match.turn_deadline += by
             match.save(update_fields=["turn_deadline"])
             core.broadcast_on_commit(match, "clock")
-    return len(matches)
+    return len(extended)

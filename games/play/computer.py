@@ -51,13 +51,14 @@ def match_bot_turn(*, match_id: int, ply: int) -> bool:
     if match.to_move != match.bot_side:
         return False
     human = match.user_id_of(other(match.bot_side))
-    token = limits.lock_acquire(THINKING, human, ttl=LOCK_SECONDS)
+    who = str(human)  # the lock's key holds it as text
+    token = limits.lock_acquire(THINKING, who, ttl=LOCK_SECONDS)
     if token is None:
         raise PlayerBusy(human)
     try:
         return _think_and_play(match, ply)
     finally:
-        limits.lock_release(THINKING, human, token)
+        limits.lock_release(THINKING, who, token)
 
 
 def _think_and_play(match: Match, ply: int) -> bool:

@@ -17,7 +17,6 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import tasks
 from games.display.frames import event_frame
 from games.engine import State
 from games.errors import MatchError
@@ -87,7 +86,7 @@ def enqueue_bot(match_id: int, ply: int) -> None:
     """Queue the computer's move for position ``ply`` without waiting for the broker:
     the publish runs on a background thread (games/play/publisher.py), errors are logged,
     and ``sweep_expired`` re-enqueues a computer move that never came."""
-    publisher.publish(tasks.bot_move, (match_id, ply))
+    publisher.publish("games.tasks.bot_move", (match_id, ply))
 
 
 def set_turn(match: Match, state: State, now: datetime) -> None:

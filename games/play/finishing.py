@@ -13,7 +13,7 @@ from . import core
 
 
 def finish(
-    match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict | None = None,
+    match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict[str, Any] | None = None,
 ) -> None:
     """End ``match`` (caller holds the lock; the match is active)."""
     assert match.is_active
@@ -32,7 +32,7 @@ def finish(
     core.broadcast_on_commit(match, "finished", **extra)
 
 
-def rate(match: Match) -> dict | None:
+def rate(match: Match) -> dict[str, dict[str, Any]] | None:
     """Apply ratings once, inside the finishing transaction, for rated
     matches that were played (a move by each player)."""
     if not match.rated or match.status != Match.Status.FINISHED:
@@ -40,6 +40,8 @@ def rate(match: Match) -> dict | None:
     if not (core.has_moved(match, PINK) and core.has_moved(match, BLUE)):
         return None
     score_pink = 1.0 if match.winner == PINK else 0.0 if match.winner == BLUE else 0.5
+    # A rated match is between two people, and finish() has just set finished_at.
+    assert match.pink_id is not None and match.blue_id is not None and match.finished_at is not None
     return ratings_apply_result(
         variant=match.variant, match_id=match.pk, pink_id=match.pink_id, blue_id=match.blue_id,
         score_pink=score_pink, now=match.finished_at,

@@ -25,9 +25,11 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games import catalogue
 from games.errors import MatchError
 from games.models import Match, Seek
@@ -58,13 +60,13 @@ def window(waited: timedelta) -> float:
 # -- joining and leaving -------------------------------------------------------
 
 
-def seek_create(*, user, variants: list[str] | tuple[str, ...], now: datetime | None = None) -> list[Seek]:
+def seek_create(*, user: User | AnonymousUser | None, variants: list[str] | tuple[str, ...], now: datetime | None = None) -> list[Seek]:
     """Put ``user`` in the ranked queue of each of ``variants`` (one entry per variant).
 
     Joining a queue the player is already in keeps the existing entry (a double
     click changes nothing). Pairing runs right after the commit.
     """
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         raise MatchError("login_required")
     if getattr(user, "is_guest", False):
         raise MatchError("account_required")
@@ -94,10 +96,10 @@ def seek_create(*, user, variants: list[str] | tuple[str, ...], now: datetime | 
     return seeks
 
 
-def seek_cancel(*, user, variants: list[str] | None = None) -> int:
+def seek_cancel(*, user: User | AnonymousUser | None, variants: list[str] | None = None) -> int:
     """Leave the queue (of ``variants``, or all). Returns how many entries were cancelled:
     0 also when the player was paired a moment ago (then they have a match to go to)."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         raise MatchError("login_required")
     with transaction.atomic():
         # One at a time with the pairing rounds: a cancel that locked one of a player's

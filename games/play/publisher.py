@@ -5,7 +5,7 @@ A publish is a round trip to the broker (Redis); inside a move's database call
 move wait for it. ``publish`` hands the task to one background thread per
 process and returns at once. The thread sends in order; a failure is logged and
 dropped, because every task published here has a database-driven safety net
-(``games.services.sweep_expired`` re-enqueues a computer move that never came).
+(``games.play.clock.sweep_expired`` re-enqueues a computer move that never came).
 
 Only the computer's moves use it: a human turn publishes nothing at all (the
 clock is ``Match.turn_deadline``, read by the sweeps: docs/protocol.md, "The clock").
@@ -17,6 +17,9 @@ import logging
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from celery import current_app
 
 log = logging.getLogger(__name__)
 
@@ -37,22 +40,24 @@ def _background() -> ThreadPoolExecutor:
         return _executor
 
 
-def _send(task, args: tuple) -> None:
+def _send(task_name: str, args: tuple[Any, ...]) -> None:
     try:
-        task.apply_async(args)
+        current_app.tasks[task_name].apply_async(args)
     except Exception:  # the broker is down or slow: the sweeper's rescue covers it
-        log.exception("could not publish %s%r", task.name, args)
+        log.exception("could not publish %s%r", task_name, args)
 
 
-def publish(task, args: tuple) -> None:
-    """Send ``task`` with ``args`` from the background thread; never raises."""
+def publish(task_name: str, args: tuple[Any, ...]) -> None:
+    """Send the task called ``task_name`` (e.g. "games.tasks.bot_move") with
+    ``args`` from the background thread; never raises. By name: the tasks call
+    the services, so the services do not import the tasks."""
     try:
-        _background().submit(_send, task, args)
+        _background().submit(_send, task_name, args)
     except RuntimeError:  # the interpreter is shutting down: no new threads, send it here
-        _send(task, args)
+        _send(task_name, args)
 
 
 def wait_idle(timeout: float = 10.0) -> None:
     """Until everything handed over so far has been sent (tests, and scripts that exit)."""
-    done: Future = _background().submit(lambda: None)
+    done: Future[None] = _background().submit(lambda: None)
     done.result(timeout=timeout)

@@ -39,7 +39,7 @@ def _c4_draw(reason: str) -> Claim:
         if outcome is None or outcome.winner is not None or outcome.reason != reason:
             return False
         filled = sum(v != 0 for row in state.view()["cells"] for v in row)
-        return filled == 42 if reason == "full_board" else (filled < 42 and state.view()["live_lines"] == 0)
+        return filled == 42 if reason == "full_board" else (filled < 42 and bool(state.view()["live_lines"] == 0))
     return claim
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from games.engine import Effect, State, get_game
+from games.engine import Effect, Game, State, get_game
 
 Claim = Callable[[State, list[Effect]], bool]
 
@@ -34,7 +34,7 @@ class Diagram:
     marks: tuple[str, ...] | None = None  # moves marked on "before" (default: every move after it)
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def game(self):
+    def game(self) -> Game:
         return get_game(self.slug, **self.params)
 
     def replay(self, upto: int | None = None) -> tuple[State, list[Effect]]:

@@ -18,7 +18,8 @@ def _k_point(state: State, name: str) -> list[int]:
 def _k_territory_at(state: State, name: str) -> str:
     x, y = _k_point(state, name)
     view = state.view()
-    return view["territory"][y * view["width"] + x]
+    owner: str = view["territory"][y * view["width"] + x]
+    return owner
 
 
 def _k_captured(effect: Effect) -> list[list[int]]:

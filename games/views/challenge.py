@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.decorators import account_required
+from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue, play
 from games.errors import MatchError
 from games.models import Challenge
@@ -29,7 +29,7 @@ def _parse_token(token: str) -> uuid.UUID:
 
 @account_required
 @require_http_methods(["GET", "POST"])
-def challenge_new(request: HttpRequest) -> HttpResponse:
+def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST":
         variant = request.POST.get("variant", "")
@@ -71,7 +71,7 @@ def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @account_required
 @require_POST
-def challenge_accept_view(request: HttpRequest, token: str) -> HttpResponse:
+def challenge_accept_view(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     try:
         match = play.challenge_accept(token=_parse_token(token), user_id=request.user.pk)
     except MatchError as exc:
@@ -82,7 +82,7 @@ def challenge_accept_view(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def challenge_cancel_view(request: HttpRequest, token: str) -> HttpResponse:
+def challenge_cancel_view(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     try:
         play.challenge_cancel(token=_parse_token(token), user_id=request.user.pk)
     except MatchError as exc:

@@ -8,6 +8,8 @@ they are paired.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -15,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.decorators import account_required
+from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue, selectors
 from games.errors import MatchError
 from games.models import Challenge, Match
@@ -29,7 +31,7 @@ def _elapsed(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _lobby_lists(request: HttpRequest) -> dict:
+def _lobby_lists(request: HttpRequest) -> dict[str, Any]:
     sizes = selectors.queue_sizes()
     challenges = list(
         Challenge.objects.filter(Challenge.open_q(), listed=True)  # never a private link, nor an expired one
@@ -65,7 +67,7 @@ def lobby_lists(request: HttpRequest) -> HttpResponse:
 
 @account_required
 @require_POST
-def queue_join(request: HttpRequest) -> HttpResponse:
+def queue_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     choice = request.POST.get("variant", "")
     variants = catalogue.variant_keys() if choice == "all" else [choice]
     try:
@@ -85,7 +87,7 @@ def queue_cancel(request: HttpRequest) -> HttpResponse:
     return redirect("lobby")
 
 
-def _queue_context(request: HttpRequest) -> dict:
+def _queue_context(request: HttpRequest) -> dict[str, Any]:
     status = selectors.queue_status(request.user)
     now = timezone.now()
     return {

@@ -7,6 +7,8 @@ the services of games/play/.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -20,7 +22,7 @@ from games import catalogue, selectors
 from games.display.board import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
-from games.rules.links import rule_url
+from games.views.rules import rule_url
 
 
 def _rule_links(slug: str) -> dict[str, str]:
@@ -57,7 +59,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "you": you,
         "is_player": you is not None,
         "board_svg": board_svg(match, state, match.is_active, lang),
-        "strings": strings,
+        "strings": {**strings, "results": result_table()},  # the words, and every ending's words by code
         "winner_line": _winner_line(snapshot, strings),
         "rating_lines": _rating_lines(snapshot, strings),
         "next_game": _next_game(match, you),
@@ -69,7 +71,7 @@ def _signed(delta: int) -> str:
     return f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "\u00b10"
 
 
-def _winner_line(snapshot: dict, strings: dict[str, str]) -> str:
+def _winner_line(snapshot: dict[str, Any], strings: dict[str, str]) -> str:
     """"Winner: Ania (pink)" once a match is won; match.js writes the same live."""
     winner = snapshot["winner"]
     if snapshot["status"] != Match.Status.FINISHED or winner is None:
@@ -78,7 +80,7 @@ def _winner_line(snapshot: dict, strings: dict[str, str]) -> str:
     return strings["winner"] % {"name": snapshot["players"][str(winner)]["name"], "colour": colour}
 
 
-def _rating_lines(snapshot: dict, strings: dict[str, str]) -> list[str]:
+def _rating_lines(snapshot: dict[str, Any], strings: dict[str, str]) -> list[str]:
     """Each player's rating change in a rated match ("Ania: +12 (rating 1512)")."""
     deltas = snapshot.get("rating_deltas") or {}
     return [
@@ -90,7 +92,7 @@ def _rating_lines(snapshot: dict, strings: dict[str, str]) -> list[str]:
     ]
 
 
-def _next_game(match: Match, you: int | None) -> dict | None:
+def _next_game(match: Match, you: int | None) -> dict[str, Any] | None:
     """Where "New game" posts for a player: the computer again at the same level
     and colour, the ranked queue after a rated match, else a new challenge."""
     if you is None:
@@ -125,7 +127,8 @@ def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
 
 
 def _strings() -> dict[str, str]:
-    """Words the page's JS shows (translated here so that JS holds no language)."""
+    """Words the page's JS shows (translated here so that JS holds no language);
+    the page adds ``results`` (snapshot.result_table) to them."""
     return {
         "your_turn": _("Your move"),
         "their_turn": _("Your opponent's move"),
@@ -161,5 +164,4 @@ def _strings() -> dict[str, str]:
         "confirm_draw": _("Offer a draw? Your opponent may accept or decline it."),
         "winner": _("Winner: %(name)s (%(colour)s)"),
         "rating_change": _("%(name)s: %(delta)s (rating %(after)s)"),
-        "results": result_table(),
     }

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import dateformat, formats
@@ -23,11 +26,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts.models import User
 from games import catalogue
 from games.display.snapshot import player_name
 from games.models import BLUE, PINK, Match
 from ratings import selectors
 from ratings.charts import rating_chart_svg
+from ratings.models import Rating
 
 PER_PAGE = 20
 MAX_PAGE = 10**6  # a higher ?strona= is a 404 before any query
@@ -49,7 +54,7 @@ class _Page:
     """A page without a COUNT: one extra row tells whether an older page exists
     (a count of 10 000 matches cost more than the rest of the query)."""
 
-    object_list: list
+    object_list: list[int]  # the page's match ids
     number: int
     has_next: bool
     paginator: None = None
@@ -68,7 +73,7 @@ class _Page:
         return self.number + 1
 
 
-def _side_query(user_id: int, side: int, variant: str, result: str):
+def _side_query(user_id: int, side: int, variant: str, result: str) -> QuerySet[Match, tuple[datetime, int]]:
     """One colour's matches of the player, as (created_at, id): the (colour, -created_at) index serves it."""
     qs = Match.objects.filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
     qs = qs.filter(pink_id=user_id) if side == PINK else qs.filter(blue_id=user_id)
@@ -81,7 +86,7 @@ def _side_query(user_id: int, side: int, variant: str, result: str):
     return qs.order_by().values_list("created_at", "id")
 
 
-def _matches_page(user_id: int, variant: str, result: str, number) -> _Page:
+def _matches_page(user_id: int, variant: str, result: str, number: str | int | None) -> _Page:
     """A page of the player's matches, newest first, in two small queries.
 
     The ids come from a UNION ALL of the pink and the blue side, each read in
@@ -89,7 +94,7 @@ def _matches_page(user_id: int, variant: str, result: str, number) -> _Page:
     10 000 wide rows, no COUNT); then the page's rows with both players.
     """
     try:
-        number = max(1, int(number))
+        number = max(1, int(number)) if number is not None else 1  # None: int() would raise TypeError
     except (TypeError, ValueError):
         number = 1
     if number > MAX_PAGE:  # an OFFSET past 64 bits was a 500 (issue 12); no player has that many pages
@@ -110,7 +115,7 @@ def _matches_page(user_id: int, variant: str, result: str, number) -> _Page:
     return _Page(ids[:PER_PAGE], number, len(ids) > PER_PAGE)
 
 
-def _games(user_id: int, ids: list[int]) -> list[dict]:
+def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
     """The rows of the page's matches (``ids``, newest first): two queries, the matches with both
     players and the player's rating changes in them."""
     matches = {m.pk: m for m in Match.objects.filter(pk__in=ids).select_related("pink", "blue")}
@@ -131,12 +136,12 @@ def _games(user_id: int, ids: list[int]) -> list[dict]:
     return games
 
 
-def _digest(*parts) -> str:
+def _digest(*parts: object) -> str:
     """A short cache key for ``parts`` (plain values: ids, numbers, dates, strings)."""
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
-def _chart(user, key: str, rating) -> dict | None:
+def _chart(user: User, key: str, rating: Rating) -> dict[str, Any] | None:
     """The rating chart of one variant: its SVG, its points as table rows, and ``key``, the
     cache key of both (the template caches the points' table under it too). A chart changes
     only with a rated game in that variant, which changes the rating row: the key is made of
@@ -144,7 +149,7 @@ def _chart(user, key: str, rating) -> dict | None:
     cache_key = "rating-chart:" + _digest(user.pk, key, rating.games, rating.last_played_at, rating.rating,
                                           rating.deviation, rating.volatility, get_language(),
                                           get_current_timezone_name())
-    chart = cache.get(cache_key)
+    chart: dict[str, Any] | None = cache.get(cache_key)
     if chart is not None:
         return chart
     points = selectors.history(user, key, limit=CHART_POINTS)
@@ -155,7 +160,7 @@ def _chart(user, key: str, rating) -> dict | None:
     date_fmt = formats.get_format("SHORT_DATE_FORMAT")
     datetime_fmt = formats.get_format("SHORT_DATETIME_FORMAT")
 
-    def short_date(at) -> str:
+    def short_date(at: datetime) -> str:
         return dateformat.format(localtime(at), date_fmt)
 
     low = min(p.rating for p in points)

@@ -8,15 +8,24 @@ count and the page with its users.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import catalogue
+from ratings.models import Rating
 from ratings.selectors import leaderboard
 
 PER_PAGE = 50
+
+
+class RankingRow(TypedDict):
+    rank: int | None  # None for a provisional rating
+    rating: Rating
+    opens_provisional: bool  # the first provisional row on the page
 
 
 @require_GET
@@ -25,11 +34,12 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
     keys = catalogue.variant_keys()
     if variant not in keys:
         variant = keys[0]
-    page = Paginator(leaderboard(variant), PER_PAGE).get_page(request.GET.get("strona"))
+    paginator: Paginator[Rating] = Paginator(leaderboard(variant), PER_PAGE)
+    page = paginator.get_page(request.GET.get("strona"))
     start = (page.number - 1) * PER_PAGE
     # Established ratings come first, so their rank is their place in the list;
     # a heading row opens the provisional ones on each page that has them.
-    rows = []
+    rows: list[RankingRow] = []
     for i, r in enumerate(page.object_list, start=1):
         opens = r.provisional and (not rows or not rows[-1]["rating"].provisional)
         rows.append({"rank": None if r.provisional else start + i, "rating": r, "opens_provisional": opens})

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TypedDict
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -33,6 +34,7 @@ from games.display import export
 from games.display.board import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
+from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
 
 FRAME_MAX_AGE = 24 * 3600
@@ -52,16 +54,28 @@ def record_key(variant: str, history: list[int], lang: str, ends: dict[int, int]
     return f"record:{variant}:{len(history)}:{digest}:{lang}"
 
 
-def _replay(match: Match, key: str, ends: dict[int, int]) -> dict:
+class RecordMove(TypedDict):
+    ply: int
+    player: int | None
+    colour: str
+    notation: str
+
+
+class Replay(TypedDict):
+    board_svg: str
+    moves: list[RecordMove]
+
+
+def _replay(match: Match, key: str, ends: dict[int, int]) -> Replay:
     """The final board and who played what at each ply, from the cache or by replaying once."""
-    data = cache.get(key)
+    data: Replay | None = cache.get(key)
     if data is not None:
         return data
     game = catalogue.variant(match.variant).game()
     # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
     state = game.new_initial_state()
-    moves = []
-    colours = {PINK: _("pink"), BLUE: _("blue")}
+    moves: list[RecordMove] = []
+    colours: dict[int | None, str] = {PINK: _("pink"), BLUE: _("blue")}
     words = move_words(game, match.history, ends)
     for ply, action in enumerate(match.history, start=1):
         player = state.current_player()
@@ -73,13 +87,13 @@ def _replay(match: Match, key: str, ends: dict[int, int]) -> dict:
     return data
 
 
-def _changes(match: Match) -> dict:
+def _changes(match: Match) -> dict[int, RatingChange]:
     """The finished match's rating changes by side, from the cache or one query. They are
     written in the transaction that finishes the match and never change after it."""
     if match.finished_at is None:
         return changes_for_match(match.pk)
     key = f"record-changes:{match.pk}:{match.finished_at.isoformat()}"
-    changes = cache.get(key)
+    changes: dict[int, RatingChange] | None = cache.get(key)
     if changes is None:
         changes = changes_for_match(match.pk)
         cache.set(key, changes, RECORD_CACHE_SECONDS)
@@ -91,7 +105,6 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     if match.is_active:
         return redirect("match", match_id=match.pk)
-    variant = catalogue.variant(match.variant)
     ends = clock_ends(match)
     key = record_key(match.variant, match.history, get_language(), ends)
     replay = _replay(match, key, ends)

@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
 from games import catalogue
-from games.catalogue import GameSpec
+from games.catalogue import GameSpec, by_rules_slug, game_spec
 from games.display.board import render_board
 from games.rules.diagrams import Diagram
 
@@ -109,3 +109,41 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
         "games": {s.rules_slug: s.name for s in catalogue.games()},
     }
     return render(request, "games/rules/page.html", context)
+
+
+# -- where the rules explain a move error: the link an error message carries ---------
+
+
+def _spec(game: str) -> GameSpec | None:
+    """The game called ``game``: an engine slug (\"kropki\") or a rules-page slug (\"cztery-w-rzedzie\")."""
+    try:
+        return game_spec(game)
+    except KeyError:
+        return by_rules_slug(game)
+
+
+def rule_anchor(game: str, code: str) -> str | None:
+    """The section id on the game's rules page that explains ``code``, or None."""
+    spec = _spec(game)
+    return None if spec is None else spec.rule_anchors.get(code)
+
+
+def rule_fragment(game: str, code: str) -> tuple[str, str] | None:
+    """(rules page slug, anchor) for ``code`` in ``game``, or None.
+
+    The URL is ``reverse("rules", args=[slug]) + "#" + anchor``."""
+    spec = _spec(game)
+    anchor = None if spec is None else spec.rule_anchors.get(code)
+    if spec is None or anchor is None:
+        return None
+    return spec.rules_slug, anchor
+
+
+def rule_url(game: str, code: str) -> str | None:
+    """The rules-page URL (with its #anchor) explaining error ``code`` in
+    ``game``, or None: for error messages' links."""
+    fragment = rule_fragment(game, code)
+    if fragment is None:
+        return None
+    slug, anchor = fragment
+    return f"{reverse('rules', args=[slug])}#{anchor}"

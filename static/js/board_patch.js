@@ -309,9 +309,14 @@
     dots_and_boxes: { move: dotsAndBoxesMove, describe: dotsAndBoxesDescribe },
   };
 
+  // A game without patch code here (one registered in games/catalogue alone) is
+  // redrawn by the server after each move instead: match.js asks for the board.
+  function canPatch(game) { return Object.prototype.hasOwnProperty.call(GAMES, game); }
+
   function describe(game, view, words) { return GAMES[game].describe(view, words); }
 
   function setDescription(svg, game, view, words) {
+    if (!canPatch(game)) return; // the server's board already says it
     var text = describe(game, view, words);
     var desc = svg.querySelector(":scope > desc");
     if (desc) desc.textContent = text;
@@ -337,5 +342,5 @@
     setDescription(svg, game, view, words);
   }
 
-  window.KropkiBoard = { applyMove: applyMove, finish: finish, describe: describe };
+  window.KropkiBoard = { applyMove: applyMove, finish: finish, describe: describe, canPatch: canPatch };
 })();

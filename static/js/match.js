@@ -153,7 +153,8 @@
     // ratings are applied in the finishing transaction: the finished frame carries them
     if (frame.type === "finished") snap.rating_deltas = frame.rating_deltas || null;
     var svg = boardEl.querySelector("svg");
-    var patchable = !boardLoading && svg && boardShows[0] === frame.ply - (isMove ? 1 : 0);
+    var patchable = !boardLoading && svg && boardShows[0] === frame.ply - (isMove ? 1 : 0) &&
+      window.KropkiBoard.canPatch(snap.game);
     if (isMove) {
       snap.moves.push(moveWords(frame));
       if (patchable) {
@@ -161,6 +162,9 @@
       } else {
         askState(); // a board is on its way: the state frame brings the view that goes with the new ply
       }
+    }
+    if (!isMove && wasActive && !active() && !window.KropkiBoard.canPatch(snap.game)) {
+      askState(); // ended without a move (resign, timeout...): the server redraws the board without targets
     }
     if (patchable) {
       boardShows = [snap.ply, boardShows[1]];

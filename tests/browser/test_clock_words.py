@@ -1,4 +1,4 @@
-"""Kropki: when a player's clock runs out, the clock ends their game (SPEC, "What
+"""Kropki: when a player's clock runs out, the clock ends their game (docs/rules.md, "The clock"; "What
 a timeout does"), and the pages say so, in Polish and in English: the notice
 and the move list live and after a reload, the result, and the record page.
 

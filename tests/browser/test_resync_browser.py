@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 11 in a real browser: a page that misses an event converges.
+"""docs/reliability.md row 11 in a real browser: a page that misses an event converges.
 
 A spectator's page has its WebSocket routed through Playwright (``page.route_web_socket``):
 every frame is forwarded both ways except the server's ``moved`` frame for ply 1, which is

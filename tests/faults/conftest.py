@@ -1,4 +1,4 @@
-"""Fault tests on the real stack (RELIABILITY.md rows 7, 8, 9, plus a dropped
+"""Fault tests on the real stack (docs/reliability.md rows 7, 8, 9, plus a dropped
 database connection and the planned restart of docs/deploy.md).
 
 Each test gets a site of its own: a fresh database (SQLite file, or a new

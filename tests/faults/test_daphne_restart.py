@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 9: daphne restarts mid-match (SIGTERM, and kill -9).
+"""docs/reliability.md row 9: daphne restarts mid-match (SIGTERM, and kill -9).
 
 Two players and a spectator are connected, moves are made, one more move is
 sent and daphne dies at once (that move may or may not have committed: the

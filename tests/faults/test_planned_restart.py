@@ -1,4 +1,4 @@
-"""Planned restart (docs/deploy.md, "Planned restart"; RELIABILITY.md row 9's policy):
+"""Planned restart (docs/deploy.md, "Planned restart"; docs/reliability.md row 9's policy):
 drain -> stop everything with SIGTERM -> (deploy) -> migrate -> extend_deadlines
 -> start. The mover has about 3 s left when the site goes down, the site stays
 down longer than that (plus the grace), and after the restart the mover can

@@ -73,7 +73,7 @@ def test_extend_moves_live_deadlines_and_leaves_the_rest(alice, bob, sent):
 
 
 def test_extend_without_live_at_extends_every_active_turn(alice, bob, sent):
-    a, b = _match(alice, bob), _match(alice, bob)
+    _, b = _match(alice, bob), _match(alice, bob)
     Match.objects.filter(pk=b.pk).update(turn_deadline=timezone.now() - timedelta(hours=1))
     assert services.matches_extend_deadlines(by=timedelta(seconds=5)) == 2
     assert services.matches_extend_deadlines(by=timedelta(0)) == 0

@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 6 with a real broker: the clock's task delivered again,
+"""docs/reliability.md row 6 with a real broker: the clock's task delivered again,
 late, and by two workers at once.
 
 The clock is beat's ``sweep_expired_turns`` (every second, two clock workers

@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 8: Redis restarted without persistence mid-match.
+"""docs/reliability.md row 8: Redis restarted without persistence mid-match.
 
 The site runs as scripts/run runs it (daphne, Celery worker and beat, the
 sweep_turns loop) on a Redis of its own, which is killed (kill -9) and started

@@ -1,4 +1,4 @@
-"""RELIABILITY.md rows 6 and 7 on a rated match: kill -9 the only Celery worker
+"""docs/reliability.md rows 6 and 7 on a rated match: kill -9 the only Celery worker
 (so beat's one-second sweeps pile up in Redis with nobody to run them), then
 make every way of finishing happen again. tests/live_play/test_clock_live.py
 shows the timing part on an unrated match; this adds "nothing rated twice":

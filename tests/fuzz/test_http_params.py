@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import play as services
-from tests.security.helpers import make_match
+from tests.factories import make_match
 from tests.security.urlmap import Route, routes, scan
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Hostile WebSocket frames (RELIABILITY.md row 21, issue 8 "hostile input").
+"""Hostile WebSocket frames (docs/reliability.md row 21, issue 8 "hostile input").
 
 Property: whatever a player sends to ``ws/match/<id>/`` — arbitrary JSON,
 arbitrary text, wrong types, huge numbers, deep nesting, unicode, fields that
@@ -21,13 +21,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.live.match_consumer import MAX_FRAME_BYTES
-from tests.security.helpers import (
-    db_picture,
-    logged_in_client,
-    make_match,
-    open_socket,
-    session_cookie,
-)
+from tests.factories import make_match
+from tests.sockets import db_picture, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""A slow Celery task for tests only: the busy-worker test (RELIABILITY.md row 10) fills a
+"""A slow Celery task for tests only: the busy-worker test (docs/reliability.md row 10) fills a
 worker's pool with it. Never imported by the site; the test's worker loads it with
 ``celery worker --include tests.live_play.slow_tasks``."""
 

@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 10: a worker whose pool is full of slow jobs must not delay timeouts.
+"""docs/reliability.md row 10: a worker whose pool is full of slow jobs must not delay timeouts.
 
 The live site (real daphne, Redis, Celery beat and workers, MOVE_SECONDS = 3, grace 1 s)
 runs beat (the clock's sweep every second) and two workers as scripts/run does: one for

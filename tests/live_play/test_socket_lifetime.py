@@ -1,5 +1,5 @@
 """Sockets that live long, read slowly or send too much, on a live site (real daphne
-processes and Redis; RELIABILITY.md rows 13, 15 and the daphne half of 21).
+processes and Redis; docs/reliability.md rows 13, 15 and the daphne half of 21).
 
 The site runs with ``CHANNEL_GROUP_EXPIRY=3`` and ``CHANNEL_CAPACITY=2`` (settings read
 them from the environment; production keeps 86400 and 200).

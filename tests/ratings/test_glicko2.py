@@ -37,7 +37,7 @@ def test_glickman_worked_example():
 
 
 def test_glickman_worked_example_volatility_to_the_papers_digits():
-    # The paper prints sigma' = 0.05999 (RELIABILITY.md asks for +-1e-5).
+    # The paper prints sigma' = 0.05999 (docs/reliability.md row 17 asks for +-1e-5).
     new = update(PAPER_PLAYER, PAPER_RESULTS, tau=0.5)
     assert new.volatility == pytest.approx(0.05999, abs=1e-5)
 

@@ -17,7 +17,7 @@ from ratings import glicko2
 from ratings.models import Rating, RatingChange
 from ratings.selectors import history, leaderboard, rating_for
 from ratings.services import ratings_apply_result
-from tests.games.conftest import play
+from tests.factories import play
 
 pytestmark = pytest.mark.django_db
 

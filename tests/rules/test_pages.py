@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from games import catalogue
 from games.engine.base import ERROR_CODES
-from games.rules.links import rule_anchor, rule_fragment, rule_url
 from games.selectors import live_summary
-from games.views.rules import draw_diagram
+from games.views.rules import draw_diagram, rule_anchor, rule_fragment, rule_url
 
 RULES_SLUGS = {spec.slug: spec.rules_slug for spec in catalogue.games()}
 SECTIONS = {spec.slug: spec.sections for spec in catalogue.games()}
@@ -102,6 +101,10 @@ def _template_msgids() -> set[str]:
     return ids
 
 
+def _unquote(text: str) -> str:
+    return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text)).replace('\\"', '"')
+
+
 def _po_entries(path: Path) -> dict[str, tuple[str, bool]]:
     entries = {}
     for block in path.read_text(encoding="utf-8").split("\n\n"):
@@ -110,8 +113,7 @@ def _po_entries(path: Path) -> dict[str, tuple[str, bool]]:
         m_str = re.search(r'^msgstr ((?:".*"\n?)+)', block, re.M)
         if not m_id or not m_str:
             continue
-        unq = lambda s: "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', s)).replace('\\"', '"')
-        entries[unq(m_id.group(1))] = (unq(m_str.group(1)), fuzzy)
+        entries[_unquote(m_id.group(1))] = (_unquote(m_str.group(1)), fuzzy)
     return entries
 
 

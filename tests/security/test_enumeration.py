@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 22 (the part the foundation's tests do not cover): logging
+"""docs/reliability.md row 22 (the part the foundation's tests do not cover): logging
 in as an unknown user costs the same password hashing as a wrong password for
 a real one, so response time does not tell which usernames exist."""
 

@@ -1,4 +1,4 @@
-"""RELIABILITY.md rows 18, 23 and 24 for every URL of the site (the list comes
+"""docs/reliability.md rows 18, 23 and 24 for every URL of the site (the list comes
 from the resolver, so later pages are covered without editing this file):
 CSRF on every POST, CSP without inline script, clickjacking headers, escaped
 usernames, Origin-checked sockets, textContent in our JavaScript."""
@@ -18,7 +18,7 @@ from django.urls import reverse
 from games import play as services
 from games.routing import websocket_urlpatterns
 from kropki_site.asgi import application
-from tests.security.helpers import make_match
+from tests.factories import make_match
 from tests.security.urlmap import routes, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +165,7 @@ def test_the_name_is_shown_escaped_where_it_appears(name, world, alice):
 
 async def test_live_frames_carry_the_name_as_data(world_async):
     """The snapshot's names are JSON strings, and frames carry no HTML at all (boards come over HTTP)."""
-    from tests.security.helpers import open_user_socket
+    from tests.sockets import open_user_socket
 
     match, xss = world_async
     ws = await open_user_socket(match.pk, xss)

@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 19: only a match's players act in it, each only for
+"""docs/reliability.md row 19: only a match's players act in it, each only for
 themselves, only in the match their socket is for. No frame field names a
 player or a match: the server takes both from the session and the URL."""
 
@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import play as services
-from tests.security.helpers import db_picture, make_match, open_socket, open_user_socket
+from tests.factories import make_match
+from tests.sockets import db_picture, open_socket, open_user_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 20: logging out or changing the password in another tab
+"""docs/reliability.md row 20: logging out or changing the password in another tab
 closes the user's open match sockets (code 4401) through the per-user group."""
 
 from __future__ import annotations
@@ -12,12 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
-from tests.security.helpers import (
-    logged_in_client,
-    make_match,
-    open_socket,
-    session_cookie,
-)
+from tests.factories import make_match
+from tests.sockets import logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NEW_PASSWORD = "nowe-Haslo-do-gry-77"

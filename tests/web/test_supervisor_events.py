@@ -76,7 +76,7 @@ def test_a_part_that_keeps_dying_is_stopped_and_reported_with_its_log(tmp_path: 
         assert "    broken cannot start" in text
         assert "==> flaky died 3 times in 5 minutes, so it is no longer restarted" in text, text
         assert "    flaky says boom" in text
-        assert f"start flaky" in text  # what to do next
+        assert "start flaky" in text  # what to do next
         time.sleep(4)  # no restart after the give-up
         states = subprocess.run([*ctl, "status"], capture_output=True, text=True).stdout
         assert "flaky                            STOPPED" in states, states

@@ -7,7 +7,9 @@ processes are stopped. ``--cancel`` removes the mark (no restart after all).
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
 
 from games.play.drain import drain_begin, drain_end, drain_started
 
@@ -15,10 +17,10 @@ from games.play.drain import drain_begin, drain_end, drain_started
 class Command(BaseCommand):
     help = "Start a planned restart: record the drain's start and stop pairing new ranked matches."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--cancel", action="store_true", help="remove the drain mark (no restart after all)")
 
-    def handle(self, *args, cancel: bool = False, **options):
+    def handle(self, *args: Any, cancel: bool = False, **options: Any) -> None:
         if cancel:
             started = drain_started()
             drain_end()

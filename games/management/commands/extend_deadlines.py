@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from games.play import matches_extend_deadlines
@@ -26,14 +27,15 @@ from games.play.drain import drain_end, drain_started
 class Command(BaseCommand):
     help = "Push every active match's turn deadline forward by the downtime of a planned restart."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--seconds", type=float, help="extend by exactly this many seconds")
         group.add_argument("--since", help="the downtime started at this ISO-8601 time (default: the drain mark)")
         parser.add_argument("--margin", type=float, default=10.0,
                             help="seconds added to the measured downtime (start-up, reconnect); default 10")
 
-    def handle(self, *args, seconds: float | None = None, since: str | None = None, margin: float = 10.0, **options):
+    def handle(self, *args: Any, seconds: float | None = None, since: str | None = None, margin: float = 10.0,
+               **options: Any) -> None:
         now = timezone.now()
         from_drain = False
         if seconds is not None:
@@ -47,10 +49,11 @@ class Command(BaseCommand):
                 if timezone.is_naive(start):
                     start = start.replace(tzinfo=dt_timezone.utc)
             else:
-                start = drain_started()
-                if start is None:
+                drained = drain_started()
+                if drained is None:
                     raise CommandError("not draining (no drain mark): run `manage.py drain` first, "
                                        "or pass --seconds N or --since ISO")
+                start = drained
                 from_drain = True
             by, live_at = max(now - start, timedelta(0)) + timedelta(seconds=margin), start
         count = matches_extend_deadlines(by=by, live_at=live_at)

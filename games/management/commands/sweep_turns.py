@@ -4,7 +4,7 @@ The clock has two layers over the same service (``games.play.sweep_expired``):
 the ``sweep_expired_turns`` task that beat sends every second on the "clock"
 queue, and this command, which calls the service directly. It needs no broker
 and no worker, so a dead or wedged Celery worker (or beat, or Redis) cannot stop
-matches from ending on time (RELIABILITY.md §5c): within deadline + grace +
+matches from ending on time (docs/reliability.md, rows 7 and 8): within deadline + grace +
 the interval. scripts/run starts it beside beat. Both layers are idempotent:
 the service re-checks each match under its row lock.
 """
@@ -14,8 +14,10 @@ from __future__ import annotations
 import logging
 import signal
 import time
+from types import FrameType
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
 from games.play import sweep_expired
@@ -27,14 +29,14 @@ log = logging.getLogger(__name__)
 class Command(BaseCommand):
     help = "End every active match whose turn deadline (plus grace) has passed; --loop repeats every --interval s."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--loop", action="store_true", help="keep sweeping until SIGTERM/SIGINT")
         parser.add_argument("--interval", type=float, default=2.0, help="seconds between sweeps (default 2)")
 
-    def handle(self, *args, loop: bool = False, interval: float = 2.0, **options):
+    def handle(self, *args: Any, loop: bool = False, interval: float = 2.0, **options: Any) -> None:
         stopping = False
 
-        def stop(signum, frame):
+        def stop(signum: int, frame: FrameType | None) -> None:
             nonlocal stopping
             stopping = True
 

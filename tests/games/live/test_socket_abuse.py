@@ -15,8 +15,7 @@ from games.live import wsframes
 from games.live.match_consumer import STATE_BURST, STATE_RATE_PER_SECOND
 from kropki_site import limits
 from kropki_site.asgi import application
-
-from .test_match_consumer import ORIGIN, _session_cookie, open_socket
+from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -169,7 +168,7 @@ async def test_open_match_sockets_are_capped_per_user_and_per_anonymous_ip(make_
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     _clear_caps(alice.pk, bob.pk)
     path = f"/ws/match/{match.pk}/"
-    cookie = (b"cookie", await database_sync_to_async(_session_cookie)(alice))
+    cookie = (b"cookie", session_cookie(await database_sync_to_async(logged_in_client)(alice)))
     mine = []
     for _ in range(3):
         ws, first = await _open(path, [ORIGIN, cookie])
@@ -178,7 +177,7 @@ async def test_open_match_sockets_are_capped_per_user_and_per_anonymous_ip(make_
     ws, first = await _open(path, [ORIGIN, cookie])
     assert first == {"type": "websocket.close", "code": 4429}  # before: accepted (150 for one user)
     # another user is not affected; an anonymous IP has its own cap
-    other, first = await _open(path, [ORIGIN, (b"cookie", await database_sync_to_async(_session_cookie)(bob))])
+    other, first = await _open(path, [ORIGIN, (b"cookie", session_cookie(await database_sync_to_async(logged_in_client)(bob)))])
     assert json.loads(first["text"])["type"] == "state"
     anonymous = []
     for _ in range(4):

@@ -65,8 +65,8 @@ def describe(view: dict[str, Any], words: dict[str, Any]) -> str:
         owners = ", ".join(player_name(c["owner"], words) for c in live_chains)
         parts.append(f"{w['territories'].capitalize()}: {len(live_chains)} ({owners}).")
     if view.get("empty_enclosures"):
-        owners = sorted({e[2] for e in view["empty_enclosures"]})
-        parts.append(f"{w['empty_encl'].capitalize()}: {', '.join(player_name(o, words) for o in owners)}.")
+        empty_owners: list[int] = sorted({e[2] for e in view["empty_enclosures"]})
+        parts.append(f"{w['empty_encl'].capitalize()}: {', '.join(player_name(o, words) for o in empty_owners)}.")
     s1, s2 = view["scores"]
     parts.append(f"{w['score'].capitalize()} {s1}:{s2}.")
     if view.get("last"):

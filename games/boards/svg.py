@@ -103,7 +103,8 @@ def el(tag: str, **attrs: Any) -> str:
 
 
 def player_name(player: int, words: dict[str, Any]) -> str:
-    return words["pink"] if player == 1 else words["blue"]
+    name: str = words["pink"] if player == 1 else words["blue"]
+    return name
 
 
 def open_svg(slug: str, width: float, height: float, label: str, title: str, desc: str, interactive: bool) -> list[str]:

@@ -1,4 +1,4 @@
-"""RELIABILITY.md row 11 on the server side: a client that missed an event sees the gap
+"""docs/reliability.md row 11 on the server side: a client that missed an event sees the gap
 on the next frame, asks ``sync``, and gets the full state, equal to the database's.
 
 The channel layer is the settings' Redis layer; the lost event is dropped on its way to
@@ -13,8 +13,8 @@ from channels.db import database_sync_to_async
 from games.display import frames
 from games.live import transport as realtime
 from games.models import Match
+from tests.factories import play
 
-from .conftest import play
 from .test_match_consumer import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

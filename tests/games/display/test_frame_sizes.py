@@ -18,7 +18,7 @@ from games.catalogue import variant as get_variant
 from games.display import frames
 from games.models import Match
 
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+VECTORS = Path(__file__).resolve().parents[4] / "shared" / "vectors"
 
 
 def kropki_games(name: str) -> list[list[int]]:

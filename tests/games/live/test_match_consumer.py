@@ -9,38 +9,15 @@ import time
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
 from games import play as services
 from games.live.match_consumer import RATE_BURST, RATE_PER_SECOND
 from games.models import Match, Move
 from games.play import core
 from kropki_site.asgi import application
+from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = (b"origin", b"http://127.0.0.1")
-
-
-def _session_cookie(user) -> bytes:
-    client = Client()
-    client.force_login(user)
-    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
-
-
-async def open_socket(match_id: int, user=None, *, origin=ORIGIN) -> WebsocketCommunicator:
-    headers = [origin] if origin else []
-    if user is not None:
-        headers.append((b"cookie", await database_sync_to_async(_session_cookie)(user)))
-    ws = WebsocketCommunicator(application, f"/ws/match/{match_id}/", headers=headers)
-    connected, _ = await ws.connect(timeout=5)
-    assert connected
-    first = await ws.receive_json_from(timeout=5)
-    assert first["type"] == "state"
-    ws.first_state = first
-    return ws
-
 
 @database_sync_to_async
 def db_picture(match_id: int) -> tuple:
@@ -198,7 +175,7 @@ async def test_a_move_in_a_finished_match_is_refused(make_match, alice, bob):
 async def test_a_foreign_or_missing_origin_is_rejected_at_the_handshake(make_match, alice, origin):
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     headers = [origin] if origin else []
-    headers.append((b"cookie", await database_sync_to_async(_session_cookie)(alice)))
+    headers.append((b"cookie", session_cookie(await database_sync_to_async(logged_in_client)(alice))))
     ws = WebsocketCommunicator(application, f"/ws/match/{match.pk}/", headers=headers)
     connected, _ = await ws.connect(timeout=5)
     assert not connected
@@ -386,7 +363,7 @@ def _most_territories_20x20() -> list[int]:
     from games.catalogue import variant as get_variant
 
     best: tuple[int, list[int]] = (-1, [])
-    path = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "kropki" / "random_20x20.jsonl.gz"
+    path = Path(__file__).resolve().parents[4] / "shared" / "vectors" / "kropki" / "random_20x20.jsonl.gz"
     with gzip.open(path, "rt") as lines:
         for line in lines:
             game = json.loads(line)

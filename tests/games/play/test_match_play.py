@@ -11,8 +11,7 @@ from games import play as services
 from games import selectors
 from games.errors import MatchError
 from games.models import Match, Move
-
-from .conftest import play
+from tests.factories import play
 
 pytestmark = pytest.mark.django_db
 

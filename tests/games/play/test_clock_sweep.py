@@ -23,8 +23,7 @@ from games import play as services
 from games import tasks
 from games.models import Match
 from games.play import clock, core, publisher
-
-from .conftest import play
+from tests.factories import play
 
 pytestmark = pytest.mark.django_db(transaction=True)  # commit hooks run
 

@@ -1,5 +1,5 @@
-"""Socket helpers shared by tests/security and tests/fuzz: the real ASGI app
-(origin check, session auth, routing) and the settings' Redis channel layer."""
+"""Sockets for the tests: the real ASGI app (origin check, session auth,
+routing) and the settings' Redis channel layer."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import play as services
 from games.models import Match, Move
 from kropki_site.asgi import application
 
@@ -25,9 +24,13 @@ def logged_in_client(user) -> Client:
     return client
 
 
-async def open_socket(match_id: int, *, cookie: bytes | None = None, origin=ORIGIN) -> WebsocketCommunicator:
-    """A connected socket that has already read its first ``state`` frame (kept as ``first_state``)."""
+async def open_socket(match_id: int, user=None, *, cookie: bytes | None = None, origin=ORIGIN) -> WebsocketCommunicator:
+    """A connected socket (as ``user``, or with a session ``cookie``, or anonymous) that
+    has already read its first ``state`` frame (kept as ``first_state``)."""
     headers = [origin] if origin else []
+    if user is not None:
+        client = await database_sync_to_async(logged_in_client)(user)
+        cookie = session_cookie(client)
     if cookie is not None:
         headers.append((b"cookie", cookie))
     ws = WebsocketCommunicator(application, f"/ws/match/{match_id}/", headers=headers)
@@ -40,8 +43,7 @@ async def open_socket(match_id: int, *, cookie: bytes | None = None, origin=ORIG
 
 
 async def open_user_socket(match_id: int, user) -> WebsocketCommunicator:
-    client = await database_sync_to_async(logged_in_client)(user)
-    return await open_socket(match_id, cookie=session_cookie(client))
+    return await open_socket(match_id, user)
 
 
 def db_picture(match_id: int) -> tuple:
@@ -52,5 +54,3 @@ def db_picture(match_id: int) -> tuple:
     return tuple(sorted(fields.items(), key=lambda kv: kv[0])), tuple(moves), Match.objects.count()
 
 
-def make_match(alice, bob, variant: str = "cztery-w-rzedzie", **kwargs) -> Match:
-    return services.match_create(variant=variant, pink_id=alice.pk, blue_id=bob.pk, **kwargs)

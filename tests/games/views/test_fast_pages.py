@@ -11,9 +11,8 @@ from django.urls import reverse
 
 from games.views import record as record_views
 from ratings import selectors
-from tests.factories import bulk_finished_matches
+from tests.factories import bulk_finished_matches, play
 
-from .conftest import play
 from .test_ranked_pages import kropki_match
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,7 @@ from games import play as services
 from games.models import Seek
 from games.play import matchmaking
 from ratings.models import Rating
-from tests.factories import bulk_finished_matches
-
-from .conftest import play
+from tests.factories import bulk_finished_matches, play
 
 pytestmark = pytest.mark.django_db
 

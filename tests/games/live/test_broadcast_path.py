@@ -23,8 +23,7 @@ from games.display import snapshot
 from games.live import transport as realtime
 from games.live.match_consumer import db_call
 from games.models import Match
-
-from .conftest import play
+from tests.factories import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

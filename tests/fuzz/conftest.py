@@ -1,7 +1,0 @@
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hasher(settings):
-    """Fuzzing creates users and posts passwords by the hundred: skip PBKDF2's deliberate slowness."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
