@@ -1,4 +1,4 @@
-"""Cztery w rzędzie: one test per rule of SPEC.md and per answer of the rules
+"""Cztery w rzędzie: one test per rule of docs/rules.md and per answer of the rules
 page and FAQ (seed 002)."""
 
 from __future__ import annotations

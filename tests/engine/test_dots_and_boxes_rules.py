@@ -1,4 +1,4 @@
-"""Kropki i kwadraty: one test per rule of SPEC.md and per statement of the
+"""Kropki i kwadraty: one test per rule of docs/rules.md and per statement of the
 rules text (seed 003)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every Kropki rule of SPEC.md and every answer of the rules page's FAQ
+"""Every Kropki rule of docs/rules.md and every answer of the rules page's FAQ
 (seeds/000_…), one small position each.
 
 Moves are written in the engine's notation: column letter, then the row
