@@ -88,7 +88,10 @@ import games
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from games import play as services
+try:
+    from games import play as services  # the services' package (issue 15)
+except ImportError:
+    from games import services  # a tree from before it (--tree, bench/live_compare.py)
 User = get_user_model()
 out = []
 for i in range(%(n)d):

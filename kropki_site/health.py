@@ -12,12 +12,14 @@ and the sweeper keeps the clock while a worker or beat is down) and is named in
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from kombu import Connection
+from kombu.connection import Connection
 
 from kropki_site import heartbeat
 
@@ -44,7 +46,9 @@ def check_redis() -> None:
 
 
 def check_broker() -> None:
-    with Connection(settings.CELERY_BROKER_URL, connect_timeout=TIMEOUT_SECONDS) as conn:
+    # kombu leaves Connection.__init__ unannotated.
+    broker = Connection(settings.CELERY_BROKER_URL, connect_timeout=TIMEOUT_SECONDS)  # type: ignore[no-untyped-call]
+    with broker as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, timeout=TIMEOUT_SECONDS)
         # Open a channel too: a TCP connect alone does not prove the broker speaks.
         conn.default_channel.client.ping()
@@ -55,7 +59,7 @@ QUEUES = ("clock", "default", "bots")
 SINGLETONS = ("beat", "sweeper")
 
 
-def background_parts() -> tuple[dict, list[str]]:
+def background_parts() -> tuple[dict[str, Any], list[str]]:
     """(report, missing): workers with their queues, each queue's server, beat, the sweeper."""
     try:
         seen = heartbeat.seen()
@@ -66,7 +70,7 @@ def background_parts() -> tuple[dict, list[str]]:
                                        "seen_seconds_ago": value["ago"]}
         for name, value in seen.items() if name.startswith("worker:")
     }
-    report: dict = {"workers": workers, "queues": {}}
+    report: dict[str, Any] = {"workers": workers, "queues": {}}
     missing = []
     for queue in QUEUES:
         served = any(queue in worker["queues"] for worker in workers.values())

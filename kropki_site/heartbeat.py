@@ -13,12 +13,17 @@ import json
 import logging
 import os
 import time
+from typing import TYPE_CHECKING, Any
 
 import redis
 from celery import bootsteps
 from celery.beat import PersistentScheduler
 
 from kropki_site import limits
+
+if TYPE_CHECKING:
+    from celery.worker import WorkController
+    from kombu.asynchronous.timer import Entry
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +32,7 @@ INTERVAL_SECONDS = 2.0
 STALE_SECONDS = 15.0
 PREFIX = "kropki:alive:"
 
-def alive(part: str, **details) -> None:
+def alive(part: str, **details: Any) -> None:
     """Record that ``part`` is alive now (``details``: e.g. a worker's queues)."""
     try:
         value = json.dumps({"at": time.time(), "pid": os.getpid(), **details})
@@ -36,13 +41,13 @@ def alive(part: str, **details) -> None:
         log.debug("heartbeat of %s not written: %s", part, exc)
 
 
-def seen() -> dict[str, dict]:
+def seen() -> dict[str, dict[str, Any]]:
     """Every part heard from within STALE_SECONDS: name -> {"at", "ago", details...}.
     Raises redis.RedisError when Redis does not answer."""
     conn = limits.client()
     keys = sorted(conn.scan_iter(match=PREFIX + "*", count=100))
     now = time.time()
-    parts = {}
+    parts: dict[str, dict[str, Any]] = {}
     for key, raw in zip(keys, conn.mget(keys) if keys else []):
         if raw is None:
             continue
@@ -52,39 +57,39 @@ def seen() -> dict[str, dict]:
     return parts
 
 
-class WorkerHeartbeat(bootsteps.StartStopStep):
+class WorkerHeartbeat(bootsteps.StartStopStep):  # type: ignore[misc]  # celery ships no type hints
     """A worker bootstep: ``alive("worker:<hostname>", queues=[...])`` on the worker's timer,
     so a worker whose event loop is stuck stops beating."""
 
     requires = {"celery.worker.components:Timer"}
 
-    def __init__(self, worker, **kwargs):
+    def __init__(self, worker: WorkController, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)
-        self.tref = None
+        self.tref: Entry | None = None
 
-    def start(self, worker):
+    def start(self, worker: WorkController) -> None:
         queues = sorted(worker.app.amqp.queues.consume_from or worker.app.amqp.queues)
         name = "worker:" + worker.hostname
 
-        def beat():
+        def beat() -> None:
             alive(name, queues=queues)
 
         beat()
         self.tref = worker.timer.call_repeatedly(INTERVAL_SECONDS, beat)
 
-    def stop(self, worker):
+    def stop(self, worker: WorkController) -> None:
         if self.tref is not None:
-            self.tref.cancel()
+            self.tref.cancel()  # type: ignore[no-untyped-call]  # kombu leaves Entry.cancel unannotated
             self.tref = None
 
 
-class Scheduler(PersistentScheduler):
+class Scheduler(PersistentScheduler):  # type: ignore[misc]  # celery ships no type hints
     """Celery beat's scheduler (its schedule file as before) that reports each tick, and
     starts a new schedule file over one it cannot read."""
 
     _last_beat = 0.0
 
-    def setup_schedule(self):
+    def setup_schedule(self) -> None:
         # A beat killed mid-write (kill -9) can leave a truncated shelve that celery's own
         # recovery misses (EOFError), and beat would then die at every start. Every entry
         # of ours is a short interval, so nothing worth keeping is lost.
@@ -95,10 +100,11 @@ class Scheduler(PersistentScheduler):
             self._remove_db()
             super().setup_schedule()
 
-    def tick(self, *args, **kwargs):
+    def tick(self, *args: Any, **kwargs: Any) -> float:
         now = time.monotonic()
         if now - self._last_beat >= INTERVAL_SECONDS:
             self._last_beat = now
             alive("beat")
         # Beat may sleep up to max_interval between ticks: keep it short enough to beat.
-        return min(super().tick(*args, **kwargs), INTERVAL_SECONDS)
+        interval: float = super().tick(*args, **kwargs)  # seconds until the next tick
+        return min(interval, INTERVAL_SECONDS)

@@ -150,7 +150,7 @@ def celery_broker_url(redis_url: str) -> str:
     return redis_url
 
 
-CHANNEL_LAYERS = {
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
@@ -256,6 +256,10 @@ WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
 # ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)
+
+# Games beyond the built-in ones: modules imported at start-up that register a
+# GameSpec in games.catalogue (docs/games.md), e.g. "tests.plugin.tictactoe.register".
+EXTRA_GAMES = env_list("KROPKI_EXTRA_GAMES", [])
 
 # --- Challenges (games/services.challenge_create) -------------------------------
 

@@ -57,6 +57,7 @@ def player_ratings(username: str, variants: Iterable[str]) -> tuple[User | None,
     # LOWER() on both sides, as the unique index on Lower("username"): that index serves it.
     name = Lower(Value(username))
     rows = list(Rating.objects.alias(name=Lower("user__username")).filter(name=name).select_related("user"))
+    user: User | None
     if rows:
         user = rows[0].user
     else:

@@ -54,9 +54,9 @@ class DotsAndBoxes(base.Game):
         rows, cols = self.params["rows"], self.params["cols"]
         self.rows: int = rows
         self.cols: int = cols
-        self.num_horizontal = (rows + 1) * cols
-        self.num_segments = self.num_horizontal + rows * (cols + 1)
-        self.num_boxes = rows * cols
+        self.num_horizontal: int = (rows + 1) * cols
+        self.num_segments: int = self.num_horizontal + rows * (cols + 1)
+        self.num_boxes: int = rows * cols
         self.majority_end: bool = self.params.get("majority_end", True)
         # Each box's side mask; each segment's boxes (box index, side mask).
         self.box_masks: tuple[int, ...] = tuple(

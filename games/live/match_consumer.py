@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, cast
 
 from asgiref.sync import sync_to_async
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
@@ -35,10 +35,22 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
     from accounts.models import User
-    from games.desk import MatchDesk
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class Desk(Protocol):
+    """What the consumer asks of a match's desk (games.desk.MatchDesk, handed in by
+    games.routing: the transport imports no services nor reads)."""
+
+    def knows(self, kind: str) -> bool: ...
+    def command(self, kind: str, match_id: int, user_id: int, content: dict[str, Any]) -> str | None: ...
+    def exists(self, match_id: int) -> bool: ...
+    def is_spectator(self, match_id: int, user_id: int | None) -> bool: ...
+    def version(self, match_id: int) -> str | None: ...
+    def state(self, match_id: int, user_id: int | None, language: str) -> dict[str, Any] | None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +121,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
     state_tokens: float
     state_tokens_at: float
 
-    def __init__(self, *args: Any, desk: MatchDesk, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.desk = desk  # games.desk.MatchDesk: the commands and reads of a match
 

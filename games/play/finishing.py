@@ -13,7 +13,8 @@ from . import core
 
 
 def finish(
-    match: Match, *, status: str, winner: int | None, reason: str, now: datetime, last_move: dict[str, Any] | None = None,
+    match: Match, *, status: str, winner: int | None, reason: str, now: datetime,
+    last_move: dict[str, Any] | None = None,
 ) -> None:
     """End ``match`` (caller holds the lock; the match is active)."""
     assert match.is_active

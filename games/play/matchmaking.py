@@ -60,7 +60,9 @@ def window(waited: timedelta) -> float:
 # -- joining and leaving -------------------------------------------------------
 
 
-def seek_create(*, user: User | AnonymousUser | None, variants: list[str] | tuple[str, ...], now: datetime | None = None) -> list[Seek]:
+def seek_create(
+    *, user: User | AnonymousUser | None, variants: list[str] | tuple[str, ...], now: datetime | None = None,
+) -> list[Seek]:
     """Put ``user`` in the ranked queue of each of ``variants`` (one entry per variant).
 
     Joining a queue the player is already in keeps the existing entry (a double
