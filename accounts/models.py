@@ -34,6 +34,13 @@ class User(AbstractUser):
     # no look-alike of a taken name. Set on every save; NULL only for an older
     # look-alike found by migration 0003.
     username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    # Presence (games/live/presence): "niewidoczny" hides the player from the online
+    # list and their profile's "online"; last_seen is when their last site socket closed.
+    invisible = models.BooleanField(_("invisible"), default=False)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # How a live notification (a direct challenge) announces itself on any page.
+    notify_sound = models.BooleanField(_("sound for challenges"), default=True)
+    notify_title = models.BooleanField(_("flash the page title for challenges"), default=True)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -56,3 +63,18 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: no challenge from them, no chat with them,
+    and for BLOCK_QUEUE_HOURS no pairing in the ranked queue (docs/social.md)."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

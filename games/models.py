@@ -144,12 +144,23 @@ class Challenge(models.Model):
         OPEN = "open", _("open")
         ACCEPTED = "accepted", _("accepted")
         CANCELLED = "cancelled", _("cancelled")
+        DECLINED = "declined", _("declined")
+
+    class Colour(models.TextChoices):  # the creator's colour
+        RANDOM = "random", _("random")
+        PINK = "pink", _("pink")
+        BLUE = "blue", _("blue")
 
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")
     variant = models.CharField(max_length=32, choices=variant_choices)
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False)  # an open challenge in the lobby, not a private link
+    # A direct challenge to one named player (notified live; docs/social.md), else null.
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    colour = models.CharField(max_length=8, choices=Colour.choices, default=Colour.RANDOM)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -210,3 +221,45 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"Seek {self.user_id} {self.variant} ({self.status})"
+
+
+class ChatMessage(models.Model):
+    """One line of a match's chat: the players' room or the spectators' room
+    (kept apart, as lichess does). Kept with the match; shown on its record."""
+
+    class Room(models.TextChoices):
+        PLAYERS = "players", _("players")
+        SPECTATORS = "spectators", _("spectators")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    room = models.CharField(max_length=16, choices=Room.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=140)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["match", "room", "created_at"], name="chat_room")]
+
+    def __str__(self) -> str:
+        return f"{self.author_id}@{self.match_id}/{self.room}: {self.text[:20]}"
+
+
+class Report(models.Model):
+    """A report of a chat message or of a player, for staff (Django admin), with
+    the match and what was said around it when it was made."""
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    reported = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.CharField(max_length=500, blank=True)
+    context = models.JSONField(default=list, blank=True)  # the chat lines around the message, as they were
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["handled", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"report {self.pk}: {self.reported_id} by {self.reporter_id}"

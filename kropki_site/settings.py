@@ -257,6 +257,9 @@ WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)
 
+# A block keeps two players apart in the ranked queue this long (docs/social.md).
+BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
+
 # Games beyond the built-in ones: modules imported at start-up that register a
 # GameSpec in games.catalogue (docs/games.md), e.g. "tests.plugin.tictactoe.register".
 EXTRA_GAMES = env_list("KROPKI_EXTRA_GAMES", [])
