@@ -40,6 +40,7 @@ CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
     ("kropki_39x32", "kropki", {"width": 39, "height": 32}),
     ("connect4", "connect4", {}),
     ("dots_and_boxes_5x5", "dots_and_boxes", {"rows": 5, "cols": 5}),
+    ("pilkarzyki", "pilkarzyki", {}),
 ]
 
 

@@ -15,6 +15,7 @@ MESSAGES = {
     "inside_territory": _("This point lies inside someone's territory: nobody may play there."),
     "column_full": _("This column is full."),
     "segment_drawn": _("This segment is already drawn."),
+    "not_a_goal_entry": _("The ball enters a goal only across the goal line, between the posts."),
     "not_your_turn": _("It is your opponent's turn."),
     "player_has_ended": _("You have ended the game: you cannot place more dots."),
     "game_over": _("The game is over."),
@@ -45,6 +46,21 @@ MESSAGES = {
     "unknown_type": _("Unknown message type."),
     "frame_too_large": _("The message is too long."),
     "rate_limited": _("Too many messages at once. Slow down a little."),
+    # chat codes (games/play/chat.py)
+    "chat_empty": _("The message is empty."),
+    "chat_too_long": _("A chat message may have at most 140 characters."),
+    "chat_rate_limited": _("You are writing too fast. Wait a moment."),
+    "not_a_spectator": _("Players write in the players' chat."),
+    "blocked": _("You cannot write to this player."),
+    "report_self": _("You cannot report yourself."),
+    "reports_too_often": _("You have sent many reports in the last hour. Try again later."),
+    # direct challenges and the site socket (games/play/challenges.py, docs/protocol.md "Site socket")
+    "unknown_user": _("There is no such player."),
+    "self_challenge": _("You cannot challenge yourself."),
+    "not_challengeable": _("This player cannot be challenged: a guest plays only the computer."),
+    "already_challenged": _("You have already challenged this player. Wait for the answer."),
+    "too_many_pending": _("You have too many challenges waiting for an answer. Wait a moment."),
+    "bad_colour": _("There is no such colour."),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from . import connect4, dots_and_boxes, kropki
+from . import connect4, dots_and_boxes, kropki, pilkarzyki
 
 LEVELS = ("latwy", "sredni", "trudny")
 LEVEL_NAMES = {"latwy": "łatwy", "sredni": "średni", "trudny": "trudny"}
@@ -24,6 +24,7 @@ _BY_GAME: dict[str, Any] = {
     "connect4": connect4,
     "dots_and_boxes": dots_and_boxes,
     "kropki": kropki,
+    "pilkarzyki": pilkarzyki,
 }
 
 
@@ -58,7 +59,8 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, state: Any) -> int:
-        return self.rng.choice(state.legal_actions())
+        action: int = self.rng.choice(state.legal_actions())
+        return action
 
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "RandomPlayer", "choose_action", "default_budget"]

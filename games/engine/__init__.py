@@ -24,8 +24,9 @@ from .base import (
 from .connect4 import Connect4
 from .dots_and_boxes import DotsAndBoxes
 from .kropki import Kropki
+from .pilkarzyki import Pilkarzyki
 
-GAMES: dict[str, type[Game]] = {cls.slug: cls for cls in (Kropki, Connect4, DotsAndBoxes)}
+GAMES: dict[str, type[Game]] = {cls.slug: cls for cls in (Kropki, Connect4, DotsAndBoxes, Pilkarzyki)}
 
 
 def get_game(slug: str, **params: Any) -> Game:
@@ -50,6 +51,7 @@ __all__ = [
     "InvalidParamsError",
     "Kropki",
     "Outcome",
+    "Pilkarzyki",
     "State",
     "get_game",
     "other",

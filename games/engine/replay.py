@@ -5,13 +5,17 @@ Reads one JSON game per line and writes one JSON line per game:
 - input: ``{"game": "kropki", "params": {"width": W, "height": H}, "moves":
   [[x, y], ..., ["end"]]}``; ``{"game": "connect4", "moves": "4453..."}``
   (columns 1..7, as a string or a list of ints); ``{"game": "dots_and_boxes",
-  "params": {"rows": 5, "cols": 5}, "moves": [segment ids]}``.
+  "params": {"rows": 5, "cols": 5}, "moves": [segment ids]}``;
+  ``{"game": "pilkarzyki", "moves": [directions]}`` (0..7 = N, NE, E, SE, S,
+  SW, W, NW, N towards the top goal; the compass names are read too).
 - output: ``{"after": [{"ok", "error", "to_move", "scores", "over", "winner",
   "reason", ...}, ...]}``, one entry per move tried. A rejected move
   (``ok: false`` with its error code) changes nothing and does not pass the
   turn; the replay carries on with the next move. ``winner`` is 0 for a draw
   and null while the game is not over. The extra fields come from
-  ``State.replay_fields()`` (``grid``, ``dead_lines``, ``boxes``).
+  ``State.replay_fields()`` (``grid``, ``dead_lines``, ``boxes``; for
+  Piłkarzyki ``ball``, ``[x, y]`` after the move, and ``moves_again``, true
+  when the player who made the last move moves again after a bounce).
 - a line that is not a game (not JSON, unknown game, bad params, a move of the
   wrong shape) gets ``{"error": "..."}`` and the command goes on.
 
@@ -23,7 +27,10 @@ changes who wins. The site's own matches always end at the majority.
 Which moves are rejected rather than malformed: a Kropki pair of integers off
 the board (``off_board``), a Cztery w rzędzie column that is not 1..7 or a
 character that is not a digit (``unknown_action``), a segment id out of range
-(``unknown_action``).
+(``unknown_action``), a Piłkarzyki direction that is not 0..7 or not a compass
+name (``unknown_action``). A Piłkarzyki move's other refusals come from the
+engine: ``off_board``, ``not_a_goal_entry``, ``segment_drawn`` (a used or
+border segment), ``game_over``.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ def _is_int(value: object) -> bool:
 
 def _kropki_move(game: Game, move: object) -> int | str:
     if isinstance(move, list) and move == ["end"]:
-        return game.end_action  # type: ignore[attr-defined, no-any-return]
+        return UNKNOWN_ACTION if game.end_action is None else game.end_action
     if isinstance(move, list) and len(move) == 2 and _is_int(move[0]) and _is_int(move[1]):
         try:
             return game.action_for(move[0], move[1])  # type: ignore[attr-defined, no-any-return]
@@ -72,10 +79,22 @@ def _dots_and_boxes_move(game: Game, move: object) -> int | str:
     raise BadRecord(f"a dots_and_boxes move is a segment id, not {json.dumps(move)}")
 
 
+def _pilkarzyki_move(game: Game, move: object) -> int | str:
+    if _is_int(move):
+        return move if 0 <= move < game.num_actions else UNKNOWN_ACTION  # type: ignore[operator, return-value]
+    if isinstance(move, str):
+        try:
+            return game.string_to_action(move)
+        except EngineError as error:
+            return error.code
+    raise BadRecord(f"a pilkarzyki move is a direction 0..7, not {json.dumps(move)}")
+
+
 _MOVE_READERS = {
     "kropki": _kropki_move,
     "connect4": _connect4_move,
     "dots_and_boxes": _dots_and_boxes_move,
+    "pilkarzyki": _pilkarzyki_move,
 }
 
 
