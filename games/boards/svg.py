@@ -47,6 +47,15 @@ WORDS = {
         "box": "kwadrat",
         "P": "R",  # initials in boxes: Różowe / Niebieskie
         "B": "N",
+        # Piłkarzyki
+        "field": "boisko",
+        "ball": "piłka",
+        "goal_of": "bramka, którą atakują",
+        "turn_path": "droga piłki w tej turze",
+        "moves_again": "odbicie: ten sam gracz gra dalej",
+        "direction": "kierunek",
+        "dirs": "w górę|w górę w prawo|w prawo|w dół w prawo|w dół|w dół w lewo|w lewo|w górę w lewo",
+        "used": "użyte odcinki",
     },
     "en": {
         "board": "board",
@@ -73,6 +82,15 @@ WORDS = {
         "box": "box",
         "P": "P",
         "B": "B",
+        # Piłkarzyki
+        "field": "field",
+        "ball": "ball",
+        "goal_of": "goal attacked by",
+        "turn_path": "the ball's path this turn",
+        "moves_again": "bounce: the same player moves again",
+        "direction": "direction",
+        "dirs": "up|up-right|right|down-right|down|down-left|left|up-left",
+        "used": "segments used",
     },
 }
 

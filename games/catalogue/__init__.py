@@ -3,7 +3,7 @@ reads (see ``spec.py``). The built-in games register here, in the site's order."
 
 from __future__ import annotations
 
-from . import connect4, dots_and_boxes, kropki  # noqa: F401  (each registers its game)
+from . import connect4, dots_and_boxes, kropki, pilkarzyki  # noqa: F401  (each registers its game)
 from .spec import (
     Board,
     Bot,

@@ -42,7 +42,7 @@ def _background() -> ThreadPoolExecutor:
 
 def _send(task_name: str, args: tuple[Any, ...]) -> None:
     try:
-        current_app.tasks[task_name].apply_async(args)
+        current_app.send_task(task_name, args=args)  # routed by name (CELERY_TASK_ROUTES)
     except Exception:  # the broker is down or slow: the sweeper's rescue covers it
         log.exception("could not publish %s%r", task_name, args)
 

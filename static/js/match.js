@@ -109,6 +109,11 @@
   // -- frames -----------------------------------------------------------------
 
   function onFrame(frame) {
+    // Chat frames (and chat refusals, marked "for": "chat") belong to static/js/chat.js.
+    if (frame.type === "chat" || frame.type === "chat_history" || (frame.type === "error" && frame["for"] === "chat")) {
+      document.dispatchEvent(new CustomEvent("kropki:chat", { detail: frame }));
+      return;
+    }
     if (frame.type === "error") {
       if (frame.code === "turn_not_expired") return; // our claim was early: the clock will try again
       showError(frame);
@@ -527,6 +532,20 @@
       play(target);
       return;
     }
+    // A board may name an action per key (Piłkarzyki: the arrows and the keypad's eight
+    // directions): the key focuses that action's target, the same key again plays it.
+    var svg = boardEl.querySelector("svg");
+    var keyActions = svg && svg.dataset && svg.dataset.keyActions ? JSON.parse(svg.dataset.keyActions) : null;
+    if (keyActions) {
+      var action = keyActions[event.code] !== undefined ? keyActions[event.code] : keyActions[event.key];
+      if (action !== undefined) {
+        event.preventDefault();
+        var wanted = boardEl.querySelector('[data-action="' + action + '"]');
+        if (!wanted) return; // no move that way
+        if (wanted === target) play(wanted); else wanted.focus();
+        return;
+      }
+    }
     var dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
     if (!dir) return;
     event.preventDefault();
@@ -603,6 +622,8 @@
   root.dataset.ply = String(lastPly);
   root.dataset.ready = "1";
   window.kropkiMatch = {
+    // static/js/chat.js sends its frames on this page's socket (false when it is not open)
+    sendChat: function (frame) { return !!(ws && ws.readyState === WebSocket.OPEN && send(frame)); },
     ply: function () { return lastPly; },
     frame: function () { return lastFrame; },
     boardReady: function () { return !boardLoading && boardShows[0] === snap.ply && boardShows[1] === active(); },

@@ -160,3 +160,26 @@ def test_connect_four_win(new_context, live_url, live_site):
 def test_dots_and_boxes_whole_game_with_extra_moves(new_context, live_url, live_site, seed):
     play_match(new_context, live_url, live_site, "kropki-i-kwadraty", dots_and_boxes_game(seed), check_every=8,
                name="dots-and-boxes")
+
+
+def pilkarzyki_game(seed: int) -> list[int]:
+    """A random game that bounces at least three times and ends with the ball in a goal."""
+    for attempt in range(1000):
+        rng = random.Random(seed * 1000 + attempt)
+        state = get_variant("pilkarzyki").game().new_initial_state()
+        bounces = 0
+        while state.current_player() is not None:
+            legal = state.legal_actions()
+            # drift towards a goal so that games end in one, not in a stuck ball
+            forward = [a for a in legal if a in (0, 1, 7)] if state.current_player() == 1 else [a for a in legal if a in (3, 4, 5)]
+            effect = state.apply_action(rng.choice(forward if forward and rng.random() < 0.6 else legal))
+            bounces += bool(effect.details["extra_move"])
+        if bounces >= 3 and state.outcome().reason in ("goal", "own_goal") and len(state.history) <= 60:
+            return list(state.history)
+    raise AssertionError("no short game with bounces and a goal")
+
+
+def test_pilkarzyki_whole_game_with_bounces_and_a_goal(new_context, live_url, live_site):
+    pages = play_match(new_context, live_url, live_site, "pilkarzyki", pilkarzyki_game(3), check_every=4,
+                       name="pilkarzyki")
+    expect(pages["watcher (en)"].get_by_test_id("result")).to_have_text(re.compile("goal"))

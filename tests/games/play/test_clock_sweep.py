@@ -14,6 +14,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from celery import current_app
 from celery.signals import before_task_publish
 from django.conf import settings
 from django.db import connection
@@ -98,7 +99,7 @@ def test_a_failed_publish_is_logged_and_the_move_stands(alice, monkeypatch, capl
     def broker_down(*args, **kwargs):
         raise ConnectionError("Redis is down")
 
-    monkeypatch.setattr(tasks.bot_move, "apply_async", broker_down)
+    monkeypatch.setattr(current_app, "send_task", broker_down)
     match = services.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=None, bot_level="latwy")
     with caplog.at_level(logging.ERROR, logger="games.play.publisher"):
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=3)

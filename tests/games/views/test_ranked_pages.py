@@ -9,6 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from games import catalogue
 from games import play as services
 from games.models import Seek
 from games.play import matchmaking
@@ -70,7 +71,7 @@ def test_play_now_queues_shows_the_time_and_redirects_once_paired(client, alice,
     client.force_login(alice)
     response = client.post(reverse("queue_join"), {"variant": "all"})
     assert response.status_code == 302 and response["Location"] == reverse("queue")
-    assert Seek.objects.filter(user=alice, status="waiting").count() == 4
+    assert Seek.objects.filter(user=alice, status="waiting").count() == len(catalogue.variant_keys())
     page = client.get(reverse("queue")).content.decode()
     assert 'hx-get="/graj/kolejka/stan/"' in page and 'hx-trigger="every 1s"' in page
     partial = client.get(reverse("queue_status"), HTTP_HX_REQUEST="true")
