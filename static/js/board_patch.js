@@ -415,6 +415,7 @@
     var targets = svg.querySelector(":scope > .targets");
     if (targets) targets.remove();
     svg.classList.remove("interactive");
+    svg.removeAttribute("data-key-actions"); // no moves left to key in
     svg.setAttribute("role", "img");
     setDescription(svg, game, view, words);
   }
