@@ -13,7 +13,7 @@ def shared_vectors_dir() -> Path:
     override = os.environ.get("SHARED_VECTORS_DIR")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+    return Path(__file__).resolve().parents[4] / "shared" / "vectors"
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ def kropki_vectors_dir() -> Path:
     override = os.environ.get("KROPKI_VECTORS_DIR")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "kropki"
+    return Path(__file__).resolve().parents[4] / "shared" / "vectors" / "kropki"
 
 
 def load_games(name: str) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """``python -m games.engine replay`` for Piłkarzyki, run as a subprocess as
-others will run it (tests/engine/test_replay.py does the same for the other
+others will run it (tests/games/engine/test_replay.py does the same for the other
 games)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from games.engine import get_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 KEYS = {"ok", "error", "to_move", "scores", "over", "winner", "reason", "ball", "moves_again"}
 N, NE, E, SE, S, SW, W, NW = range(8)
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def replay(*lines: object) -> list[dict]:
@@ -147,7 +147,7 @@ def test_replay_plays_dots_and_boxes_records_past_the_majority_by_default() -> N
     import json
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "dots_and_boxes" / "endgames_5x5.jsonl"
+    path = Path(__file__).resolve().parents[4] / "shared" / "vectors" / "dots_and_boxes" / "endgames_5x5.jsonl"
     past = next(r for r in map(json.loads, path.open()) if max(r["score"]) > 13)
     full, site = replay(
         {"game": "dots_and_boxes", "params": {"rows": 5, "cols": 5}, "moves": past["moves"]},

@@ -59,8 +59,9 @@ def test_a_repeat_view_of_a_profile_runs_four_queries_and_still_shows_a_new_game
     url = reverse("profile", args=["alice"])
     with django_assert_max_num_queries(12):
         first = page(client.get(url))
-    # Session, viewer, alice with her ratings, the page's match ids: the chart and the list are cached.
-    with django_assert_num_queries(4):
+    # Session, viewer, alice with her ratings, the page's match ids, whether bob blocked her
+    # (docs/social.md): the chart and the list are cached.
+    with django_assert_num_queries(5):
         again = page(client.get(url))
     assert again == first
     assert 'data-testid="chart-cztery-w-rzedzie"' in again and again.count('data-testid="record-link"') == 20
@@ -95,7 +96,9 @@ def test_a_repeat_view_of_a_long_record_draws_nothing_and_shows_the_same_page(
     url = reverse("record", args=[match.pk])
     first = page(client.get(url))
     assert len(renders) == 1 and 'data-testid="rating-after-pink"' in first
-    with django_assert_num_queries(1):  # the match; its board, moves and rating changes are cached
+    # the match and its chat (players may still write after the end, so it is read each time);
+    # its board, moves and rating changes are cached
+    with django_assert_num_queries(2):
         again = page(client.get(url))
     assert len(renders) == 1
     assert again == first and move_list(again).count("<li") == match.ply == 9
