@@ -87,3 +87,9 @@ class LoginForm(auth_forms.AuthenticationForm):
 
 class SettingsForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=User.Language.choices, widget=forms.RadioSelect)
+    invisible = forms.BooleanField(
+        label=_("Invisible"), required=False,
+        help_text=_("Others do not see you in the list of players online, nor “online” on your profile."),
+    )
+    notify_sound = forms.BooleanField(label=_("Play a sound when someone challenges me"), required=False)
+    notify_title = forms.BooleanField(label=_("Flash the page title when someone challenges me"), required=False)

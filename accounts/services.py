@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.core.exceptions import ValidationError
 
 from .models import User
@@ -21,6 +23,18 @@ def user_set_language(*, user: User, language: str) -> User:
         user.language = language
         user.save(update_fields=["language"])
     return user
+
+
+def user_set_social(*, user: User, invisible: bool, notify_sound: bool, notify_title: bool) -> User:
+    """The presence and notification switches of the settings page (docs/social.md)."""
+    user.invisible, user.notify_sound, user.notify_title = invisible, notify_sound, notify_title
+    user.save(update_fields=["invisible", "notify_sound", "notify_title"])
+    return user
+
+
+def user_mark_seen(*, user_id: int, at: datetime) -> None:
+    """The user's last site socket closed at ``at`` (their profile's "last seen")."""
+    User.objects.filter(pk=user_id).update(last_seen=at)
 
 
 def username_clean(username: str, *, exclude_pk: int | None = None) -> str:

@@ -152,6 +152,12 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
         form = SettingsForm(request.POST)
         if form.is_valid():
             services.user_set_language(user=request.user, language=form.cleaned_data["language"])
+            services.user_set_social(
+                user=request.user,
+                invisible=form.cleaned_data["invisible"],
+                notify_sound=form.cleaned_data["notify_sound"],
+                notify_title=form.cleaned_data["notify_title"],
+            )
             translation.activate(request.user.language)
             messages.success(request, _("Settings saved."))
             response = redirect("account_settings")
@@ -163,7 +169,12 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
             return response
     else:
-        form = SettingsForm(initial={"language": request.user.language})
+        form = SettingsForm(initial={
+            "language": request.user.language,
+            "invisible": request.user.invisible,
+            "notify_sound": request.user.notify_sound,
+            "notify_title": request.user.notify_title,
+        })
     return render(request, "accounts/settings.html", {"form": form})
 
 

@@ -14,10 +14,12 @@ from typing import Any
 from django.utils import translation
 
 from games import catalogue, play
+from games.display.chat import chat_history_frame
 from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
 from games.errors import MatchError
 from games.models import Match
+from games.play import chat
 
 
 def _int(content: dict[str, Any], key: str) -> int:
@@ -106,6 +108,19 @@ class MatchDesk:
         """Run command ``kind``; "duplicate" when it resent a move already made.
         Raises MatchError for a refusal."""
         return self.COMMANDS[kind](match_id, user_id, content)
+
+    def chat(self, match_id: int, user_id: int | None, content: dict[str, Any]) -> None:
+        """A ``chat`` frame: write its line (``chat.chat_send``; the line reaches the
+        room's sockets after commit). Raises MatchError for a refusal."""
+        room, text = content.get("room"), content.get("text")
+        if not isinstance(room, str) or not isinstance(text, str):
+            raise MatchError("bad_frame")
+        chat.chat_send(match_id=match_id, user_id=user_id, room=room, text=text)
+
+    def chat_history(self, match_id: int, room: str) -> dict[str, Any] | None:
+        """The ``chat_history`` frame of ``room``, or None while the room is empty."""
+        lines = chat.chat_lines(match_id=match_id, room=room)
+        return chat_history_frame(room, lines) if lines else None
 
     def exists(self, match_id: int) -> bool:
         return Match.objects.filter(pk=match_id).exists()

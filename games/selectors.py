@@ -1,4 +1,4 @@
-"""Reads for pages and sockets: the engine state of a match, the queue, who plays now.
+"""Reads for pages and sockets: the engine state of a match, the queue, who plays now, who is online.
 
 Writes go through ``games/play/``; these only read (the engine-state cache is
 a per-process shortcut for a replay, never trusted on its own).
@@ -12,14 +12,17 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count
+from django.db.models import Count, Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 from accounts.models import User
 from games import catalogue
 from games.engine import State
-from games.live import presence
+from games.live import online, presence
 from games.models import Match, Seek
+from ratings.models import Rating
+from ratings.selectors import rating_for
 
 log = logging.getLogger(__name__)
 
@@ -120,3 +123,54 @@ def live_summary(limit: int = 5) -> dict[str, Any]:
         if match.pink is not None and match.blue is not None  # always: the query wants both
     ]
     return {"playing": playing, "watching": watching, "matches": matches}
+
+
+ONLINE_LIST_LIMIT = 100
+
+
+def online_players(limit: int = ONLINE_LIST_LIMIT) -> list[dict[str, Any]]:
+    """Players online now (an open site socket, games/live/online.py), invisible ones left out,
+    by name: each ``{"name", "in_match", "ratings": {variant: "1532" or "1500?"}}`` (a question
+    mark: provisional). Three queries whatever the number: users, their ratings, their matches."""
+    ids = online.online_ids()
+    if not ids:
+        return []
+    users = list(
+        User.objects.filter(pk__in=ids, invisible=False, is_guest=False, is_active=True)
+        .order_by(Lower("username"))
+        .values_list("pk", "username")[:limit]
+    )
+    user_ids = [pk for pk, _name in users]
+    variants = catalogue.variant_keys()
+    rows = {(r.user_id, r.variant): r for r in Rating.objects.filter(user_id__in=user_ids, variant__in=variants)}
+    playing: set[int | None] = set()
+    for pink, blue in Match.objects.filter(status=Match.Status.ACTIVE).filter(
+        Q(pink_id__in=user_ids) | Q(blue_id__in=user_ids)
+    ).values_list("pink_id", "blue_id"):
+        playing.update((pink, blue))
+    default = _default_rating_display()
+    return [
+        {
+            "name": name,
+            "in_match": pk in playing,
+            "ratings": {v: rows[(pk, v)].display if (pk, v) in rows else default for v in variants},
+        }
+        for pk, name in users
+    ]
+
+
+def _default_rating_display() -> str:
+    return rating_for(None, catalogue.variant_keys()[0]).display
+
+
+def online_frame() -> dict[str, Any]:
+    """The ``online`` frame of the site socket (docs/protocol.md "Site socket")."""
+    return {"type": "online", "players": online_players()}
+
+
+def presence_of(user: User) -> dict[str, Any]:
+    """What a profile shows: ``{"online": bool, "last_seen": datetime | None}``; an invisible
+    player shows neither."""
+    if user.invisible:
+        return {"online": False, "last_seen": None}
+    return {"online": online.is_online(user.pk), "last_seen": user.last_seen}

@@ -2,6 +2,7 @@ from django.urls import path
 
 from .views import (
     challenge,
+    chat,
     computer,
     home,
     lobby,
@@ -10,6 +11,7 @@ from .views import (
     ranking,
     record,
     rules,
+    social,
 )
 
 urlpatterns = [
@@ -24,6 +26,8 @@ urlpatterns = [
     path("graj/kolejka/anuluj/", lobby.queue_cancel, name="queue_cancel"),
     path("graj/kolejka/stan/", lobby.queue_status, name="queue_status"),
     path("gracz/<str:username>/", profile.profile, name="profile"),
+    path("gracz/<str:username>/blokuj/", social.block, name="block"),
+    path("gracz/<str:username>/odblokuj/", social.unblock, name="unblock"),
     path("ranking/", ranking.ranking, name="ranking"),
     path("ranking/<slug:variant>/", ranking.ranking, name="ranking_variant"),
     path("partia/<int:match_id>/zapis/", record.record, name="record"),
@@ -33,6 +37,7 @@ urlpatterns = [
     path("graj/komputer/", computer.play_computer, name="play_computer"),
     path("partia/<int:match_id>/", match.match_page, name="match"),
     path("partia/<int:match_id>/plansza/<int:ply>/", match.match_board, name="match_board"),
+    path("partia/<int:match_id>/zglos/", chat.chat_report, name="chat_report"),
     path("wyzwanie/", challenge.challenge_new, name="challenge_new"),
     path("wyzwanie/<str:token>/", challenge.challenge_page, name="challenge"),
     path("wyzwanie/<str:token>/przyjmij/", challenge.challenge_accept_view, name="challenge_accept"),

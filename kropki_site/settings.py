@@ -253,12 +253,20 @@ GUEST_STALE_DAYS = env_int("GUEST_STALE_DAYS", 7)
 # Open match sockets per logged-in user, and per IP for anonymous visitors; one more is closed with 4429.
 WS_SOCKETS_PER_USER = env_int("WS_SOCKETS_PER_USER", 10)
 WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
+# Open site-wide sockets (ws/site/: presence, notifications; one per tab) per user.
+WS_SITE_SOCKETS_PER_USER = env_int("WS_SITE_SOCKETS_PER_USER", 10)
 # ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)
 
 # A block keeps two players apart in the ranked queue this long (docs/social.md).
 BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
+
+# Chat at the table (games/play/chat.py, docs/social.md "Chat"): messages per user per window,
+# across all of the user's sockets (each socket also has a token bucket of its own), and reports.
+CHAT_MESSAGES_PER_WINDOW = env_int("CHAT_MESSAGES_PER_WINDOW", 5)
+CHAT_WINDOW_SECONDS = env_int("CHAT_WINDOW_SECONDS", 10)
+REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)
 
 # Games beyond the built-in ones: modules imported at start-up that register a
 # GameSpec in games.catalogue (docs/games.md), e.g. "tests.plugin.tictactoe.register".
@@ -269,6 +277,12 @@ EXTRA_GAMES = env_list("KROPKI_EXTRA_GAMES", [])
 CHALLENGE_TTL_MINUTES = env_int("CHALLENGE_TTL_MINUTES", 30)  # an open challenge expires after this
 CHALLENGES_OPEN_PER_USER = env_int("CHALLENGES_OPEN_PER_USER", 3)  # open (unexpired) at once
 CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)  # created in the last hour, whatever became of them
+# Direct challenges to a named player (games/play/challenges.py, docs/social.md): unanswered, one
+# expires after DIRECT_CHALLENGE_SECONDS; a player has at most DIRECT_CHALLENGES_PENDING_PER_USER
+# waiting at once and sends at most DIRECT_CHALLENGES_PER_HOUR an hour.
+DIRECT_CHALLENGE_SECONDS = env_int("DIRECT_CHALLENGE_SECONDS", 60)
+DIRECT_CHALLENGES_PENDING_PER_USER = env_int("DIRECT_CHALLENGES_PENDING_PER_USER", 3)
+DIRECT_CHALLENGES_PER_HOUR = env_int("DIRECT_CHALLENGES_PER_HOUR", 30)
 
 # --- Accounts and authentication -----------------------------------------------
 

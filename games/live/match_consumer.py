@@ -15,6 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, cast
 
 from asgiref.sync import sync_to_async
@@ -29,7 +30,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.errors import MatchError
 
-from . import presence, transport, wsframes
+from . import chatrooms, presence, transport, wsframes
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -50,6 +51,8 @@ class Desk(Protocol):
     def is_spectator(self, match_id: int, user_id: int | None) -> bool: ...
     def version(self, match_id: int) -> str | None: ...
     def state(self, match_id: int, user_id: int | None, language: str) -> dict[str, Any] | None: ...
+    def chat(self, match_id: int, user_id: int | None, content: dict[str, Any]) -> None: ...
+    def chat_history(self, match_id: int, room: str) -> dict[str, Any] | None: ...
 
 
 log = logging.getLogger(__name__)
@@ -67,6 +70,16 @@ RATE_BURST = 20.0
 # a flood of `sync` gets a few states instead of one per frame (issue 12, item 6).
 STATE_RATE_PER_SECOND = 0.5
 STATE_BURST = 3.0
+# Chat frames (docs/protocol.md "Chat") have a bucket of their own, so a chatty socket never
+# spends the tokens of its moves: bursts of 5, then one per 2 s (the service also limits each
+# user over all sockets, settings.CHAT_MESSAGES_PER_WINDOW). Chat refusals are never followed
+# by a state frame, and carry "for": "chat" so the page shows them by the chat.
+CHAT_RATE_PER_SECOND = 0.5
+CHAT_BURST = 5.0
+# The chat's database calls run on a small pool of their own: a chat line waiting for the
+# database (SQLite's single writer, or a PostgreSQL insert waiting on the match row's key
+# lock while a move holds it) never takes a thread the moves need (bench/chat.py).
+CHAT_EXECUTOR = ThreadPoolExecutor(max_workers=2, thread_name_prefix="chat-db")
 # How often an open socket renews its place under the per-user / per-IP socket cap.
 LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 # channels_redis forgets a group member group_expiry seconds after its group_add (silently:
@@ -75,7 +88,7 @@ LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 REJOIN_FRACTION = 0.25
 
 
-def db_call(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+def db_call(func: Callable[P, R], executor: ThreadPoolExecutor | None = None) -> Callable[P, Awaitable[R]]:
     """``database_sync_to_async`` on the thread pool rather than the one shared
     thread: matches do not queue behind each other's moves (the row lock orders
     the writers of one match).
@@ -90,6 +103,7 @@ def db_call(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     before and after the call; channels' ``aclose_old_connections`` would only
     hop to the one thread-sensitive thread and clean that thread's connection.)
     Broadcasts after commit are queued on daphne's loop (``transport.sends_on_loop``).
+    ``executor``: another pool than the loop's (the chat's, ``CHAT_EXECUTOR``).
     """
 
     @functools.wraps(func)
@@ -103,7 +117,8 @@ def db_call(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
                 conn.close_at = None  # not "obsolete" for close_old_connections (CONN_MAX_AGE is 0 for requests)
 
     # channels ships no type hints: database_sync_to_async is untyped (it returns an awaitable version of the function).
-    return cast(Callable[P, Awaitable[R]], database_sync_to_async(keep_connection, thread_sensitive=False))
+    return cast(Callable[P, Awaitable[R]],
+                database_sync_to_async(keep_connection, thread_sensitive=False, executor=executor))
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
@@ -120,6 +135,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
     tokens_at: float
     state_tokens: float
     state_tokens_at: float
+    chat_room: str | None
+    chat_tokens: float
+    chat_tokens_at: float
 
     def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -137,6 +155,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
+        if getattr(self, "chat_room", None) is not None:
+            await chatrooms.leave(self.channel_layer, self._chat_group(), self._chat_line)
+            self.chat_room = None
         cap_key: str | None = getattr(self, "cap_key", None)  # unset if connect() refused early
         if cap_key is not None:
             await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
@@ -178,12 +199,17 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
         self.state_tokens = STATE_BURST
         self.state_tokens_at = self.tokens_at
         self.state_task = None
+        self.chat_room = None
+        self.chat_tokens = CHAT_BURST
+        self.chat_tokens_at = self.tokens_at
         await self._join_groups()
         self.rejoin_task = asyncio.create_task(self._rejoin_forever())
         await self.accept()
         self.spectator = await self._is_spectator()
+        await self._join_chat()
         await self._presence(presence.join)
         await self._send_state()
+        await self._send_chat_history()
 
     async def _refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a close before the accept reaches the
@@ -279,6 +305,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
             else:
                 await self._send_state_limited()
             return
+        if kind == "chat":
+            await self._chat(content)
+            return
         if not isinstance(kind, str) or not self.desk.knows(kind):  # a list or dict is unhashable
             raise MatchError("unknown_type")
         # Identity before locks: who may not act is told so without a transaction,
@@ -290,6 +319,56 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
         result = await db_call(self.desk.command)(kind, self.match_id, self.user_id, content)
         if result == "duplicate":
             await self._send_state_limited()
+
+    # -- chat (docs/protocol.md "Chat") -------------------------------------------
+
+    def _chat_group(self) -> str:
+        assert self.chat_room is not None
+        return transport.chat_group(self.match_id, self.chat_room)
+
+    async def _join_chat(self) -> None:
+        """Read the players' room as a player, the spectators' room otherwise (also anonymous)."""
+        self.chat_room = "spectators" if self.spectator else "players"
+        await chatrooms.join(self.channel_layer, self._chat_group(), self._chat_line)
+
+    async def _chat_line(self, text: str) -> None:
+        """A committed line of this socket's room, pre-encoded (games/live/chatrooms.py hands it over)."""
+        if isinstance(text, str):
+            await self.send(text_data=text)
+
+    async def _send_chat_history(self) -> None:
+        """The room's recent lines after the state on connect (nothing while the room is empty)."""
+        if self.chat_room is None:
+            return
+        try:
+            frame = await db_call(self.desk.chat_history, CHAT_EXECUTOR)(self.match_id, self.chat_room)
+        except DatabaseError:  # the chat can wait for the next connect; the match must not
+            log.warning("chat history of match %s not sent", self.match_id, exc_info=True)
+            return
+        if frame is not None:
+            await self.send_json(frame)
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        """A chat line: its own bucket (the move bucket's token is given back), the
+        desk's service, and refusals as ``error`` frames with ``"for": "chat"`` and
+        no state frame after them."""
+        self.tokens = min(RATE_BURST, self.tokens + 1)
+        try:
+            now = time.monotonic()
+            self.chat_tokens = min(CHAT_BURST, self.chat_tokens + (now - self.chat_tokens_at) * CHAT_RATE_PER_SECOND)
+            self.chat_tokens_at = now
+            if self.chat_tokens < 1:
+                raise MatchError("chat_rate_limited")
+            self.chat_tokens -= 1
+            # Anonymous too: the desk's service refuses it (login_required) before any query.
+            await db_call(self.desk.chat, CHAT_EXECUTOR)(self.match_id, self.user_id, content)
+        except MatchError as exc:
+            await self._send_chat_error(exc)
+
+    async def _send_chat_error(self, exc: MatchError) -> None:
+        with translation.override(self.language):  # the message in this socket's language
+            message = str(exc.message)
+        await self.send_json({"type": "error", "code": exc.code, "message": message, "for": "chat"})
 
     async def _presence(self, action: Callable[[int, bool, str], None]) -> None:
         try:

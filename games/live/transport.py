@@ -37,6 +37,21 @@ def challenge_group(token: str) -> str:
 
 LOBBY_GROUP = "lobby"
 
+# The site sockets of lobby pages (they asked with ``watch_online``): the online list.
+ONLINE_GROUP = "online"
+
+
+def site_group(user_id: int) -> str:
+    """The site sockets (``ws/site/``) of one user: their notifications. Apart from
+    ``user_group``, which match sockets join too and which carries only ``user.logout``."""
+    return f"site-{user_id}"
+
+
+def chat_group(match_id: int, room: str) -> str:
+    """The sockets reading one chat room of a match ("players" or "spectators"):
+    apart from the match group, so chat never queues behind (or ahead of) moves."""
+    return f"chat-{match_id}-{room}"
+
 
 _local = threading.local()
 
@@ -115,9 +130,27 @@ def send_to_match(match_id: int, frame: dict[str, Any]) -> None:
     _send(match_group(match_id), {"type": "match.event", "text": text})
 
 
+def send_to_chat(match_id: int, room: str, frame: dict[str, Any]) -> None:
+    """A committed chat line to the sockets of its room only (call after commit only)."""
+    text = json.dumps(frame, ensure_ascii=False, default=str)
+    group = chat_group(match_id, room)
+    # The group's members are processes, not sockets (games/live/chatrooms.py): "group" names the room.
+    _send(group, {"type": "chat.event", "group": group, "text": text})
+
+
 def send_challenge_accepted(token: str, match_id: int) -> None:
     _send(challenge_group(token), {"type": "challenge.accepted", "match_id": match_id})
 
 
 def close_user_sockets(user_id: int) -> None:
     _send(user_group(user_id), {"type": "user.logout"})
+
+
+def send_to_site_user(user_id: int, frame: dict[str, Any]) -> None:
+    """A frame to every site socket of one user (a direct challenge, its answer)."""
+    _send(site_group(user_id), {"type": "site.event", "text": json.dumps(frame, ensure_ascii=False, default=str)})
+
+
+def send_online(frame: dict[str, Any]) -> None:
+    """The online list to every lobby page's site socket (encoded once)."""
+    _send(ONLINE_GROUP, {"type": "site.event", "text": json.dumps(frame, ensure_ascii=False, default=str)})

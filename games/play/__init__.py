@@ -9,7 +9,7 @@ Match, Move, Challenge or Seek row. Each module is one collaborator:
 - ``finishing``: the one door out, and rating;
 - ``clock``: the sweep of overdue turns, deadlines moved for a restart;
 - ``offers``: resigning, draws, rematches;
-- ``challenges``: link and lobby challenges;
+- ``challenges``: link and lobby challenges, and direct ones to a named player;
 - ``matchmaking``: the ranked queue;
 - ``computer``: games against the computer and its turn;
 - ``publisher``, ``drain``: publishing tasks off the request thread; a planned restart.

@@ -1,17 +1,21 @@
 """Challenges: a private link or an open challenge in the lobby, accepted by
-another account; colours are drawn at random."""
+another account (colours are drawn at random); and direct challenges to one
+named player, answered live on the site socket (docs/social.md)."""
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
+from accounts.blocks import blocked_either_way
 from accounts.models import User
 from games import catalogue
 from games.errors import MatchError
@@ -40,7 +44,7 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
         # the creator's row lock orders one user's creations (the counts below stay true)
         User.objects.select_for_update().filter(pk=user_id).values_list("pk").first()
         now = timezone.now()
-        mine = Challenge.objects.filter(creator_id=user_id)
+        mine = Challenge.objects.filter(creator_id=user_id, target__isnull=True)  # direct ones count apart
         if mine.filter(Challenge.open_q(now)).count() >= settings.CHALLENGES_OPEN_PER_USER:
             raise MatchError("too_many_challenges")
         if mine.filter(created_at__gt=now - timedelta(hours=1)).count() >= settings.CHALLENGES_PER_HOUR:
@@ -56,7 +60,7 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
             challenge = Challenge.objects.select_for_update().get(token=token)
         except (Challenge.DoesNotExist, ValidationError, ValueError, TypeError):
             raise MatchError("challenge_not_open") from None
-        if challenge.status != Challenge.Status.OPEN:
+        if challenge.status != Challenge.Status.OPEN or challenge.target_id is not None:  # direct: not by link
             raise MatchError("challenge_not_open")
         if challenge.is_expired:
             raise MatchError("challenge_expired")
@@ -80,3 +84,176 @@ def challenge_cancel(*, token: Any, user_id: int) -> None:
         )
     if not updated:
         raise MatchError("challenge_not_open")
+
+
+# -- direct challenges ------------------------------------------------------------------------
+#
+# A Challenge row with ``target`` set: pending while open and younger than DIRECT_CHALLENGE_SECONDS.
+# The frames go to the site sockets of both players (transport.send_to_site_user) after commit.
+
+
+def direct_ttl() -> timedelta:
+    return timedelta(seconds=settings.DIRECT_CHALLENGE_SECONDS)
+
+
+def direct_pending_q(now: datetime | None = None) -> Q:
+    """Direct, open and not yet expired."""
+    since = (now or timezone.now()) - direct_ttl()
+    return Q(status=Challenge.Status.OPEN, target__isnull=False, created_at__gt=since)
+
+
+def _seconds_left(challenge: Challenge, now: datetime) -> int:
+    return max(0, round((challenge.created_at + direct_ttl() - now).total_seconds()))
+
+
+def _tell_both(challenge: Challenge, frame: dict[str, Any]) -> None:
+    creator_id, target_id = challenge.creator_id, challenge.target_id
+    assert target_id is not None
+
+    def send() -> None:
+        transport.send_to_site_user(creator_id, frame)
+        transport.send_to_site_user(target_id, frame)
+
+    transaction.on_commit(send)
+
+
+def challenge_direct_create(*, user_id: int, target_name: object, variant: object, rated: bool,
+                            colour: object = Challenge.Colour.RANDOM) -> Challenge:
+    """Challenge the player called ``target_name`` (any letter case). Refused: to yourself, to a
+    guest, when either blocked the other, a second one to the same player while the first waits,
+    more than DIRECT_CHALLENGES_PENDING_PER_USER waiting or DIRECT_CHALLENGES_PER_HOUR an hour."""
+    require_account(user_id)
+    if not isinstance(variant, str) or variant not in catalogue.variant_keys():
+        raise MatchError("unknown_variant")
+    if not isinstance(colour, str) or colour not in Challenge.Colour.values:
+        raise MatchError("bad_colour")
+    if not isinstance(target_name, str) or not 0 < len(target_name) <= 150:
+        raise MatchError("unknown_user")
+    target = User.objects.filter(username__iexact=target_name, is_active=True).first()
+    if target is None:
+        raise MatchError("unknown_user")
+    if target.pk == user_id:
+        raise MatchError("self_challenge")
+    if target.is_guest:
+        raise MatchError("not_challengeable")
+    if blocked_either_way(user_id, target.pk):
+        raise MatchError("blocked")
+    with transaction.atomic():
+        creator = User.objects.select_for_update().get(pk=user_id)  # orders one user's challenges
+        now = timezone.now()
+        pending = Challenge.objects.filter(direct_pending_q(now), creator_id=user_id)
+        if pending.filter(target_id=target.pk).exists():
+            raise MatchError("already_challenged")
+        if pending.count() >= settings.DIRECT_CHALLENGES_PENDING_PER_USER:
+            raise MatchError("too_many_pending")
+        sent = Challenge.objects.filter(creator_id=user_id, target__isnull=False, created_at__gt=now - timedelta(hours=1))
+        if sent.count() >= settings.DIRECT_CHALLENGES_PER_HOUR:
+            raise MatchError("challenges_too_often")
+        challenge = Challenge.objects.create(
+            creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False
+        )
+        seconds = settings.DIRECT_CHALLENGE_SECONDS
+        common = {"id": challenge.pk, "variant": variant, "rated": challenge.rated, "colour": colour, "seconds": seconds}
+        received = {"type": "challenge_received", "from": creator.username, **common}
+        sent_frame = {"type": "challenge_sent", "to": target.username, **common}
+        target_id = target.pk
+
+        def send() -> None:
+            transport.send_to_site_user(target_id, received)
+            transport.send_to_site_user(user_id, sent_frame)
+
+        transaction.on_commit(send)
+        return challenge
+
+
+def _colours(challenge: Challenge) -> tuple[int, int]:
+    """(pink, blue) user ids: the creator's ``colour``, or drawn at random."""
+    assert challenge.target_id is not None
+    creator, target = challenge.creator_id, challenge.target_id
+    if challenge.colour == Challenge.Colour.PINK:
+        return creator, target
+    if challenge.colour == Challenge.Colour.BLUE:
+        return target, creator
+    players = [creator, target]
+    random.shuffle(players)
+    return players[0], players[1]
+
+
+def _locked_direct(challenge_id: object, **who: int) -> Challenge:
+    """The open direct challenge ``challenge_id`` addressed to / sent by ``who``, row-locked.
+    Unknown, someone else's and answered ones are all ``challenge_not_open`` (no probing)."""
+    if isinstance(challenge_id, bool) or not isinstance(challenge_id, int):
+        raise MatchError("bad_frame")
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id, target__isnull=False, **who).first()
+    if challenge is None or challenge.status != Challenge.Status.OPEN:
+        raise MatchError("challenge_not_open")
+    if timezone.now() >= challenge.created_at + direct_ttl():
+        raise MatchError("challenge_expired")
+    return challenge
+
+
+def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool) -> Match | None:
+    """The challenged player accepts (the match starts, both players are sent to it) or declines."""
+    with transaction.atomic():
+        challenge = _locked_direct(challenge_id, target_id=user_id)
+        if not accept:
+            challenge.status = Challenge.Status.DECLINED
+            challenge.save(update_fields=["status"])
+            _tell_both(challenge, {"type": "challenge_declined", "id": challenge.pk})
+            return None
+        require_account(user_id)
+        if blocked_either_way(challenge.creator_id, user_id):  # a block made since the challenge
+            raise MatchError("blocked")
+        pink, blue = _colours(challenge)
+        match = match_create(variant=challenge.variant, pink_id=pink, blue_id=blue, rated=challenge.rated)
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.match = match
+        challenge.save(update_fields=["status", "match"])
+        _tell_both(challenge, {"type": "challenge_accepted", "id": challenge.pk, "match_id": match.pk,
+                               "match_url": reverse("match", args=[match.pk])})
+        return match
+
+
+def challenge_direct_cancel(*, challenge_id: object, user_id: int) -> None:
+    """The challenger takes the challenge back before it is answered."""
+    with transaction.atomic():
+        challenge = _locked_direct(challenge_id, creator_id=user_id)
+        challenge.status = Challenge.Status.CANCELLED
+        challenge.save(update_fields=["status"])
+        _tell_both(challenge, {"type": "challenge_cancelled", "id": challenge.pk})
+
+
+def challenge_direct_expire(*, challenge_id: int) -> bool:
+    """Tell both players that the challenge expired unanswered, if it did (a timer on the
+    challenger's daphne calls this when the time is up; the row stays ``open``, past its time).
+    True if the frame was sent."""
+    challenge = Challenge.objects.filter(pk=challenge_id, target__isnull=False).first()
+    if challenge is None or challenge.status != Challenge.Status.OPEN:
+        return False
+    if timezone.now() < challenge.created_at + direct_ttl():
+        return False
+    _tell_both(challenge, {"type": "challenge_expired", "id": challenge.pk})
+    return True
+
+
+def challenges_direct_pending_for(user_id: int) -> list[dict[str, Any]]:
+    """The challenges waiting for ``user_id``'s answer, as ``challenge_received`` frames (sent
+    again when a site socket opens: a page loaded after the challenge still shows it)."""
+    now = timezone.now()
+    rows = Challenge.objects.filter(direct_pending_q(now), target_id=user_id).select_related("creator")
+    return [
+        {"type": "challenge_received", "id": c.pk, "from": c.creator.username, "variant": c.variant,
+         "rated": c.rated, "colour": c.colour, "seconds": _seconds_left(c, now)}
+        for c in rows.order_by("created_at")
+    ]
+
+
+def challenges_direct_sent_by(user_id: int) -> list[dict[str, Any]]:
+    """The challenges ``user_id`` sent that still wait, as ``challenge_sent`` frames."""
+    now = timezone.now()
+    rows = Challenge.objects.filter(direct_pending_q(now), creator_id=user_id).select_related("target")
+    return [
+        {"type": "challenge_sent", "id": c.pk, "to": c.target.username if c.target else "", "variant": c.variant,
+         "rated": c.rated, "colour": c.colour, "seconds": _seconds_left(c, now)}
+        for c in rows.order_by("created_at")
+    ]

@@ -29,6 +29,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.blocks import queue_apart_pairs
 from accounts.models import User
 from games import catalogue
 from games.errors import MatchError
@@ -175,8 +176,12 @@ def seek_pair(now: datetime | None = None) -> list[Match]:
             return []
         paired_users: set[int] = set()
         matches = []
+        # A block made within BLOCK_QUEUE_HOURS, either way, keeps two players apart (docs/social.md).
+        apart = queue_apart_pairs(sorted({s.user_id for s in seeks}), now)
         for c in _candidates(seeks, now):
             if c.a.user_id in paired_users or c.b.user_id in paired_users:
+                continue
+            if frozenset((c.a.user_id, c.b.user_id)) in apart:
                 continue
             paired_users.update((c.a.user_id, c.b.user_id))
             players = [c.a.user_id, c.b.user_id]

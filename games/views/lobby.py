@@ -56,6 +56,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     status = selectors.queue_status(request.user)
     context = _lobby_lists(request)
     context.update({"variants": catalogue.variant_choices(), "in_queue": bool(status.waiting)})
+    # Who is online (docs/social.md): first paint here; site.js keeps it current from the site socket.
+    first = catalogue.variant_keys()[0]
+    context["online_players"] = [{**p, "rating": p["ratings"][first]} for p in selectors.online_players()]
     return render(request, "games/lobby.html", context)
 
 

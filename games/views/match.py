@@ -22,6 +22,7 @@ from games import catalogue, selectors
 from games.display.board import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
+from games.views.chat import chat_panel
 from games.views.rules import rule_url
 
 
@@ -63,6 +64,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "winner_line": _winner_line(snapshot, strings),
         "rating_lines": _rating_lines(snapshot, strings),
         "next_game": _next_game(match, you),
+        "chat": chat_panel(request, match, you),
     })
 
 

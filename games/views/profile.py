@@ -26,8 +26,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts.blocks import has_blocked
 from accounts.models import User
 from games import catalogue
+from games import selectors as game_selectors
 from games.display.snapshot import player_name
 from games.models import BLUE, PINK, Match
 from ratings import selectors
@@ -225,4 +227,19 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "filter_result": result,
         "variants": [(k, catalogue.variant_name(k)) for k in catalogue.variant_keys()],
         "filter_query": query,
+        **_social(request, user),
     })
+
+
+def _social(request: HttpRequest, player: User) -> dict[str, Any]:
+    """Presence ("online" / "last seen"), and for another logged-in account: the direct-challenge
+    form and block / unblock (docs/social.md)."""
+    viewer = request.user
+    member = viewer.is_authenticated and not getattr(viewer, "is_guest", False)
+    other = member and viewer.pk != player.pk and not player.is_guest
+    return {
+        "presence": game_selectors.presence_of(player),
+        "can_challenge": other,
+        "blocked_by_me": bool(other and viewer.pk is not None and has_blocked(viewer.pk, player.pk)),
+        "colours": [("random", _("random")), ("pink", _("pink")), ("blue", _("blue"))],
+    }

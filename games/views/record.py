@@ -8,7 +8,8 @@ finished match never change, so they are cacheable.
 
 Queries: the page reads the match with both players and its rating changes
 (two queries; the changes are cached, as they never change once the match is
-finished) whatever the length of the game. The rest of the page (the
+finished) whatever the length of the game, and its chat, both rooms (one query, not
+cached: players may still write after the end). The rest of the page (the
 final board, the move list) depends only on the variant, the moves and the
 language: it is computed once and kept in the cache under a digest of those
 (``_replay``; the template caches the list's markup under the same key), so
@@ -34,6 +35,7 @@ from games.display import export
 from games.display.board import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
+from games.play.chat import chat_rooms
 from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
 
@@ -133,6 +135,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         "moves_key": key,
         "total": total,
         "has_sgf": export.has_sgf(match.variant),
+        "chat": chat_rooms(match_id=match.pk),
         "replay_config": {
             "total": total,
             "frameUrl": reverse("record_frame", args=[match.pk, 0]),

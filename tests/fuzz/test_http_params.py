@@ -172,5 +172,5 @@ def test_no_500_and_junk_changes_nothing(route, world):
 # POSTs that change state whatever the body says (no field decides anything).
 LEGIT_JUNK_POSTS = {
     "logout",  # ends the session (sessions are not in the fingerprint anyway)
-    "queue_cancel", "challenge_cancel", "challenge_accept",  # the URL names the object; the body is ignored
+    "queue_cancel", "challenge_cancel", "challenge_accept", "block", "unblock",  # the URL names the object; the body is ignored
 }

@@ -1,0 +1,287 @@
+"""``ws/site/``: one socket per tab of a logged-in page: presence and live
+notifications (direct challenges). docs/protocol.md "Site socket".
+
+Transport only: authenticate, cap and rate-limit, keep the user's place in the
+online set (``online.py``), and hand each command to the ``desk`` the routing
+gives it (``games.site_desk.SiteDesk``) in a database thread. An idle socket
+costs nothing but its lease, renewed in Redis every 30 s: the server pushes,
+the page never polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+from asgiref.sync import sync_to_async
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import MatchError
+
+from . import online, transport, wsframes
+from .match_consumer import db_call, socket_language
+
+log = logging.getLogger(__name__)
+
+
+class Desk(Protocol):
+    """What the site consumer asks of the site (games.site_desk.SiteDesk, handed in by games.routing)."""
+
+    def knows(self, kind: str) -> bool: ...
+    def command(self, kind: str, user_id: int, content: dict[str, Any]) -> int | None: ...
+    def may_connect(self, user_id: int) -> bool: ...
+    def welcome(self, user_id: int) -> list[dict[str, Any]]: ...
+    def online(self) -> dict[str, Any]: ...
+    def announce_online(self) -> None: ...
+    def expire(self, challenge_id: int) -> bool: ...
+    def went_offline(self, user_id: int) -> None: ...
+    def expiry_seconds(self) -> float: ...
+
+
+CLOSE_LOGIN_REQUIRED = 4401
+MAX_FRAME_BYTES = 1024
+# Token bucket per socket: a sustained frame a second, bursts of 8 (a person clicks; a flood is refused).
+RATE_PER_SECOND = 1.0
+RATE_BURST = 8.0
+LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
+REJOIN_FRACTION = 0.25
+# A tab that reloads, or a click to the next page, closes its socket and opens another within a
+# second or two: the user is called offline (and last_seen written) only if none is back by then.
+OFFLINE_GRACE_SECONDS = 5.0
+# Presence changes heard within this long are pushed to the lobby as one online list (per process).
+ANNOUNCE_DELAY_SECONDS = 0.25
+# Words that differ from the match's for the same code.
+WORDS = {"blocked": _("You cannot challenge this player: one of you has blocked the other.")}
+
+# Background work that outlives a socket (expiry timers, the grace before "offline", the
+# coalesced announcement): kept referenced here until done, per event loop.
+_background: set[asyncio.Task[Any]] = set()
+_announcing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+
+
+def _spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    task = asyncio.get_running_loop().create_task(coro)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+    return task
+
+
+def request_announce(desk: Desk) -> None:
+    """Push the online list soon; requests meanwhile share the one push."""
+    loop = asyncio.get_running_loop()
+    task = _announcing.get(loop)
+    if task is not None and not task.done():
+        return
+
+    async def announce() -> None:
+        await asyncio.sleep(ANNOUNCE_DELAY_SECONDS)
+        try:
+            await db_call(desk.announce_online)()
+        except Exception:  # the next change pushes again
+            log.warning("online list not pushed", exc_info=True)
+
+    _announcing[loop] = _spawn(announce())
+
+
+def _renew(key: str, channel_name: str, cap: int, user_id: int) -> None:
+    """One thread hop for both leases of an idle socket (its cap place, the user's presence)."""
+    wsframes.acquire(key, channel_name, cap)
+    online.mark_online(user_id)
+
+
+class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
+    user_id: int
+    language: str
+    cap_key: str | None
+    tokens: float
+    tokens_at: float
+    lease_task: asyncio.Task[None]
+    rejoin_task: asyncio.Task[None]
+    watching: bool
+
+    def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.desk = desk
+
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when daphne cancels the instance without a disconnect
+            await self._stop()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its per-message hop to clean old connections
+        (as MatchConsumer.dispatch: the database is touched only through ``db_call``), and
+        deaf to group messages meant for other consumers of the same group."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:  # a message for the match sockets of ``user_group``: not ours
+            log.debug("site socket ignores %s", message.get("type"))
+            return
+        await handler(message)
+
+    # -- WebSocket handlers ---------------------------------------------------
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or not await db_call(self.desk.may_connect)(user.pk):
+            await self._refuse(CLOSE_LOGIN_REQUIRED)  # anonymous visitors and guests open no site socket
+            return
+        self.user_id = user.pk
+        self.language = socket_language(self.scope)
+        key, cap = online.sockets_key(self.user_id), online.socket_cap()
+        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
+            await self._refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.cap_key = key
+        self.tokens, self.tokens_at = RATE_BURST, time.monotonic()
+        self.watching = False
+        await self._join_groups()
+        self.lease_task = asyncio.create_task(self._renew_forever(key, cap))
+        self.rejoin_task = asyncio.create_task(self._rejoin_forever())
+        await self.accept()
+        await sync_to_async(online.mark_online, thread_sensitive=False)(self.user_id)
+        # Always: a new page may show a change (a match began, "invisible" switched) at no cost when idle.
+        request_announce(self.desk)
+        await self.send_json({"type": "hello", "user": user.username})
+        for frame in await db_call(self.desk.welcome)(self.user_id):
+            await self.send_json(frame)
+
+    async def _refuse(self, code: int) -> None:
+        await self.accept()
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "watching"):  # refused before it joined anything
+            return
+        await self._stop()
+        for group in self._groups():
+            await self.channel_layer.group_discard(group, self.channel_name)
+        user_id = self.user_id
+        if not await sync_to_async(online.open_sockets, thread_sensitive=False)(user_id):
+            _spawn(self._offline_after_grace(user_id))
+
+    async def _stop(self) -> None:
+        for name in ("lease_task", "rejoin_task"):
+            task = getattr(self, name, None)
+            if task is not None:
+                task.cancel()
+        cap_key: str | None = getattr(self, "cap_key", None)
+        if cap_key is not None:
+            self.cap_key = None
+            await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
+
+    async def _offline_after_grace(self, user_id: int) -> None:
+        await asyncio.sleep(OFFLINE_GRACE_SECONDS)
+        if await sync_to_async(online.mark_offline_if_gone, thread_sensitive=False)(user_id):
+            try:
+                await db_call(self.desk.went_offline)(user_id)
+            except Exception:
+                log.warning("last_seen of user %s not written", user_id, exc_info=True)
+            request_announce(self.desk)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        try:
+            self._take_token()
+            if text_data is None:
+                raise MatchError("bad_frame")
+            if len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise MatchError("frame_too_large")
+            try:
+                content = wsframes.loads_bounded(text_data)
+            except wsframes.TooDeep:
+                raise MatchError("bad_frame") from None
+            except ValueError:
+                raise MatchError("bad_json") from None
+            if not isinstance(content, dict):
+                raise MatchError("bad_frame")
+            await self._dispatch(content)
+        except MatchError as exc:
+            await self._send_error(exc.code, exc.message)
+        except DatabaseError:
+            log.warning("database error on the site socket of user %s", self.user_id, exc_info=True)
+            await self._send_error("server_unavailable", MatchError("server_unavailable").message)
+
+    async def _dispatch(self, content: dict[str, Any]) -> None:
+        kind = content.get("type")
+        if kind == "watch_online":
+            if not self.watching:
+                self.watching = True
+                await self.channel_layer.group_add(transport.ONLINE_GROUP, self.channel_name)
+            await self.send_json(await db_call(self.desk.online)())
+            return
+        if not isinstance(kind, str) or not self.desk.knows(kind):
+            raise MatchError("unknown_type")
+        created = await db_call(self.desk.command)(kind, self.user_id, content)
+        if created is not None:
+            _spawn(self._expire_later(created))
+
+    async def _expire_later(self, challenge_id: int) -> None:
+        """Tell both players when the challenge is past its time unanswered (their pages also count down)."""
+        await asyncio.sleep(self.desk.expiry_seconds() + 0.2)
+        try:
+            await db_call(self.desk.expire)(challenge_id)
+        except Exception:
+            log.warning("expiry of challenge %s not sent", challenge_id, exc_info=True)
+
+    def _take_token(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.tokens_at) * RATE_PER_SECOND)
+        self.tokens_at = now
+        if self.tokens < 1:
+            raise MatchError("rate_limited")
+        self.tokens -= 1
+
+    async def _send_error(self, code: str, message: str) -> None:
+        with translation.override(self.language):
+            words = str(WORDS[code]) if code in WORDS else message
+        await self.send_json({"type": "error", "code": code, "message": words})
+
+    # -- groups -----------------------------------------------------------------
+
+    def _groups(self) -> list[str]:
+        groups = [transport.user_group(self.user_id), transport.site_group(self.user_id)]
+        if getattr(self, "watching", False):
+            groups.append(transport.ONLINE_GROUP)
+        return groups
+
+    async def _join_groups(self) -> None:
+        for group in self._groups():
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def _rejoin_forever(self) -> None:
+        interval = max(0.5, float(getattr(self.channel_layer, "group_expiry", 86400)) * REJOIN_FRACTION)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._join_groups()
+            except Exception:
+                log.warning("re-joining the site groups of user %s failed", self.user_id, exc_info=True)
+
+    async def _renew_forever(self, key: str, cap: int) -> None:
+        """Keep this socket counted (cap and presence): a dead process's sockets lapse."""
+        while True:
+            await asyncio.sleep(LEASE_RENEW_SECONDS)
+            await sync_to_async(_renew, thread_sensitive=False)(key, self.channel_name, cap, self.user_id)
+
+    # -- channel-layer handlers ---------------------------------------------------
+
+    async def site_event(self, event: dict[str, Any]) -> None:
+        """A frame for this user, or the online list: pass it on (encoded once by the transport)."""
+        await self.send(text_data=event["text"])
+
+    async def user_logout(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_LOGIN_REQUIRED)
+
+    @classmethod
+    async def encode_json(cls, content: dict[str, Any]) -> str:
+        return json.dumps(content, ensure_ascii=False, default=str)

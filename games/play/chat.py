@@ -1,0 +1,166 @@
+"""Chat at the table and reports (docs/social.md "Chat").
+
+A match has two rooms, kept apart as lichess keeps them: the players' room
+(the two players, nobody else writes or reads it during the match) and the
+spectators' room (logged-in visitors who do not play it; anonymous visitors
+read it only). Both are shown on the match's record once it is over.
+
+``chat_send`` checks who may write where, then stores the line and sends it
+after commit to that room's group only (``transport.chat_group``): never to
+the match group, so a chat line never queues with the moves. It takes no row
+lock on the match. Refusals raise MatchError with a stable code.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils.functional import Promise as StrPromise
+from django.utils.translation import gettext_lazy as _
+
+from accounts.blocks import has_blocked
+from accounts.models import User
+from games.display.chat import ChatLine, chat_frame, chat_line
+from games.errors import MatchError
+from games.live import transport
+from games.models import PINK, ChatMessage, Match, Report
+from kropki_site import limits
+
+PLAYERS = ChatMessage.Room.PLAYERS.value
+SPECTATORS = ChatMessage.Room.SPECTATORS.value
+ROOMS = (PLAYERS, SPECTATORS)
+MAX_CHARS = 140
+HISTORY_LINES = 50  # sent on connect
+CONTEXT_BEFORE, CONTEXT_AFTER = 5, 4  # a report keeps the message and the lines around it (10 in all)
+
+# Words of the refusals whose codes the moves use too, said for the chat.
+LOGIN_REQUIRED = _("Log in to write in the chat.")
+NOT_A_PLAYER = _("Only the players write in the players' chat.")
+GUEST = _("Spectators' chat needs an account.")
+
+
+class ChatRefusal(MatchError):
+    """A refusal whose code the moves use too, worded for the chat (in the
+    language active where ``message`` is read)."""
+
+    def __init__(self, code: str, words: StrPromise) -> None:
+        super().__init__(code)
+        self.words = words
+
+    @property
+    def message(self) -> str:
+        return str(self.words)
+
+
+def chat_clean(text: str) -> str:
+    """The text as stored: runs of white space (new lines too) made one space,
+    control characters dropped, stripped."""
+    text = "".join(ch for ch in " ".join(text.split()) if unicodedata.category(ch) != "Cc")
+    return text.strip()
+
+
+def chat_room_of(match: Match, user_id: int | None) -> str:
+    """The room a viewer reads on the match page: a player the players', anyone else the spectators'."""
+    return PLAYERS if match.side_of(user_id) is not None else SPECTATORS
+
+
+def chat_send(*, match_id: int, user_id: int | None, room: str, text: str) -> ChatLine:
+    """Write ``text`` into ``room`` of the match as ``user_id``; the stored line.
+
+    Guards, cheapest first: logged in, a known room, the text (not empty, at
+    most 140 characters after ``chat_clean``), the match, the room is the
+    writer's (players: a player who is not blocked by the opponent;
+    spectators: an account that does not play the match), then the per-user
+    rate (CHAT_MESSAGES_PER_WINDOW per CHAT_WINDOW_SECONDS, over all sockets).
+    """
+    if user_id is None:
+        raise ChatRefusal("login_required", LOGIN_REQUIRED)
+    if room not in ROOMS:
+        raise MatchError("bad_frame")
+    text = chat_clean(text)
+    if not text:
+        raise MatchError("chat_empty")
+    if len(text) > MAX_CHARS:
+        raise MatchError("chat_too_long")
+    match = Match.objects.filter(pk=match_id).only("pk", "pink_id", "blue_id").first()
+    if match is None:
+        raise MatchError("not_found")
+    side = match.side_of(user_id)
+    if room == PLAYERS:
+        if side is None:
+            raise ChatRefusal("not_a_player", NOT_A_PLAYER)
+        opponent = match.blue_id if side == PINK else match.pink_id
+        if opponent is not None and has_blocked(opponent, user_id):
+            raise MatchError("blocked")
+    elif side is not None:
+        raise MatchError("not_a_spectator")
+    author = User.objects.filter(pk=user_id).values_list("username", "is_guest").first()
+    if author is None:
+        raise ChatRefusal("login_required", LOGIN_REQUIRED)
+    name, is_guest = author
+    if room == SPECTATORS and is_guest:
+        raise ChatRefusal("account_required", GUEST)
+    if not limits.hit("chat", str(user_id), limit=settings.CHAT_MESSAGES_PER_WINDOW,
+                      window=settings.CHAT_WINDOW_SECONDS):
+        raise MatchError("chat_rate_limited")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(match_id=match_id, room=room, author_id=user_id, text=text)
+        line = chat_line(message, name)
+        transaction.on_commit(lambda: transport.send_to_chat(match_id, room, chat_frame(line)))
+    return line
+
+
+def chat_lines(*, match_id: int, room: str, limit: int = HISTORY_LINES) -> list[ChatLine]:
+    """The last ``limit`` lines of ``room``, oldest first."""
+    rows = (ChatMessage.objects.filter(match_id=match_id, room=room).select_related("author")
+            .order_by("-created_at", "-pk")[:limit])
+    return [chat_line(message) for message in reversed(list(rows))]
+
+
+def chat_rooms(*, match_id: int) -> dict[str, list[ChatLine]]:
+    """Every line of both rooms, oldest first (the record page)."""
+    rooms: dict[str, list[ChatLine]] = {room: [] for room in ROOMS}
+    for message in ChatMessage.objects.filter(match_id=match_id).select_related("author").order_by("created_at", "pk"):
+        rooms[message.room].append(chat_line(message))
+    return rooms
+
+
+def _context_of(message: ChatMessage) -> list[ChatLine]:
+    """The message and the lines around it in its room, as they are now."""
+    room = ChatMessage.objects.filter(match_id=message.match_id, room=message.room).select_related("author")
+    earlier = Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk)
+    later = Q(created_at__gt=message.created_at) | Q(created_at=message.created_at, pk__gt=message.pk)
+    before = list(room.filter(earlier).order_by("-created_at", "-pk")[:CONTEXT_BEFORE])
+    after = list(room.filter(later).order_by("created_at", "pk")[:CONTEXT_AFTER])
+    return [chat_line(m) for m in [*reversed(before), message, *after]]
+
+
+def report_create(*, reporter_id: int, match_id: int, message_id: int | None = None,
+                  reported_id: int | None = None, reason: str = "") -> Report:
+    """A report for staff: of one chat line of the match (``message_id``: its author
+    is reported, the context is the ~10 lines around it) or of a player of the
+    match (``reported_id``: the context is the match's last 10 lines, both rooms)."""
+    match = Match.objects.filter(pk=match_id).only("pk", "pink_id", "blue_id").first()
+    if match is None:
+        raise MatchError("not_found")
+    message = None
+    if message_id is not None:
+        message = ChatMessage.objects.filter(pk=message_id, match_id=match_id).select_related("author").first()
+        if message is None:
+            raise MatchError("not_found")
+        reported_id = message.author_id
+        context = _context_of(message)
+    else:
+        if reported_id is None or match.side_of(reported_id) is None:
+            raise MatchError("not_found")
+        last = ChatMessage.objects.filter(match_id=match_id).select_related("author").order_by("-created_at", "-pk")
+        context = [chat_line(m) for m in reversed(list(last[:CONTEXT_BEFORE + CONTEXT_AFTER + 1]))]
+    if reported_id == reporter_id:
+        raise MatchError("report_self")
+    if not limits.hit("report", str(reporter_id), limit=settings.REPORTS_PER_HOUR, window=3600):
+        raise MatchError("reports_too_often")
+    return Report.objects.create(reporter_id=reporter_id, reported_id=reported_id, match_id=match_id,
+                                 message=message, reason=chat_clean(reason)[:500], context=list(context))

@@ -1,0 +1,93 @@
+"""What a site socket (``ws/site/``) may ask of the site: each command one
+service call, each read one selector. ``games/routing.py`` hands a ``SiteDesk``
+to the consumer (``games/live/site_consumer.py``), which is transport only.
+
+Every method is synchronous and runs in the consumer's database thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.services import user_mark_seen
+from games import selectors
+from games.errors import MatchError
+from games.live import transport
+from games.play import challenges
+
+# A command returns the id of a direct challenge it created (the consumer times its expiry), else None.
+Command = Callable[[int, dict[str, Any]], "int | None"]
+
+
+def _bool(content: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    value = content.get(key, default)
+    if not isinstance(value, bool):
+        raise MatchError("bad_frame")
+    return value
+
+
+def _challenge(user_id: int, content: dict[str, Any]) -> int:
+    challenge = challenges.challenge_direct_create(
+        user_id=user_id,
+        target_name=content.get("to"),
+        variant=content.get("variant"),
+        rated=_bool(content, "rated", False),
+        colour=content.get("colour", "random"),
+    )
+    return challenge.pk
+
+
+def _answer(user_id: int, content: dict[str, Any]) -> None:
+    challenges.challenge_direct_answer(challenge_id=content.get("id"), user_id=user_id, accept=_bool(content, "accept"))
+
+
+def _cancel(user_id: int, content: dict[str, Any]) -> None:
+    challenges.challenge_direct_cancel(challenge_id=content.get("id"), user_id=user_id)
+
+
+class SiteDesk:
+    """The site socket's commands and reads (docs/protocol.md "Site socket")."""
+
+    COMMANDS: dict[str, Command] = {
+        "challenge": _challenge,
+        "challenge_answer": _answer,
+        "challenge_cancel": _cancel,
+    }
+
+    def knows(self, kind: str) -> bool:
+        return kind in self.COMMANDS
+
+    def command(self, kind: str, user_id: int, content: dict[str, Any]) -> int | None:
+        """Run command ``kind``. Raises MatchError for a refusal."""
+        return self.COMMANDS[kind](user_id, content)
+
+    def may_connect(self, user_id: int) -> bool:
+        """Accounts only: not a guest, not deactivated."""
+        return User.objects.filter(pk=user_id, is_guest=False, is_active=True).exists()
+
+    def welcome(self, user_id: int) -> list[dict[str, Any]]:
+        """The frames a new site socket gets: the challenges still waiting, both ways."""
+        return challenges.challenges_direct_pending_for(user_id) + challenges.challenges_direct_sent_by(user_id)
+
+    def online(self) -> dict[str, Any]:
+        """The ``online`` frame (who is online now)."""
+        return selectors.online_frame()
+
+    def announce_online(self) -> None:
+        """Push the online list to every lobby page."""
+        transport.send_online(selectors.online_frame())
+
+    def expire(self, challenge_id: int) -> bool:
+        return challenges.challenge_direct_expire(challenge_id=challenge_id)
+
+    def expiry_seconds(self) -> float:
+        return float(settings.DIRECT_CHALLENGE_SECONDS)
+
+    def went_offline(self, user_id: int) -> None:
+        """The user's last site socket closed: remember when."""
+        user_mark_seen(user_id=user_id, at=timezone.now())

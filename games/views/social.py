@@ -1,0 +1,42 @@
+"""Blocking a player from their profile (docs/social.md "Block"): two POST forms (CSRF),
+each one call into ``accounts.blocks``; back to the profile with a message."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.blocks import block_create, block_delete
+from accounts.decorators import AuthenticatedHttpRequest, account_required
+from accounts.models import User
+
+
+def _player(username: str) -> User:
+    player = User.objects.filter(username__iexact=username, is_guest=False).first()
+    if player is None:
+        raise Http404
+    return player
+
+
+@account_required
+@require_POST
+def block(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    player = _player(username)
+    if player.pk == request.user.pk:
+        messages.error(request, _("You cannot block yourself."))
+    else:
+        block_create(blocker=request.user, blocked=player)
+        messages.success(request, _("You blocked %(name)s: they cannot challenge you or write to you, and the ranked queue does not pair you for 24 hours.") % {"name": player.username})
+    return redirect("profile", username=player.username)
+
+
+@account_required
+@require_POST
+def unblock(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    player = _player(username)
+    if block_delete(blocker=request.user, blocked_id=player.pk):
+        messages.success(request, _("You unblocked %(name)s.") % {"name": player.username})
+    return redirect("profile", username=player.username)

@@ -1,0 +1,329 @@
+/* The site socket of a logged-in page (docs/protocol.md "Site socket"): one per tab.
+ *
+ * It keeps the user online while the tab is open, shows direct challenges on any page
+ * (accept / decline, a sound and a flashing title when the settings allow), tells the
+ * challenger the answer, and, on the lobby, keeps the list of players online current.
+ * The server pushes; nothing here polls. A closed socket reconnects with the match
+ * page's back-off (min(8 s, 0.5 s × 2^attempt), jittered), except after 4401 (logged out).
+ * Every name is written with textContent: a name is text, never markup.
+ */
+(function () {
+  "use strict";
+
+  var cfgEl = document.getElementById("site-config");
+  var region = document.getElementById("site-notices");
+  if (!cfgEl || !region || !("WebSocket" in window)) return;
+  var cfg = JSON.parse(cfgEl.textContent);
+  var T = cfg.t || {};
+  var ws = null;
+  var attempts = 0;
+  var stopped = false;
+  var challenges = {}; // id -> {card, timer, left, own, name, incoming}
+  var lastSentTo = null;
+  var players = null;
+  var onlineList = document.getElementById("online-list");
+  var onlineVariant = document.getElementById("online-variant");
+  var baseTitle = document.title;
+  var flashTimer = null;
+
+  function fmt(text, params) {
+    return String(text || "").replace(/%\((\w+)\)s/g, function (_, key) {
+      return params && params[key] !== undefined ? params[key] : "";
+    });
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  // -- socket -----------------------------------------------------------------
+
+  function connect() {
+    if (stopped) return;
+    var proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(proto + "//" + location.host + cfg.ws_path);
+    ws.onopen = function () {
+      attempts = 0;
+      document.documentElement.dataset.site = "connected";
+      if (onlineList) send({ type: "watch_online" });
+    };
+    ws.onmessage = function (event) {
+      var frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      onFrame(frame);
+    };
+    ws.onclose = function (event) {
+      ws = null;
+      document.documentElement.dataset.site = "offline";
+      if (event.code === 4401) { stopped = true; return; }
+      var base = Math.min(8000, 500 * Math.pow(2, attempts));
+      attempts += 1;
+      setTimeout(connect, base / 2 + Math.random() * base / 2);
+    };
+  }
+
+  function send(frame) {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(frame));
+      return true;
+    }
+    message(T.offline, "site-error");
+    return false;
+  }
+
+  function onFrame(frame) {
+    switch (frame.type) {
+      case "online": players = frame.players || []; renderOnline(); break;
+      case "challenge_received": incoming(frame); break;
+      case "challenge_sent": outgoing(frame); break;
+      case "challenge_accepted": accepted(frame); break;
+      case "challenge_declined": finished(frame.id, T.declined, "declined"); break;
+      case "challenge_cancelled": finished(frame.id, T.cancelled, "cancelled"); break;
+      case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
+      case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
+      default: break;
+    }
+  }
+
+  // -- notices ------------------------------------------------------------------
+
+  function message(text, testid, code) {
+    var card = el("div", "notice-card notice-message");
+    card.dataset.testid = testid || "site-message";
+    if (code) card.dataset.code = code;
+    card.appendChild(el("p", null, text));
+    var close = el("button", "secondary", T.close);
+    close.type = "button";
+    close.addEventListener("click", function () { card.remove(); });
+    card.appendChild(close);
+    region.appendChild(card);
+    setTimeout(function () { card.remove(); }, 15000);
+    return card;
+  }
+
+  function details(frame, forTarget) {
+    var colour = frame.colour;
+    if (forTarget && colour !== "random") colour = colour === "pink" ? "blue" : "pink"; // the challenger's colour
+    var words = colour === "pink" ? T.you_pink : colour === "blue" ? T.you_blue : T.colour_random;
+    var variant = (cfg.variants || {})[frame.variant] || frame.variant;
+    return variant + " · " + (frame.rated ? T.rated : T.casual) + " · " + words;
+  }
+
+  function countdown(id) {
+    var entry = challenges[id];
+    entry.timer = setInterval(function () {
+      entry.left -= 1;
+      if (entry.left <= 0) { finished(id, T.expired, "expired"); return; }
+      entry.clock.textContent = fmt(T.seconds_left, { n: entry.left });
+    }, 1000);
+  }
+
+  // The countdown ticks for the eyes only (a live region would read out every second);
+  // a screen reader hears the time left once, with the notice.
+  function timeLeft(c, seconds) {
+    var text = fmt(T.seconds_left, { n: seconds });
+    var spoken = el("p", "visually-hidden", text);
+    var clock = el("p", "muted notice-clock", text);
+    clock.setAttribute("aria-hidden", "true");
+    c.appendChild(spoken);
+    c.appendChild(clock);
+    return clock;
+  }
+
+  function card(id, testid) {
+    var c = el("div", "notice-card");
+    c.dataset.testid = testid;
+    c.dataset.challenge = String(id);
+    c.dataset.state = "waiting";
+    return c;
+  }
+
+  function incoming(frame) {
+    if (challenges[frame.id]) return;
+    var c = card(frame.id, "challenge-notice");
+    var head = el("p", "notice-title");
+    var strong = el("strong", null, fmt(T.incoming, { name: frame.from }));
+    head.appendChild(strong);
+    c.appendChild(head);
+    c.appendChild(el("p", null, details(frame, true)));
+    var clock = timeLeft(c, frame.seconds);
+    var buttons = el("div", "notice-buttons");
+    var yes = el("button", null, T.accept);
+    yes.type = "button";
+    yes.dataset.testid = "challenge-accept";
+    var no = el("button", "secondary", T.decline);
+    no.type = "button";
+    no.dataset.testid = "challenge-decline";
+    yes.addEventListener("click", function () {
+      challenges[frame.id].own = true; // this tab goes to the match
+      send({ type: "challenge_answer", id: frame.id, accept: true });
+    });
+    no.addEventListener("click", function () { send({ type: "challenge_answer", id: frame.id, accept: false }); });
+    buttons.appendChild(yes);
+    buttons.appendChild(no);
+    c.appendChild(buttons);
+    region.appendChild(c);
+    challenges[frame.id] = { card: c, clock: clock, left: frame.seconds, own: false, name: frame.from, incoming: true };
+    countdown(frame.id);
+    alertUser();
+  }
+
+  function outgoing(frame) {
+    if (challenges[frame.id]) return;
+    var own = lastSentTo !== null && lastSentTo === String(frame.to).toLowerCase();
+    if (own) lastSentTo = null;
+    var c = card(frame.id, "challenge-waiting");
+    c.appendChild(el("p", "notice-title", fmt(T.waiting, { name: frame.to })));
+    c.appendChild(el("p", null, details(frame, false)));
+    var clock = timeLeft(c, frame.seconds);
+    var withdraw = el("button", "secondary", T.cancel);
+    withdraw.type = "button";
+    withdraw.dataset.testid = "challenge-cancel";
+    withdraw.addEventListener("click", function () { send({ type: "challenge_cancel", id: frame.id }); });
+    c.appendChild(withdraw);
+    region.appendChild(c);
+    challenges[frame.id] = { card: c, clock: clock, left: frame.seconds, own: own, name: frame.to, incoming: false };
+    countdown(frame.id);
+  }
+
+  function settle(id, text, state) {
+    var entry = challenges[id];
+    if (!entry) return null;
+    clearInterval(entry.timer);
+    var c = entry.card;
+    while (c.firstChild) c.removeChild(c.firstChild);
+    c.dataset.state = state;
+    c.appendChild(el("p", null, text));
+    stopFlash();
+    return entry;
+  }
+
+  function finished(id, text, state) {
+    var entry = challenges[id];
+    if (!entry || entry.card.dataset.state !== "waiting") return;
+    settle(id, text, state);
+    var close = el("button", "secondary", T.close);
+    close.type = "button";
+    close.addEventListener("click", function () { entry.card.remove(); });
+    entry.card.appendChild(close);
+    setTimeout(function () { entry.card.remove(); }, 15000);
+  }
+
+  function accepted(frame) {
+    var entry = challenges[frame.id];
+    if (!entry) return;
+    var own = entry.own;
+    settle(frame.id, T.accepted, "accepted");
+    var link = el("a", null, T.open_match);
+    link.href = frame.match_url;
+    link.dataset.testid = "challenge-match-link";
+    entry.card.appendChild(link);
+    if (own) location.assign(frame.match_url); // the tab that sent or accepted it goes to the match
+  }
+
+  // -- sound and title ------------------------------------------------------------
+
+  function alertUser() {
+    if (cfg.sound) beep();
+    if (cfg.title_flash && !flashTimer) {
+      var on = false;
+      flashTimer = setInterval(function () {
+        on = !on;
+        document.title = on ? T.title_flash + " · " + baseTitle : baseTitle;
+      }, 1000);
+    }
+  }
+
+  function stopFlash() {
+    var waiting = Object.keys(challenges).some(function (id) {
+      return challenges[id].incoming && challenges[id].card.dataset.state === "waiting";
+    });
+    if (waiting || !flashTimer) return;
+    clearInterval(flashTimer);
+    flashTimer = null;
+    document.title = baseTitle;
+  }
+
+  function beep() {
+    try {
+      var Audio = window.AudioContext || window.webkitAudioContext;
+      if (!Audio) return;
+      var ctx = new Audio();
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.15, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.4);
+      osc.onended = function () { ctx.close(); };
+    } catch (e) { /* no sound: the notice and the title still tell */ }
+  }
+
+  // -- challenge forms ------------------------------------------------------------
+
+  function challengeWith(form, to) {
+    var data = new FormData(form);
+    lastSentTo = String(to).toLowerCase();
+    send({
+      type: "challenge",
+      to: to,
+      variant: String(data.get("variant") || ""),
+      rated: data.get("rated") === "on" || data.get("mode") === "rated",
+      colour: String(data.get("colour") || "random"),
+    });
+  }
+
+  document.querySelectorAll("form[data-direct-challenge]").forEach(function (form) {
+    form.hidden = false;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var to = form.querySelector("[data-challenge-to]");
+      if (to) challengeWith(form, to.textContent);
+    });
+  });
+
+  // -- the lobby's list of players online ------------------------------------------
+
+  var onlineOptions = document.getElementById("online-options");
+  if (onlineOptions) onlineOptions.hidden = false;
+  if (onlineVariant) onlineVariant.addEventListener("change", renderOnline);
+
+  function renderOnline() {
+    if (!onlineList || !players) return;
+    var variant = onlineVariant ? onlineVariant.value : Object.keys(cfg.variants || {})[0];
+    var items = [];
+    players.forEach(function (p) {
+      var li = el("li", "online-player");
+      li.dataset.testid = "online-player";
+      li.dataset.name = p.name;
+      var link = el("a", null, p.name);
+      link.href = cfg.profile_prefix + encodeURIComponent(p.name) + "/";
+      li.appendChild(link);
+      li.appendChild(el("span", "online-rating", (p.ratings || {})[variant] || ""));
+      if (p.in_match) li.appendChild(el("span", "badge", T.in_match));
+      if (p.name === cfg.me) {
+        li.appendChild(el("span", "muted", T.you));
+      } else if (onlineOptions) {
+        var button = el("button", "secondary small", T.challenge);
+        button.type = "button";
+        button.setAttribute("aria-label", fmt(T.challenge_name, { name: p.name }));
+        button.dataset.testid = "online-challenge";
+        button.addEventListener("click", function () { challengeWith(onlineOptions, p.name); });
+        li.appendChild(button);
+      }
+      items.push(li);
+    });
+    while (onlineList.firstChild) onlineList.removeChild(onlineList.firstChild);
+    items.forEach(function (li) { onlineList.appendChild(li); });
+    var empty = document.getElementById("online-empty");
+    if (empty) empty.hidden = players.some(function (p) { return p.name !== cfg.me; });
+  }
+
+  connect();
+})();

@@ -1,0 +1,154 @@
+"""Players meet players, in three real browsers (alice, bob, charlie) through a real daphne and
+its own Redis: alice sees bob come online in the lobby, challenges him from his profile, bob
+(on the rules page, on a phone-sized screen) gets the notification and accepts by keyboard,
+both land in the match; bob blocks alice and she can no longer challenge him; charlie challenges
+alice from the lobby's online list and, left unanswered, it expires on both screens (docs/social.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from kropki_site import devredis
+from tests import live
+
+EXPIRY_SECONDS = 6
+SHOTS = Path(__file__).resolve().parent.parent.parent / "var" / "screenshots"
+
+SETUP = """
+import json
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+User = get_user_model()
+out = {}
+for name in ("alice", "bob", "charlie"):
+    user = User.objects.filter(username=name).first() or User.objects.create_user(
+        username=name, email=name + "@example.com", password="kropka-Trudna-2024")
+    client = Client()
+    client.force_login(user)
+    out[name] = {"cookie": client.cookies[settings.SESSION_COOKIE_NAME].value, "cookie_name": settings.SESSION_COOKIE_NAME}
+print("JSON:" + json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def social_site():
+    workdir = Path(tempfile.mkdtemp(prefix="kropki-social-"))
+    redis_proc = devredis.start(workdir / "redis.sock")  # its own: presence is per Redis
+    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}",
+                               DIRECT_CHALLENGE_SECONDS=str(EXPIRY_SECONDS), MOVE_SECONDS="60")
+    _proc, url = site.start_daphne(name="daphne-social")
+    result = site.manage("shell", "-c", SETUP)
+    users = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+    yield url, users
+    site.stop_all()
+    live.drop_live_database(site.env["DATABASE_URL"])
+    live.stop_group(redis_proc)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def as_user(browser, url, user, **kwargs):
+    kwargs.setdefault("locale", "pl-PL")
+    context = browser.new_context(base_url=url, **kwargs)
+    context.set_default_timeout(15_000)
+    context.add_cookies([{"name": user["cookie_name"], "value": user["cookie"], "url": url}])
+    return context
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def connected(page) -> None:
+    expect(page.locator("html")).to_have_attribute("data-site", "connected")
+
+
+def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
+    url, users = social_site
+    contexts = [as_user(browser, url, users["alice"]), as_user(browser, url, users["bob"], viewport={"width": 360, "height": 740}),
+                as_user(browser, url, users["charlie"])]
+    try:
+        alice, bob, charlie = (c.new_page() for c in contexts)
+
+        # alice, in the lobby, sees bob come online (pushed, no reload)
+        alice.goto("/graj/")
+        connected(alice)
+        online = alice.get_by_test_id("online-list")
+        expect(online.get_by_role("link", name="bob", exact=True)).to_have_count(0)
+        bob.goto("/zasady/")
+        connected(bob)
+        expect(online.get_by_role("link", name="bob", exact=True)).to_be_visible()
+        expect(online.locator("li", has_text="bob")).to_contain_text("1500?")
+        expect(online.locator("li", has_text="bob").get_by_test_id("online-challenge")).to_be_visible()
+        expect(online.locator("li", has_text="alice").get_by_test_id("online-challenge")).to_have_count(0)
+        shot(alice, "social-lobby-online")
+
+        # alice challenges bob from his profile; he is told on the rules page
+        alice.goto("/gracz/bob/")
+        connected(alice)
+        expect(alice.get_by_test_id("presence")).to_have_text("online")
+        alice.get_by_test_id("dc-variant").select_option("cztery-w-rzedzie")
+        alice.get_by_test_id("dc-colour").select_option("pink")
+        alice.get_by_test_id("direct-challenge").click()
+        expect(alice.get_by_test_id("challenge-waiting")).to_contain_text("bob")
+        notice = bob.get_by_test_id("challenge-notice")
+        expect(notice).to_contain_text("alice wyzywa Cię na partię")
+        expect(notice).to_contain_text("grasz niebieskimi")
+        expect(bob.get_by_test_id("site-notices")).to_have_attribute("aria-live", "polite")
+        expect(bob).to_have_title(re.compile("^Wyzwanie!"))
+        shot(bob, "social-notice-360")
+        no_sideways_scroll(bob)
+        box = notice.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        # by keyboard: the notices come first in the tab order (after "skip to content")
+        bob.keyboard.press("Tab")
+        bob.keyboard.press("Tab")
+        expect(notice.get_by_test_id("challenge-accept")).to_be_focused()
+        bob.keyboard.press("Enter")
+        for page in (alice, bob):
+            page.wait_for_url(re.compile(r"/partia/\d+/$"))
+        assert alice.url == bob.url
+        expect(bob.locator("#match")).to_have_attribute("data-ready", "1")
+
+        # bob blocks alice: she can no longer challenge him
+        bob.goto("/gracz/alice/")
+        no_sideways_scroll(bob)
+        shot(bob, "social-profile-360")
+        bob.get_by_test_id("block").click()
+        expect(bob.get_by_test_id("unblock")).to_be_visible()
+        expect(bob.get_by_test_id("blocked-note")).to_be_visible()
+        alice.goto("/gracz/bob/")
+        connected(alice)
+        alice.get_by_test_id("direct-challenge").click()
+        error = alice.get_by_test_id("site-error")
+        expect(error).to_have_attribute("data-code", "blocked")
+        expect(error).to_contain_text("Nie możesz wyzwać tego gracza")
+        expect(alice.get_by_test_id("challenge-waiting")).to_have_count(0)
+
+        # charlie challenges alice from the lobby's online list; she does not answer: it expires on both screens
+        charlie.goto("/graj/")
+        connected(charlie)
+        charlie.get_by_test_id("online-variant").select_option("kropki-10")
+        charlie.get_by_test_id("online-list").locator("li", has_text="alice").get_by_test_id("online-challenge").click()
+        waiting = charlie.get_by_test_id("challenge-waiting")
+        incoming = alice.get_by_test_id("challenge-notice")
+        expect(incoming).to_contain_text("charlie")
+        expect(incoming).to_contain_text("Kropki 10×10")
+        for card in (waiting, incoming):
+            expect(card).to_have_attribute("data-state", "expired", timeout=(EXPIRY_SECONDS + 10) * 1000)
+            expect(card).to_contain_text("Wyzwanie wygasło bez odpowiedzi.")
+    finally:
+        for context in contexts:
+            context.close()
