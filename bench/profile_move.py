@@ -140,7 +140,7 @@ def run(args) -> None:
         # (the consumer's database_sync_to_async(thread_sensitive=False)), so the commit
         # hook's async_to_sync(group_send) runs on that loop.
         try:  # the consumer's own wrapper (its connection handling and loop-queued sends)
-            from games.live.match_consumer import db_call
+            from games.live.dbcall import db_call
         except ImportError:
             from channels.db import database_sync_to_async
 

@@ -10,27 +10,26 @@ documented in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from asgiref.sync import sync_to_async
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.errors import MatchError
 
 from . import chatrooms, presence, transport, wsframes
+from .dbcall import db_call
+from .match_chat import CHAT_BURST, ChatDesk, MatchChat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -41,7 +40,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class Desk(Protocol):
+class Desk(ChatDesk, Protocol):
     """What the consumer asks of a match's desk (games.desk.MatchDesk, handed in by
     games.routing: the transport imports no services nor reads)."""
 
@@ -51,8 +50,6 @@ class Desk(Protocol):
     def is_spectator(self, match_id: int, user_id: int | None) -> bool: ...
     def version(self, match_id: int) -> str | None: ...
     def state(self, match_id: int, user_id: int | None, language: str) -> dict[str, Any] | None: ...
-    def chat(self, match_id: int, user_id: int | None, content: dict[str, Any]) -> None: ...
-    def chat_history(self, match_id: int, room: str) -> dict[str, Any] | None: ...
 
 
 log = logging.getLogger(__name__)
@@ -70,16 +67,6 @@ RATE_BURST = 20.0
 # a flood of `sync` gets a few states instead of one per frame (issue 12, item 6).
 STATE_RATE_PER_SECOND = 0.5
 STATE_BURST = 3.0
-# Chat frames (docs/protocol.md "Chat") have a bucket of their own, so a chatty socket never
-# spends the tokens of its moves: bursts of 5, then one per 2 s (the service also limits each
-# user over all sockets, settings.CHAT_MESSAGES_PER_WINDOW). Chat refusals are never followed
-# by a state frame, and carry "for": "chat" so the page shows them by the chat.
-CHAT_RATE_PER_SECOND = 0.5
-CHAT_BURST = 5.0
-# The chat's database calls run on a small pool of their own: a chat line waiting for the
-# database (SQLite's single writer, or a PostgreSQL insert waiting on the match row's key
-# lock while a move holds it) never takes a thread the moves need (bench/chat.py).
-CHAT_EXECUTOR = ThreadPoolExecutor(max_workers=2, thread_name_prefix="chat-db")
 # How often an open socket renews its place under the per-user / per-IP socket cap.
 LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 # channels_redis forgets a group member group_expiry seconds after its group_add (silently:
@@ -88,40 +75,7 @@ LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 REJOIN_FRACTION = 0.25
 
 
-def db_call(func: Callable[P, R], executor: ThreadPoolExecutor | None = None) -> Callable[P, Awaitable[R]]:
-    """``database_sync_to_async`` on the thread pool rather than the one shared
-    thread: matches do not queue behind each other's moves (the row lock orders
-    the writers of one match).
-
-    The pool's threads live as long as the process and there are few of them
-    (the loop's default executor: CPU count + 4), so each keeps its database
-    connection between calls instead of opening one per message (a new SQLite
-    connection was ~9 % of daphne's CPU under load, PostgreSQL's costs a round
-    trip and authentication). A connection that failed is still closed after
-    the call, and ``CONN_HEALTH_CHECKS`` pings a kept one before it is reused.
-    (``database_sync_to_async`` closes old connections in the thread itself,
-    before and after the call; channels' ``aclose_old_connections`` would only
-    hop to the one thread-sensitive thread and clean that thread's connection.)
-    Broadcasts after commit are queued on daphne's loop (``transport.sends_on_loop``).
-    ``executor``: another pool than the loop's (the chat's, ``CHAT_EXECUTOR``).
-    """
-
-    @functools.wraps(func)
-    def keep_connection(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            with transport.sends_on_loop():
-                return func(*args, **kwargs)
-        finally:
-            conn = connections[DEFAULT_DB_ALIAS]
-            if conn.connection is not None and not conn.in_atomic_block:
-                conn.close_at = None  # not "obsolete" for close_old_connections (CONN_MAX_AGE is 0 for requests)
-
-    # channels ships no type hints: database_sync_to_async is untyped (it returns an awaitable version of the function).
-    return cast(Callable[P, Awaitable[R]],
-                database_sync_to_async(keep_connection, thread_sensitive=False, executor=executor))
-
-
-class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
+class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
     # The socket's state, set in connect() (declared here for the type checker only).
     match_id: int
     user_id: int | None
@@ -131,6 +85,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
     rejoin_task: asyncio.Task[None]
     state_task: asyncio.Task[None] | None
     spectator: bool
+    desk: Desk
     tokens: float
     tokens_at: float
     state_tokens: float
@@ -287,6 +242,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
 
     # -- command helpers --------------------------------------------------------
 
+    def _refund_move_token(self) -> None:
+        """A chat frame took a move token on its way in: it has a bucket of its own."""
+        self.tokens = min(RATE_BURST, self.tokens + 1)
+
     def _take_token(self) -> None:
         now = time.monotonic()
         self.tokens = min(RATE_BURST, self.tokens + (now - self.tokens_at) * RATE_PER_SECOND)
@@ -319,56 +278,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channe
         result = await db_call(self.desk.command)(kind, self.match_id, self.user_id, content)
         if result == "duplicate":
             await self._send_state_limited()
-
-    # -- chat (docs/protocol.md "Chat") -------------------------------------------
-
-    def _chat_group(self) -> str:
-        assert self.chat_room is not None
-        return transport.chat_group(self.match_id, self.chat_room)
-
-    async def _join_chat(self) -> None:
-        """Read the players' room as a player, the spectators' room otherwise (also anonymous)."""
-        self.chat_room = "spectators" if self.spectator else "players"
-        await chatrooms.join(self.channel_layer, self._chat_group(), self._chat_line)
-
-    async def _chat_line(self, text: str) -> None:
-        """A committed line of this socket's room, pre-encoded (games/live/chatrooms.py hands it over)."""
-        if isinstance(text, str):
-            await self.send(text_data=text)
-
-    async def _send_chat_history(self) -> None:
-        """The room's recent lines after the state on connect (nothing while the room is empty)."""
-        if self.chat_room is None:
-            return
-        try:
-            frame = await db_call(self.desk.chat_history, CHAT_EXECUTOR)(self.match_id, self.chat_room)
-        except DatabaseError:  # the chat can wait for the next connect; the match must not
-            log.warning("chat history of match %s not sent", self.match_id, exc_info=True)
-            return
-        if frame is not None:
-            await self.send_json(frame)
-
-    async def _chat(self, content: dict[str, Any]) -> None:
-        """A chat line: its own bucket (the move bucket's token is given back), the
-        desk's service, and refusals as ``error`` frames with ``"for": "chat"`` and
-        no state frame after them."""
-        self.tokens = min(RATE_BURST, self.tokens + 1)
-        try:
-            now = time.monotonic()
-            self.chat_tokens = min(CHAT_BURST, self.chat_tokens + (now - self.chat_tokens_at) * CHAT_RATE_PER_SECOND)
-            self.chat_tokens_at = now
-            if self.chat_tokens < 1:
-                raise MatchError("chat_rate_limited")
-            self.chat_tokens -= 1
-            # Anonymous too: the desk's service refuses it (login_required) before any query.
-            await db_call(self.desk.chat, CHAT_EXECUTOR)(self.match_id, self.user_id, content)
-        except MatchError as exc:
-            await self._send_chat_error(exc)
-
-    async def _send_chat_error(self, exc: MatchError) -> None:
-        with translation.override(self.language):  # the message in this socket's language
-            message = str(exc.message)
-        await self.send_json({"type": "error", "code": exc.code, "message": message, "for": "chat"})
 
     async def _presence(self, action: Callable[[int, bool, str], None]) -> None:
         try:

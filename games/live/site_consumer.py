@@ -29,7 +29,8 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import MatchError
 
 from . import online, transport, wsframes
-from .match_consumer import db_call, socket_language
+from .dbcall import db_call
+from .match_consumer import socket_language
 
 log = logging.getLogger(__name__)
 

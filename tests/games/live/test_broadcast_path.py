@@ -21,7 +21,7 @@ from games import selectors
 from games.catalogue import variant as get_variant
 from games.display import snapshot
 from games.live import transport as realtime
-from games.live.match_consumer import db_call
+from games.live.dbcall import db_call
 from games.models import Match
 from tests.factories import play
 
