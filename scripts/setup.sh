@@ -33,6 +33,22 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
     echo "$want" > "$STAMP"
 fi
 
+# Build the Kropki computer's compiled search (games/bots/kropki_fast.c, via
+# cffi) only when its source or build script changed or the module is
+# missing. A failed build is not fatal: the bot then logs a warning and plays
+# the old Python search, and tests/bots/test_kropki_fast_agrees.py fails.
+FAST_STAMP=.venv/.kropki-fast.sha256
+fast_want="$(sha256sum games/bots/kropki_fast.c games/bots/kropki_fast_build.py | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$FAST_STAMP" ] || [ "$(cat "$FAST_STAMP")" != "$fast_want" ] \
+    || ! ls games/bots/kropki_fast_ext.*.so >/dev/null 2>&1; then
+    echo "==> building the Kropki computer's compiled search (games/bots/kropki_fast.c)"
+    if "$PY" games/bots/kropki_fast_build.py; then
+        echo "$fast_want" > "$FAST_STAMP"
+    else
+        echo "!! could not build games/bots/kropki_fast.c: Kropki's computer falls back to the slow Python search" >&2
+    fi
+fi
+
 export DJANGO_SETTINGS_MODULE=kropki_site.settings
 echo "==> compiling translations"
 "$PY" manage.py compilemessages --ignore=.venv --ignore=staticfiles --verbosity 0
