@@ -14,7 +14,7 @@ import pytest
 from games.bots import LEVELS, RandomPlayer, choose_action, default_budget
 from games.engine import get_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 BOARDS = [
     ("connect4", {}),
