@@ -36,7 +36,7 @@ fi
 # Build the Kropki computer's compiled search (games/bots/kropki_fast.c, via
 # cffi) only when its source or build script changed or the module is
 # missing. A failed build is not fatal: the bot then logs a warning and plays
-# the old Python search, and tests/bots/test_kropki_fast_agrees.py fails.
+# the old Python search, and tests/games/bots/test_kropki_fast_agrees.py fails.
 FAST_STAMP=.venv/.kropki-fast.sha256
 fast_want="$(sha256sum games/bots/kropki_fast.c games/bots/kropki_fast_build.py | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$FAST_STAMP" ] || [ "$(cat "$FAST_STAMP")" != "$fast_want" ] \

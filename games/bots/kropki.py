@@ -31,7 +31,7 @@ after we end; several random orders) it still leads, and filling them alone
 would gain it nothing more.
 
 The rules in C are a port of ``games/engine/kropki.py``, which stays the
-reference (``tests/bots/test_kropki_fast_agrees.py`` replays random games
+reference (``tests/games/bots/test_kropki_fast_agrees.py`` replays random games
 through both). When the extension is missing (not built), a warning is logged
 and the pre-issue-16 Python search (``kropki_frozen``) plays instead.
 """
