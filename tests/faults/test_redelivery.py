@@ -32,10 +32,11 @@ MOVE_SECONDS = 8  # the held messages wait ~6 s after being sent: several visibi
 
 HOLD = """
 import json
-from games import play as services, tasks
+from games import tasks
 from games.models import Match
+from games.play import core
 m = Match.objects.get(pk=%(match)d)
-due = m.turn_deadline + play.grace()
+due = m.turn_deadline + core.grace()
 held = [tasks.sweep_expired_turns.apply_async(eta=due).id, tasks.expire_turn.apply_async((m.pk, m.ply), eta=due).id]
 print("JSON:" + json.dumps(held))
 """
