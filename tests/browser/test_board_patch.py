@@ -16,6 +16,7 @@ import gzip
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,8 @@ from tests.live_play.conftest import create_match
 from .test_match_browser import at_ply, open_match, shot
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
+
+MIN_CLICK_SECONDS = 1 / 6  # one player's moves at most 6 a second
 
 CLICK = """(action) => {
   const target = document.querySelector(`#board [data-action="${action}"]`);
@@ -110,10 +113,16 @@ def play_match(new_context, live_url, live_site, variant: str, actions: list[int
     players = {1: alice, 2: bob}
     pages = {"alice": alice, "bob": bob, "watcher (en)": watcher}
     state = get_variant(variant).game().new_initial_state()
+    last_click = {1: 0.0, 2: 0.0}
     for ply, action in enumerate(actions):
-        page = players[state.current_player()]
+        side = state.current_player()
+        page = players[side]
         at_ply(page, ply)
         page.wait_for_function("() => window.kropkiMatch.boardReady()")
+        # No faster than a person: a socket's sustained rate limit is 8 frames/s (RATE_PER_SECOND),
+        # and a whole game clicked at machine speed would spend its burst and be refused.
+        time.sleep(max(0.0, last_click[side] + MIN_CLICK_SECONDS - time.monotonic()))
+        last_click[side] = time.monotonic()
         assert page.evaluate(CLICK, action), f"ply {ply}: no target for action {action}"
         state.apply_action(action)
         for each in pages.values():
