@@ -108,6 +108,7 @@ class GameSpec:
 
 _GAMES: dict[str, GameSpec] = {}
 _VARIANTS: dict[str, Variant] = {}
+_ADDED_ENGINES: set[str] = set()
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -118,7 +119,9 @@ def register(spec: GameSpec) -> GameSpec:
         if variant.key in _VARIANTS:
             raise ValueError(f"variant {variant.key!r} is already registered")
     _GAMES[spec.slug] = spec
-    ENGINES.setdefault(spec.slug, spec.engine)  # the engine's own registry (replay, diagrams) knows it too
+    if spec.slug not in ENGINES:  # the engine's own registry (replay, diagrams) knows it too
+        ENGINES[spec.slug] = spec.engine
+        _ADDED_ENGINES.add(spec.slug)
     for variant in spec.variants:
         object.__setattr__(variant, "spec", spec)
         _VARIANTS[variant.key] = variant
@@ -141,8 +144,9 @@ def unregister(slug: str) -> None:
     if spec is not None:
         for variant in spec.variants:
             _VARIANTS.pop(variant.key, None)
-        if ENGINES.get(slug) is spec.engine and spec.engine.__module__.split(".")[:2] != ["games", "engine"]:
-            del ENGINES[slug]  # a game registered from outside the engine package (tests) leaves no trace
+        if slug in _ADDED_ENGINES:  # an engine register() added (a game from outside) leaves no trace
+            _ADDED_ENGINES.discard(slug)
+            del ENGINES[slug]
 
 
 def game_spec(slug: str) -> GameSpec:

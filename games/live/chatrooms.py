@@ -10,8 +10,8 @@ line to the local sockets of that room. So a line costs one message per
 process, whatever the size of the room.
 
 Membership is kept while a room has a local socket, and re-joined every
-quarter of the layer's ``group_expiry`` (as ``MatchConsumer._rejoin_forever``
-does for the match group). A line in flight when the last socket of a room
+quarter of the layer's ``group_expiry`` (``wsframes.keep_joined``, as every
+socket does for its own groups). A line in flight when the last socket of a room
 leaves is dropped with it, as it would be for that socket.
 """
 
@@ -24,11 +24,11 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .wsframes import keep_joined
+
 log = logging.getLogger(__name__)
 
 Listener = Callable[[str], Awaitable[None]]  # hands one pre-encoded frame to one socket
-
-REJOIN_FRACTION = 0.25
 
 
 class _Rooms:
@@ -50,7 +50,7 @@ class _Rooms:
             if first:
                 await self.layer.group_add(group, self.channel)
             if not self.tasks:
-                self.tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._rejoin())]
+                self.tasks = [asyncio.create_task(self._read()), asyncio.create_task(keep_joined(self.layer, self._join_all, "the chat rooms"))]
 
     async def leave(self, group: str, listener: Listener) -> None:
         async with self.lock:
@@ -89,15 +89,9 @@ class _Rooms:
                 except Exception:  # a socket closing meanwhile: the others still get the line
                     log.debug("chat line not handed to a socket", exc_info=True)
 
-    async def _rejoin(self) -> None:
-        interval = max(0.5, float(getattr(self.layer, "group_expiry", 86400)) * REJOIN_FRACTION)
-        while True:
-            await asyncio.sleep(interval)
-            for group in list(self.members):
-                try:
-                    await self.layer.group_add(group, self.channel)
-                except Exception:
-                    log.warning("chat rooms: re-joining %s failed", group, exc_info=True)
+    async def _join_all(self) -> None:
+        for group in list(self.members):
+            await self.layer.group_add(group, self.channel)
 
 
 _BY_LOOP: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Rooms] = weakref.WeakKeyDictionary()

@@ -7,7 +7,6 @@ moves need."""
 from __future__ import annotations
 
 import logging
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -18,6 +17,7 @@ from games.errors import MatchError
 
 from . import chatrooms, transport
 from .dbcall import db_call
+from .wsframes import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,8 @@ class ChatDesk(Protocol):
 
 class MatchChat:
     """Needs from the consumer: ``match_id``, ``user_id``, ``spectator``,
-    ``language``, ``desk``, ``channel_layer``, ``send``/``send_json`` and
-    ``_refund_move_token``."""
+    ``language``, ``desk``, ``channel_layer``, ``send``/``send_json``, and the
+    buckets ``tokens`` (moves) and ``chat_tokens``."""
 
     match_id: int
     user_id: int | None
@@ -52,16 +52,14 @@ class MatchChat:
     desk: ChatDesk
     channel_layer: Any
     chat_room: str | None = None
-    chat_tokens: float = CHAT_BURST
-    chat_tokens_at: float = 0.0
+    chat_tokens: TokenBucket
+    tokens: TokenBucket  # the move bucket
 
     if TYPE_CHECKING:  # the consumer's own
         async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
                        close: bool = False) -> None: ...
 
         async def send_json(self, content: dict[str, Any], close: bool = False) -> None: ...
-
-        def _refund_move_token(self) -> None: ...
 
     def _chat_group(self) -> str:
         assert self.chat_room is not None
@@ -93,14 +91,10 @@ class MatchChat:
         """A chat line: its own bucket (the move bucket's token is given back), the
         desk's service, and refusals as ``error`` frames with ``"for": "chat"`` and
         no state frame after them."""
-        self._refund_move_token()
+        self.tokens.refund()
         try:
-            now = time.monotonic()
-            self.chat_tokens = min(CHAT_BURST, self.chat_tokens + (now - self.chat_tokens_at) * CHAT_RATE_PER_SECOND)
-            self.chat_tokens_at = now
-            if self.chat_tokens < 1:
+            if not self.chat_tokens.take():
                 raise MatchError("chat_rate_limited")
-            self.chat_tokens -= 1
             # Anonymous too: the desk's service refuses it (login_required) before any query.
             await db_call(self.desk.chat, CHAT_EXECUTOR)(self.match_id, self.user_id, content)
         except MatchError as exc:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
@@ -29,7 +28,7 @@ from games.errors import MatchError
 
 from . import chatrooms, presence, transport, wsframes
 from .dbcall import db_call
-from .match_chat import CHAT_BURST, ChatDesk, MatchChat
+from .match_chat import CHAT_BURST, CHAT_RATE_PER_SECOND, ChatDesk, MatchChat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -69,10 +68,6 @@ STATE_RATE_PER_SECOND = 0.5
 STATE_BURST = 3.0
 # How often an open socket renews its place under the per-user / per-IP socket cap.
 LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
-# channels_redis forgets a group member group_expiry seconds after its group_add (silently:
-# the socket stays open and hears nothing). A socket re-joins its groups this often (as a
-# fraction of the layer's group_expiry), so it stays a member however long it lives.
-REJOIN_FRACTION = 0.25
 
 
 class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
@@ -86,13 +81,10 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
     state_task: asyncio.Task[None] | None
     spectator: bool
     desk: Desk
-    tokens: float
-    tokens_at: float
-    state_tokens: float
-    state_tokens_at: float
+    tokens: wsframes.TokenBucket
+    state_tokens: wsframes.TokenBucket
     chat_room: str | None
-    chat_tokens: float
-    chat_tokens_at: float
+    chat_tokens: wsframes.TokenBucket
 
     def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -149,16 +141,14 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
             return
         self.cap_key = key
         self.lease_task = asyncio.create_task(self._renew_lease_forever(key, cap))
-        self.tokens = RATE_BURST
-        self.tokens_at = time.monotonic()
-        self.state_tokens = STATE_BURST
-        self.state_tokens_at = self.tokens_at
+        self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.state_tokens = wsframes.TokenBucket(STATE_RATE_PER_SECOND, STATE_BURST)
         self.state_task = None
         self.chat_room = None
-        self.chat_tokens = CHAT_BURST
-        self.chat_tokens_at = self.tokens_at
+        self.chat_tokens = wsframes.TokenBucket(CHAT_RATE_PER_SECOND, CHAT_BURST)
         await self._join_groups()
-        self.rejoin_task = asyncio.create_task(self._rejoin_forever())
+        self.rejoin_task = asyncio.create_task(
+            wsframes.keep_joined(self.channel_layer, self._join_groups, f"match {self.match_id}"))
         await self.accept()
         self.spectator = await self._is_spectator()
         await self._join_chat()
@@ -224,16 +214,6 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         for group in self._groups():
             await self.channel_layer.group_add(group, self.channel_name)
 
-    async def _rejoin_forever(self) -> None:
-        """Refresh the group memberships before the layer's group_expiry drops them (row 13)."""
-        interval = max(0.5, float(getattr(self.channel_layer, "group_expiry", 86400)) * REJOIN_FRACTION)
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self._join_groups()
-            except Exception:  # Redis away for a moment: try again next time
-                log.warning("re-joining the groups of match %s failed", self.match_id, exc_info=True)
-
     async def _renew_lease_forever(self, key: str, cap: int) -> None:
         """Keep this socket counted under its cap (a dead process's sockets lapse)."""
         while True:
@@ -242,17 +222,9 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
 
     # -- command helpers --------------------------------------------------------
 
-    def _refund_move_token(self) -> None:
-        """A chat frame took a move token on its way in: it has a bucket of its own."""
-        self.tokens = min(RATE_BURST, self.tokens + 1)
-
     def _take_token(self) -> None:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.tokens_at) * RATE_PER_SECOND)
-        self.tokens_at = now
-        if self.tokens < 1:
+        if not self.tokens.take():
             raise MatchError("rate_limited")
-        self.tokens -= 1
 
     async def _dispatch(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
@@ -307,33 +279,19 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         if frame is not None:
             await self.send_json(frame)
 
-    def _refill_state_tokens(self) -> None:
-        now = time.monotonic()
-        self.state_tokens = min(STATE_BURST, self.state_tokens + (now - self.state_tokens_at) * STATE_RATE_PER_SECOND)
-        self.state_tokens_at = now
-
-    def _state_token(self) -> bool:
-        self._refill_state_tokens()
-        if self.state_tokens < 1:
-            return False
-        self.state_tokens -= 1
-        return True
-
     async def _send_state_limited(self) -> None:
         """A state frame now if the state bucket has a token; else one state frame as
         soon as it has (however many were asked for meanwhile: they coalesce)."""
         if self.state_task is not None and not self.state_task.done():
             return  # a state is already on its way: it answers this one too
-        if self._state_token():
+        if self.state_tokens.take():
             await self._send_state()
             return
-        wait = (1 - self.state_tokens) / STATE_RATE_PER_SECOND
-        self.state_task = asyncio.create_task(self._send_state_later(wait))
+        self.state_task = asyncio.create_task(self._send_state_later(self.state_tokens.wait()))
 
     async def _send_state_later(self, wait: float) -> None:
         await asyncio.sleep(wait)
-        self._refill_state_tokens()
-        self.state_tokens = max(0.0, self.state_tokens - 1)
+        self.state_tokens.take_late()
         try:
             await self._send_state()
         except Exception:  # the socket closed meanwhile, or the database is away: the next sync asks again

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 import weakref
 from collections.abc import Coroutine
 from typing import Any, Protocol
@@ -55,7 +54,6 @@ MAX_FRAME_BYTES = 1024
 RATE_PER_SECOND = 1.0
 RATE_BURST = 8.0
 LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
-REJOIN_FRACTION = 0.25
 # A tab that reloads, or a click to the next page, closes its socket and opens another within a
 # second or two: the user is called offline (and last_seen written) only if none is back by then.
 OFFLINE_GRACE_SECONDS = 5.0
@@ -104,8 +102,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
     user_id: int
     language: str
     cap_key: str | None
-    tokens: float
-    tokens_at: float
+    tokens: wsframes.TokenBucket
     lease_task: asyncio.Task[None]
     rejoin_task: asyncio.Task[None]
     watching: bool
@@ -144,11 +141,12 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
             await self._refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
             return
         self.cap_key = key
-        self.tokens, self.tokens_at = RATE_BURST, time.monotonic()
+        self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.watching = False
         await self._join_groups()
         self.lease_task = asyncio.create_task(self._renew_forever(key, cap))
-        self.rejoin_task = asyncio.create_task(self._rejoin_forever())
+        self.rejoin_task = asyncio.create_task(
+            wsframes.keep_joined(self.channel_layer, self._join_groups, f"user {self.user_id}'s site socket"))
         await self.accept()
         await sync_to_async(online.mark_online, thread_sensitive=False)(self.user_id)
         # Always: a new page may show a change (a match began, "invisible" switched) at no cost when idle.
@@ -235,12 +233,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
             log.warning("expiry of challenge %s not sent", challenge_id, exc_info=True)
 
     def _take_token(self) -> None:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.tokens_at) * RATE_PER_SECOND)
-        self.tokens_at = now
-        if self.tokens < 1:
+        if not self.tokens.take():
             raise MatchError("rate_limited")
-        self.tokens -= 1
 
     async def _send_error(self, code: str, message: str) -> None:
         with translation.override(self.language):
@@ -258,15 +252,6 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
     async def _join_groups(self) -> None:
         for group in self._groups():
             await self.channel_layer.group_add(group, self.channel_name)
-
-    async def _rejoin_forever(self) -> None:
-        interval = max(0.5, float(getattr(self.channel_layer, "group_expiry", 86400)) * REJOIN_FRACTION)
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self._join_groups()
-            except Exception:
-                log.warning("re-joining the site groups of user %s failed", self.user_id, exc_info=True)
 
     async def _renew_forever(self, key: str, cap: int) -> None:
         """Keep this socket counted (cap and presence): a dead process's sockets lapse."""

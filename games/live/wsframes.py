@@ -11,10 +11,12 @@ expression pass, no recursion) and refuses a frame nested deeper than
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
@@ -113,3 +115,55 @@ class NotFoundConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channel
     async def connect(self) -> None:
         await self.accept()
         await self.close(code=CLOSE_NOT_FOUND)
+
+
+class TokenBucket:
+    """A socket's rate limit: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self) -> bool:
+        """Spend a token if there is one."""
+        self._refill()
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def refund(self) -> None:
+        self.tokens = min(self.burst, self.tokens + 1)
+
+    def wait(self) -> float:
+        """Seconds until a token is there."""
+        self._refill()
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def take_late(self) -> None:
+        """Spend the token ``wait`` said would come (never below nothing)."""
+        self._refill()
+        self.tokens = max(0.0, self.tokens - 1)
+
+
+# channels_redis forgets a group member group_expiry seconds after its group_add (silently:
+# the socket stays open and hears nothing). A socket re-joins its groups this often (as a
+# fraction of the layer's group_expiry), so it stays a member however long it lives.
+REJOIN_FRACTION = 0.25
+
+
+async def keep_joined(layer: Any, join: Callable[[], Awaitable[None]], what: str) -> None:
+    """Call ``join`` (the socket's group_adds) before the layer's group_expiry drops them, forever."""
+    interval = max(0.5, float(getattr(layer, "group_expiry", 86400)) * REJOIN_FRACTION)
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await join()
+        except Exception:  # Redis away for a moment: try again next time
+            log.warning("re-joining the groups of %s failed", what, exc_info=True)
