@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
+from django.db.models import Exists
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from .models import User
 from .usernames import (
@@ -35,6 +40,25 @@ def user_set_social(*, user: User, invisible: bool, notify_sound: bool, notify_t
 def user_mark_seen(*, user_id: int, at: datetime) -> None:
     """The user's last site socket closed at ``at`` (their profile's "last seen")."""
     User.objects.filter(pk=user_id).update(last_seen=at)
+
+
+def session_still_valid(*, user_id: int, session_key: str | None, auth_hash: str | None) -> bool:
+    """Does the session ``session_key`` still log ``user_id`` in: not logged out (the row is
+    there and unexpired), the password not changed since (``auth_hash`` as Django stored it at
+    log-in), the account active? One query; for sockets, which outlive the page that opened them."""
+    if not session_key or not auth_hash:
+        return False
+    live = Session.objects.filter(session_key=session_key, expire_date__gt=timezone.now())
+    row = (User.objects.filter(pk=user_id, is_active=True).annotate(live=Exists(live))
+           .values_list("password", "live").first())
+    if row is None or not row[1]:
+        return False
+    user = User(password=row[0])
+    hashes = [user.get_session_auth_hash()]
+    # Django's own check also accepts the hash under a fallback key during a rotation.
+    hashes += [user._get_session_auth_hash(secret=secret)  # type: ignore[attr-defined]  # Django's, not in the stubs
+               for secret in settings.SECRET_KEY_FALLBACKS]
+    return any(constant_time_compare(auth_hash, candidate) for candidate in hashes)
 
 
 def username_clean(username: str, *, exclude_pk: int | None = None) -> str:

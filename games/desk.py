@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils import translation
 
+from accounts.services import session_still_valid
 from games import catalogue, play
 from games.display.chat import chat_history_frame
 from games.display.frames import state_frame
@@ -100,6 +101,9 @@ class MatchDesk:
         "rematch_decline": _rematch_decline,
         "claim_timeout": _claim_timeout,
     }
+
+    def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool:
+        return session_still_valid(user_id=user_id, session_key=session_key, auth_hash=auth_hash)
 
     def knows(self, kind: str) -> bool:
         return kind in self.COMMANDS

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import user_mark_seen
+from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
 from games.errors import MatchError
 from games.live import transport
@@ -58,6 +58,9 @@ class SiteDesk:
         "challenge_answer": _answer,
         "challenge_cancel": _cancel,
     }
+
+    def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool:
+        return session_still_valid(user_id=user_id, session_key=session_key, auth_hash=auth_hash)
 
     def knows(self, kind: str) -> bool:
         return kind in self.COMMANDS

@@ -15,11 +15,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.live.budget import AddressBudget, WhoBudget  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Handshakes on a budget per address before the session is read, then per user (games/live/budget.py).
+        "websocket": AllowedHostsOriginValidator(
+            AddressBudget(AuthMiddlewareStack(WhoBudget(URLRouter(websocket_urlpatterns))))),
     }
 )

@@ -40,6 +40,11 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value not in (None, "") else default
 
 
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value not in (None, "") else default
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if value is None or value.strip() == "":
@@ -248,13 +253,19 @@ GUEST_WINDOW_SECONDS = env_int("GUEST_WINDOW_SECONDS", 3600)
 # A guest with no match for this many days is deleted (unless it has a finished match).
 GUEST_STALE_DAYS = env_int("GUEST_STALE_DAYS", 7)
 
-# --- WebSockets (games/match_consumer.py, games/wsframes.py, docs/protocol.md) ----
+# --- WebSockets (games/live/, docs/protocol.md) ------------------------------------
 
 # Open match sockets per logged-in user, and per IP for anonymous visitors; one more is closed with 4429.
 WS_SOCKETS_PER_USER = env_int("WS_SOCKETS_PER_USER", 10)
 WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
 # Open site-wide sockets (ws/site/: presence, notifications; one per tab) per user.
 WS_SITE_SOCKETS_PER_USER = env_int("WS_SITE_SOCKETS_PER_USER", 10)
+# Handshakes (games/live/budget.py): per client address (anyone), per user, per address of anonymous
+# visitors: tokens a second and bursts; one over is closed with 4429 after a pause.
+WS_CONNECTS_PER_IP_RATE, WS_CONNECTS_PER_IP_BURST = env_float("WS_CONNECTS_PER_IP_RATE", 10), env_int("WS_CONNECTS_PER_IP_BURST", 60)
+WS_CONNECTS_PER_USER_RATE, WS_CONNECTS_PER_USER_BURST = env_float("WS_CONNECTS_PER_USER_RATE", 1), env_int("WS_CONNECTS_PER_USER_BURST", 30)
+WS_CONNECTS_PER_ANONYMOUS_IP_RATE = env_float("WS_CONNECTS_PER_ANONYMOUS_IP_RATE", 2)
+WS_CONNECTS_PER_ANONYMOUS_IP_BURST = env_int("WS_CONNECTS_PER_ANONYMOUS_IP_BURST", 40)
 # ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)

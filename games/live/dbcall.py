@@ -10,8 +10,6 @@ from typing import ParamSpec, TypeVar, cast
 from channels.db import database_sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from . import transport
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -30,15 +28,14 @@ def db_call(func: Callable[P, R], executor: ThreadPoolExecutor | None = None) ->
     (``database_sync_to_async`` closes old connections in the thread itself,
     before and after the call; channels' ``aclose_old_connections`` would only
     hop to the one thread-sensitive thread and clean that thread's connection.)
-    Broadcasts after commit are queued on daphne's loop (``transport.sends_on_loop``).
+    Broadcasts after commit are one publish each, from the thread (``games/live/hub.py``).
     ``executor``: another pool than the loop's (the chat's, ``CHAT_EXECUTOR``).
     """
 
     @functools.wraps(func)
     def keep_connection(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            with transport.sends_on_loop():
-                return func(*args, **kwargs)
+            return func(*args, **kwargs)
         finally:
             conn = connections[DEFAULT_DB_ALIAS]
             if conn.connection is not None and not conn.in_atomic_block:

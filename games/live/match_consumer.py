@@ -10,15 +10,12 @@ documented in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from asgiref.sync import sync_to_async
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import translation
@@ -26,9 +23,10 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.errors import MatchError
 
-from . import chatrooms, presence, transport, wsframes
+from . import hub, presence, transport, wsframes
 from .dbcall import db_call
 from .match_chat import CHAT_BURST, CHAT_RATE_PER_SECOND, ChatDesk, MatchChat
+from .socket import LiveSocket
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -44,6 +42,7 @@ class Desk(ChatDesk, Protocol):
     games.routing: the transport imports no services nor reads)."""
 
     def knows(self, kind: str) -> bool: ...
+    def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool: ...
     def command(self, kind: str, match_id: int, user_id: int, content: dict[str, Any]) -> str | None: ...
     def exists(self, match_id: int) -> bool: ...
     def is_spectator(self, match_id: int, user_id: int | None) -> bool: ...
@@ -66,18 +65,19 @@ RATE_BURST = 20.0
 # a flood of `sync` gets a few states instead of one per frame (issue 12, item 6).
 STATE_RATE_PER_SECOND = 0.5
 STATE_BURST = 3.0
+# What ``_command`` answers when the socket's session is gone (closed with 4401).
+LOGGED_OUT = "logged_out"
 # How often an open socket renews its place under the per-user / per-IP socket cap.
 LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 
 
-class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
+class MatchConsumer(MatchChat, LiveSocket):
     # The socket's state, set in connect() (declared here for the type checker only).
     match_id: int
     user_id: int | None
     language: str
     cap_key: str | None
     lease_task: asyncio.Task[None]
-    rejoin_task: asyncio.Task[None]
     state_task: asyncio.Task[None] | None
     spectator: bool
     desk: Desk
@@ -98,28 +98,16 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
 
     async def _stop_tasks_and_release(self) -> None:
         """Cancel the socket's background tasks and give back its place under the socket cap."""
-        for name in ("rejoin_task", "lease_task", "state_task"):
+        for name in ("lease_task", "state_task", "chat_task"):
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
-        if getattr(self, "chat_room", None) is not None:
-            await chatrooms.leave(self.channel_layer, self._chat_group(), self._chat_line)
-            self.chat_room = None
+        hub.hub().unwatch(self._resync)
+        await self.unlisten_all()
         cap_key: str | None = getattr(self, "cap_key", None)  # unset if connect() refused early
         if cap_key is not None:
             await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
             self.cap_key = None
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its ``aclose_old_connections`` before every
-        message: that is a hop to the one thread-sensitive thread (per frame in,
-        and per frame out to every socket), and it only cleans that thread's
-        connection. This consumer touches the database only through ``db_call``,
-        whose pool thread closes old connections itself, before and after."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     # -- WebSocket handlers ---------------------------------------------------
 
@@ -132,7 +120,7 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.language = socket_language(self.scope)
-        if not await self._match_exists():
+        if not await db_call(self._open)():
             await self._refuse(wsframes.CLOSE_NOT_FOUND)
             return
         key, cap = wsframes.socket_key(self.scope, self.user_id)
@@ -146,9 +134,10 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         self.state_task = None
         self.chat_room = None
         self.chat_tokens = wsframes.TokenBucket(CHAT_RATE_PER_SECOND, CHAT_BURST)
-        await self._join_groups()
-        self.rejoin_task = asyncio.create_task(
-            wsframes.keep_joined(self.channel_layer, self._join_groups, f"match {self.match_id}"))
+        # Subscribed (confirmed by Redis) before the state is read: no frame falls between the two.
+        await self.listen(transport.match_topic(self.match_id), self.send_text)
+        await self.listen_to_user()
+        hub.hub().watch(self._resync)
         await self.accept()
         self.spectator = await self._is_spectator()
         await self._join_chat()
@@ -166,10 +155,6 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         await self._stop_tasks_and_release()
         if hasattr(self, "spectator"):
             await self._presence(presence.leave)
-        if hasattr(self, "tokens"):
-            await self.channel_layer.group_discard(transport.match_group(self.match_id), self.channel_name)
-            if self.user_id is not None:
-                await self.channel_layer.group_discard(transport.user_group(self.user_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         try:
@@ -202,17 +187,11 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
             except DatabaseError:
                 await self.close(code=1011)
 
-    # -- groups -----------------------------------------------------------------
-
-    def _groups(self) -> list[str]:
-        groups = [transport.match_group(self.match_id)]
-        if self.user_id is not None:
-            groups.append(transport.user_group(self.user_id))
-        return groups
-
-    async def _join_groups(self) -> None:
-        for group in self._groups():
-            await self.channel_layer.group_add(group, self.channel_name)
+    async def _resync(self) -> None:
+        """The hub's connection to Redis broke and came back: frames may have been missed, so
+        the position now (docs/protocol.md "Transport": repaired within a few seconds)."""
+        if not self.closing:
+            await self._send_state()
 
     async def _renew_lease_forever(self, key: str, cap: int) -> None:
         """Keep this socket counted under its cap (a dead process's sockets lapse)."""
@@ -247,9 +226,18 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
             raise MatchError("login_required")
         if self.spectator:
             raise MatchError("not_a_player")
-        result = await db_call(self.desk.command)(kind, self.match_id, self.user_id, content)
-        if result == "duplicate":
+        result = await db_call(self._command)(kind, self.user_id, content)
+        if result == LOGGED_OUT:
+            await self.close_logged_out()
+        elif result == "duplicate":
             await self._send_state_limited()
+
+    def _command(self, kind: str, user_id: int, content: dict[str, Any]) -> str | None:
+        """In the database thread: the session still valid (a logout's 4401 may have been
+        lost), then the desk's one service call."""
+        if not self.desk.credentials_valid(user_id, self.session_key, self.auth_hash):
+            return LOGGED_OUT
+        return self.desk.command(kind, self.match_id, user_id, content)
 
     async def _presence(self, action: Callable[[int, bool, str], None]) -> None:
         try:
@@ -263,8 +251,10 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
     async def _version(self) -> str | None:
         return await db_call(self.desk.version)(self.match_id)
 
-    async def _match_exists(self) -> bool:
-        return await db_call(self.desk.exists)(self.match_id)
+    def _open(self) -> bool:
+        """In the database thread at connect: the match exists; the session the socket acts for."""
+        self.read_credentials()
+        return self.desk.exists(self.match_id)
 
     async def _state_frame(self) -> dict[str, Any] | None:
         return await db_call(self.desk.state)(self.match_id, self.user_id, self.language)
@@ -296,23 +286,6 @@ class MatchConsumer(MatchChat, AsyncJsonWebsocketConsumer):  # type: ignore[misc
             await self._send_state()
         except Exception:  # the socket closed meanwhile, or the database is away: the next sync asks again
             log.warning("a coalesced state for match %s was not sent", self.match_id, exc_info=True)
-
-    # -- channel-layer handlers ---------------------------------------------------
-
-    async def match_event(self, event: dict[str, Any]) -> None:
-        """A committed change of this match: pass the frame on."""
-        if "text" in event:  # pre-encoded by transport.send_to_match
-            await self.send(text_data=event["text"])
-        else:
-            await self.send_json(event["frame"])
-
-    async def user_logout(self, event: dict[str, Any]) -> None:
-        """The user logged out or changed the password somewhere: close."""
-        await self.close(code=4401)
-
-    @classmethod
-    async def encode_json(cls, content: dict[str, Any]) -> str:
-        return json.dumps(content, ensure_ascii=False, default=str)
 
 
 def socket_language(scope: dict[str, Any]) -> str:

@@ -11,7 +11,6 @@ the page never polls.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from collections.abc import Coroutine
@@ -19,8 +18,6 @@ from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -30,6 +27,7 @@ from games.errors import MatchError
 from . import online, transport, wsframes
 from .dbcall import db_call
 from .match_consumer import socket_language
+from .socket import CLOSE_LOGIN_REQUIRED, LiveSocket
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +36,7 @@ class Desk(Protocol):
     """What the site consumer asks of the site (games.site_desk.SiteDesk, handed in by games.routing)."""
 
     def knows(self, kind: str) -> bool: ...
+    def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool: ...
     def command(self, kind: str, user_id: int, content: dict[str, Any]) -> int | None: ...
     def may_connect(self, user_id: int) -> bool: ...
     def welcome(self, user_id: int) -> list[dict[str, Any]]: ...
@@ -48,7 +47,6 @@ class Desk(Protocol):
     def expiry_seconds(self) -> float: ...
 
 
-CLOSE_LOGIN_REQUIRED = 4401
 MAX_FRAME_BYTES = 1024
 # Token bucket per socket: a sustained frame a second, bursts of 8 (a person clicks; a flood is refused).
 RATE_PER_SECOND = 1.0
@@ -62,6 +60,8 @@ ANNOUNCE_DELAY_SECONDS = 0.25
 # Words that differ from the match's for the same code.
 WORDS = {"blocked": _("You cannot challenge this player: one of you has blocked the other.")}
 
+# What ``_command`` answers when the socket's session is gone (closed with 4401).
+LOGGED_OUT = object()
 # Background work that outlives a socket (expiry timers, the grace before "offline", the
 # coalesced announcement): kept referenced here until done, per event loop.
 _background: set[asyncio.Task[Any]] = set()
@@ -98,13 +98,12 @@ def _renew(key: str, channel_name: str, cap: int, user_id: int) -> None:
     online.mark_online(user_id)
 
 
-class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
+class SiteConsumer(LiveSocket):
     user_id: int
     language: str
     cap_key: str | None
     tokens: wsframes.TokenBucket
     lease_task: asyncio.Task[None]
-    rejoin_task: asyncio.Task[None]
     watching: bool
 
     def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
@@ -117,24 +116,17 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
         finally:  # also when daphne cancels the instance without a disconnect
             await self._stop()
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch without its per-message hop to clean old connections
-        (as MatchConsumer.dispatch: the database is touched only through ``db_call``), and
-        deaf to group messages meant for other consumers of the same group."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:  # a message for the match sockets of ``user_group``: not ours
-            log.debug("site socket ignores %s", message.get("type"))
-            return
-        await handler(message)
-
     # -- WebSocket handlers ---------------------------------------------------
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated or not await db_call(self.desk.may_connect)(user.pk):
-            await self._refuse(CLOSE_LOGIN_REQUIRED)  # anonymous visitors and guests open no site socket
+        if user is None or not user.is_authenticated:
+            await self._refuse(CLOSE_LOGIN_REQUIRED)  # anonymous visitors open no site socket
             return
         self.user_id = user.pk
+        if not await db_call(self._open)():
+            await self._refuse(CLOSE_LOGIN_REQUIRED)  # nor do guests
+            return
         self.language = socket_language(self.scope)
         key, cap = online.sockets_key(self.user_id), online.socket_cap()
         if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
@@ -143,10 +135,9 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
         self.cap_key = key
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.watching = False
-        await self._join_groups()
+        await self.listen_to_user()
+        await self.listen(transport.site_topic(self.user_id), self.send_text)
         self.lease_task = asyncio.create_task(self._renew_forever(key, cap))
-        self.rejoin_task = asyncio.create_task(
-            wsframes.keep_joined(self.channel_layer, self._join_groups, f"user {self.user_id}'s site socket"))
         await self.accept()
         await sync_to_async(online.mark_online, thread_sensitive=False)(self.user_id)
         # Always: a new page may show a change (a match began, "invisible" switched) at no cost when idle.
@@ -163,17 +154,15 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
         if not hasattr(self, "watching"):  # refused before it joined anything
             return
         await self._stop()
-        for group in self._groups():
-            await self.channel_layer.group_discard(group, self.channel_name)
         user_id = self.user_id
         if not await sync_to_async(online.open_sockets, thread_sensitive=False)(user_id):
             _spawn(self._offline_after_grace(user_id))
 
     async def _stop(self) -> None:
-        for name in ("lease_task", "rejoin_task"):
-            task = getattr(self, name, None)
-            if task is not None:
-                task.cancel()
+        task = getattr(self, "lease_task", None)
+        if task is not None:
+            task.cancel()
+        await self.unlisten_all()
         cap_key: str | None = getattr(self, "cap_key", None)
         if cap_key is not None:
             self.cap_key = None
@@ -215,13 +204,15 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
         if kind == "watch_online":
             if not self.watching:
                 self.watching = True
-                await self.channel_layer.group_add(transport.ONLINE_GROUP, self.channel_name)
+                await self.listen(transport.ONLINE_TOPIC, self.send_text)
             await self.send_json(await db_call(self.desk.online)())
             return
         if not isinstance(kind, str) or not self.desk.knows(kind):
             raise MatchError("unknown_type")
-        created = await db_call(self.desk.command)(kind, self.user_id, content)
-        if created is not None:
+        created = await db_call(self._command)(kind, content)
+        if created is LOGGED_OUT:
+            await self.close_logged_out()
+        elif isinstance(created, int):
             _spawn(self._expire_later(created))
 
     async def _expire_later(self, challenge_id: int) -> None:
@@ -232,6 +223,17 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
         except Exception:
             log.warning("expiry of challenge %s not sent", challenge_id, exc_info=True)
 
+    def _open(self) -> bool:
+        """In the database thread at connect: may this user open one (guests may not); its session."""
+        self.read_credentials()
+        return self.desk.may_connect(self.user_id)
+
+    def _command(self, kind: str, content: dict[str, Any]) -> int | None | object:
+        """In the database thread: the session still valid (a logout's 4401 may have been lost), then the desk."""
+        if not self.desk.credentials_valid(self.user_id, self.session_key, self.auth_hash):
+            return LOGGED_OUT
+        return self.desk.command(kind, self.user_id, content)
+
     def _take_token(self) -> None:
         if not self.tokens.take():
             raise MatchError("rate_limited")
@@ -241,33 +243,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channel
             words = str(WORDS[code]) if code in WORDS else message
         await self.send_json({"type": "error", "code": code, "message": words})
 
-    # -- groups -----------------------------------------------------------------
-
-    def _groups(self) -> list[str]:
-        groups = [transport.user_group(self.user_id), transport.site_group(self.user_id)]
-        if getattr(self, "watching", False):
-            groups.append(transport.ONLINE_GROUP)
-        return groups
-
-    async def _join_groups(self) -> None:
-        for group in self._groups():
-            await self.channel_layer.group_add(group, self.channel_name)
-
     async def _renew_forever(self, key: str, cap: int) -> None:
         """Keep this socket counted (cap and presence): a dead process's sockets lapse."""
         while True:
             await asyncio.sleep(LEASE_RENEW_SECONDS)
             await sync_to_async(_renew, thread_sensitive=False)(key, self.channel_name, cap, self.user_id)
-
-    # -- channel-layer handlers ---------------------------------------------------
-
-    async def site_event(self, event: dict[str, Any]) -> None:
-        """A frame for this user, or the online list: pass it on (encoded once by the transport)."""
-        await self.send(text_data=event["text"])
-
-    async def user_logout(self, event: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_LOGIN_REQUIRED)
-
-    @classmethod
-    async def encode_json(cls, content: dict[str, Any]) -> str:
-        return json.dumps(content, ensure_ascii=False, default=str)

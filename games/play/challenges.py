@@ -72,9 +72,7 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
         challenge.save(update_fields=["status", "match"])
-        token_str = str(challenge.token)
-        transaction.on_commit(lambda: transport.send_challenge_accepted(token_str, match.pk))
-        return match
+        return match  # the challenger's page, polling, goes to it (templates/games/challenge.html)
 
 
 def challenge_cancel(*, token: Any, user_id: int) -> None:

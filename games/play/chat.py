@@ -6,7 +6,7 @@ spectators' room (logged-in visitors who do not play it; anonymous visitors
 read it only). Both are shown on the match's record once it is over.
 
 ``chat_send`` checks who may write where, then stores the line and sends it
-after commit to that room's group only (``transport.chat_group``): never to
+after commit to that room's group only (``transport.chat_topic``): never to
 the match group, so a chat line never queues with the moves. It takes no row
 lock on the match. Refusals raise MatchError with a stable code.
 """

@@ -3,17 +3,15 @@
 - the frame is built after commit from the match the transaction left, without
   a re-read, equals what a fresh read gives, and carries the move, not the board;
 - the board's SVG is drawn once per (match, ply, language) and never served for another history;
-- sends queued on the loop keep each group's order;
+- a move is one publish (tests/games/live/test_hub.py: what the hub does with it);
 - the match consumer's database calls keep their thread's connection.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
-from channels.db import database_sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from games import play as services
@@ -41,26 +39,27 @@ def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monk
     equals a fresh read's, and it carries the move, not the board."""
     match = make_match(variant)
     sent = []
-    monkeypatch.setattr(realtime, "_send", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(realtime, "publish", lambda topic, text: sent.append((topic, text)))
     users = [alice, bob]
     for i, action in enumerate(actions):
         match.refresh_from_db()
         play(match, users[match.to_move - 1], action)
-        group, message = sent[-1]
-        frame = json.loads(message["text"])
-        assert group == realtime.match_group(match.pk) and frame["ply"] == i + 1
+        assert len(sent) == i + 1  # one publish a move
+        topic, text = sent[-1]
+        frame = json.loads(text)
+        assert topic == realtime.match_topic(match.pk) and frame["ply"] == i + 1
         fresh = Match.objects.get(pk=match.pk)
         assert without_clock_time(frame["match"]) == without_clock_time(
             json.loads(json.dumps(snapshot.match_header(fresh), default=str)))
         assert frame["action"] == action and frame["by"] == (i % 2) + 1 and "snapshot" not in frame
-        assert len(message["text"].encode()) < 1024
+        assert len(text.encode()) < 1024
     assert frame["type"] == ("finished" if variant == "cztery-w-rzedzie" else "moved")
 
 
 def test_a_move_reads_the_match_once(make_match, alice, monkeypatch, django_assert_max_num_queries):
     """One read of the match (the locking one, with the players), the move row, the match row."""
     match = make_match("kropki-10")
-    monkeypatch.setattr(realtime, "_send", lambda group, message: None)
+    monkeypatch.setattr(realtime, "publish", lambda topic, text: None)
     selectors.match_state(match)  # warm the state cache, as in a running match
     with django_assert_max_num_queries(5) as ctx:  # SQLite also counts its BEGIN IMMEDIATE
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)
@@ -81,32 +80,6 @@ def test_the_svg_cache_never_serves_another_history(make_match):
     # the finished picture (not interactive) and another language are other entries
     assert snapshot.board_svg(match, other, False, "pl") != svg_other
     assert "dot a1" in snapshot.board_svg(match, other, True, "en") and "kropka a1" in svg_other
-
-
-async def test_sends_on_the_loop_keep_each_groups_order(monkeypatch):
-    got = []
-
-    class SlowFirstLayer:
-        async def group_send(self, group, message):
-            if message["n"] == 0:
-                await asyncio.sleep(0.05)  # the first send is slow: the next must wait for it
-            got.append((group, message["n"]))
-
-    monkeypatch.setattr(realtime, "get_channel_layer", lambda: SlowFirstLayer())
-
-    def send_three():
-        with realtime.sends_on_loop():
-            for n in range(3):
-                realtime._send("match-1", {"n": n})
-            realtime._send("match-2", {"n": 9})
-
-    await database_sync_to_async(send_three, thread_sensitive=False)()  # returns before the sends are done
-    for _ in range(50):
-        if len(got) == 4:
-            break
-        await asyncio.sleep(0.01)
-    assert [n for g, n in got if g == "match-1"] == [0, 1, 2]
-    assert ("match-2", 9) in got and not realtime._TAILS
 
 
 async def test_a_consumer_db_call_keeps_its_connection():

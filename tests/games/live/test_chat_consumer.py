@@ -132,16 +132,18 @@ async def test_140_characters_are_fine_and_counted_as_characters(make_match, ali
 
 async def test_who_may_not_write(make_match, alice, bob, charlie):
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
-    ws_anon, ws_c = await open_socket(match.pk), await open_socket(match.pk, charlie)
+    ws_c = await open_socket(match.pk, charlie)
     for room in ("spectators", "players"):
+        ws_anon = await open_socket(match.pk)  # one each: a socket hears one chat refusal a second
         await ws_anon.send_json_to(chat(room, "hej"))
         error = await expect_chat_error(ws_anon, "login_required")
         with translation.override("pl"):
             assert error["message"] == str(LOGIN_REQUIRED)  # worded for the chat, in the socket's language
+        await ws_anon.disconnect()
     await ws_c.send_json_to(chat("players", "hej"))
     await expect_chat_error(ws_c, "not_a_player")
     assert await stored(match.pk) == []
-    await close_all(ws_anon, ws_c)
+    await close_all(ws_c)
 
 
 async def test_a_blocked_player_cannot_write_to_the_blocker(make_match, alice, bob):
@@ -158,18 +160,39 @@ async def test_a_blocked_player_cannot_write_to_the_blocker(make_match, alice, b
 
 
 async def test_too_fast_is_refused_and_the_moves_keep_their_tokens(make_match, alice, bob):
+    """Accepted lines give the socket's frame token back (a chatty player still moves); the
+    chat_rate_limited refusal is answered once a second, not once a frame."""
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     ws_a = await open_socket(match.pk, alice)
     for i in range(5):
         await ws_a.send_json_to(chat("players", f"linia {i}"))
         assert (await ws_a.receive_json_from(timeout=5))["text"] == f"linia {i}"
-    for _ in range(25):  # more than the move bucket's burst of 20
+    for _ in range(10):
         await ws_a.send_json_to(chat("players", "za szybko"))
-        await expect_chat_error(ws_a, "chat_rate_limited")
+    await expect_chat_error(ws_a, "chat_rate_limited")
+    assert await ws_a.receive_nothing(timeout=0.5)  # one answer for ten refusals
     await ws_a.send_json_to({"type": "move", "ply": 0, "action": 3})
     moved = await ws_a.receive_json_from(timeout=5)
     assert moved["type"] == "moved" and moved["ply"] == 1
     assert len(await stored(match.pk)) == 5
+    await ws_a.disconnect()
+
+
+async def test_a_chat_flood_spends_the_sockets_frame_budget(make_match, alice):
+    """issue 24, item 4: refused chat frames are not free. 2000 of them used to get 1995
+    chat_rate_limited answers and never a rate_limited: now a refused line keeps its frame
+    token, the socket's bucket runs dry (rate_limited), and chat refusals come once a second."""
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    ws_a = await open_socket(match.pk, alice)
+    for _ in range(200):
+        await ws_a.send_json_to(chat("players", "spam"))
+    codes = []
+    while not await ws_a.receive_nothing(timeout=0.3):
+        frame = await ws_a.receive_json_from(timeout=1)
+        codes.append(frame.get("code") or frame["type"])
+    assert codes.count("rate_limited") >= 150
+    assert codes.count("chat_rate_limited") <= 2
+    assert len(await stored(match.pk)) == 5  # the chat bucket's burst, no more
     await ws_a.disconnect()
 
 

@@ -1,8 +1,8 @@
 """docs/reliability.md row 11 on the server side: a client that missed an event sees the gap
 on the next frame, asks ``sync``, and gets the full state, equal to the database's.
 
-The channel layer is the settings' Redis layer; the lost event is dropped on its way to
-the layer (``realtime._send``), as a capacity overflow or a partition would lose it.
+The lost event is dropped on its way to Redis (``realtime.publish``), as a publish while
+Redis is away would lose it (tests/games/live/test_hub.py: the hub's own repair).
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ async def test_a_missed_event_shows_as_a_gap_and_sync_brings_the_full_state(make
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     ws = await open_socket(match.pk)  # a spectator
     assert ws.first_state["ply"] == 0
-    real_send, dropped = realtime._send, []
+    real_publish, dropped = realtime.publish, []
 
-    def lossy_send(group, message):
-        if message.get("type") == "match.event" and not dropped:
-            dropped.append(message)  # the layer loses the first move's frame
-            return
-        real_send(group, message)
+    def lossy_publish(topic, text):
+        if topic == realtime.match_topic(match.pk) and not dropped:
+            dropped.append(text)  # the first move's frame is lost
+            return False
+        return real_publish(topic, text)
 
-    monkeypatch.setattr(realtime, "_send", lossy_send)
+    monkeypatch.setattr(realtime, "publish", lossy_publish)
     await database_sync_to_async(play)(match, alice, 3)
     await database_sync_to_async(play)(match, bob, 4)
     assert len(dropped) == 1
