@@ -266,6 +266,9 @@ def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
         # Every test visitor is 127.0.0.1: a session's browser tests make more guests than
         # one IP may (accounts/guests.py); tests of that limit set it. Counters of their own.
         "GUESTS_PER_IP": "100000",
+        # The same for WebSocket handshakes (games/live/budget.py); tests of the budget set it.
+        "WS_CONNECTS_PER_IP_BURST": "100000", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "100000",
+        "WS_CONNECTS_PER_USER_BURST": "100000",
         "LIMITS_PREFIX": f"kropki:live-limit:{suffix}:",
         **extra_env,
     }

@@ -23,7 +23,8 @@ GRACE_SECONDS = 1
 def clock_workdir():
     path = Path(tempfile.mkdtemp(prefix="kropki-clock-"))
     yield path
-    shutil.rmtree(path, ignore_errors=True)
+    if not os.environ.get("KROPKI_KEEP_LIVE_DIRS"):  # set it to read the processes' logs after a failure
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
