@@ -238,12 +238,17 @@ MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 
 # Redis key prefix of the shared counters and locks (tests give each test its own).
 LIMITS_PREFIX = os.environ.get("LIMITS_PREFIX", "kropki:limit:")
-# Unfinished computer matches per user, and over all guests made from one IP; a new one
-# abandons (aborts) the oldest beyond the cap.
+# Unfinished computer matches per user (a new one abandons the player's OWN oldest beyond it),
+# and over all guests made from one IP (a new one is refused: 30 people behind one address,
+# a school or a cafe, have two each; docs/bots.md "Limits").
 COMPUTER_MATCHES_PER_USER = env_int("COMPUTER_MATCHES_PER_USER", 3)
-COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 6)
-# New guest accounts per IP per GUEST_WINDOW_SECONDS; one more gets a 429 page.
-GUESTS_PER_IP = env_int("GUESTS_PER_IP", 10)
+COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 60)
+# New matches a player may start per minute (the computer form, rematches with it), and from one IP.
+MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
+MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)
+# New guest accounts per IP per GUEST_WINDOW_SECONDS; one more gets a 429 page (60: 30 people
+# behind one address, each with a second browser; a visitor keeps its guest by its cookie).
+GUESTS_PER_IP = env_int("GUESTS_PER_IP", 60)
 GUEST_WINDOW_SECONDS = env_int("GUEST_WINDOW_SECONDS", 3600)
 # A guest with no match for this many days is deleted (unless it has a finished match).
 GUEST_STALE_DAYS = env_int("GUEST_STALE_DAYS", 7)

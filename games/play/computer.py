@@ -6,6 +6,9 @@ from __future__ import annotations
 import logging
 import random
 
+from django.conf import settings
+from django.db.models import Q
+
 from games import catalogue, selectors
 from games.engine import other
 from games.errors import MatchError
@@ -27,13 +30,56 @@ LOCK_SECONDS = 30  # > the longest budget (1.8 s) with a wide margin; a killed w
 BUSY_RETRY_SECONDS = 0.25
 
 
-def computer_match_start(*, user_id: int, variant: str, level: str, colour: str) -> Match:
+def computer_match_start(
+    *, user_id: int, variant: str, level: str, colour: str, address: str = "",
+    address_guest_ids: set[int] | frozenset[int] = frozenset(),
+) -> Match:
     """A match of ``user_id`` against the computer at ``level``; ``colour`` is
-    the human's: "pink" (moves first), "blue" or "random"."""
+    the human's: "pink" (moves first), "blue" or "random".
+
+    Limits (docs/bots.md, "Limits"), each refusing the NEW match with a
+    MatchError and never ending anyone else's: ``starting_too_often`` past
+    MATCH_STARTS_PER_MINUTE for this player or MATCH_STARTS_PER_ADDRESS_MINUTE
+    for ``address``; ``computer_address_busy`` when the other guests made from
+    ``address`` (``address_guest_ids``) already hold COMPUTER_MATCHES_PER_GUEST_IP
+    unfinished computer matches. The player's own cap (COMPUTER_MATCHES_PER_USER)
+    abandons their own oldest in ``match_create``."""
+    computer_start_allowed(user_id=user_id, address=address, address_guest_ids=address_guest_ids)
     if colour == "random":
         colour = random.choice(["pink", "blue"])
     pink, blue = (user_id, None) if colour == "pink" else (None, user_id)
     return match_create(variant=variant, pink_id=pink, blue_id=blue, bot_level=level)
+
+
+def match_start_counted(*, user_id: int, address: str = "") -> None:
+    """Count one new match started by ``user_id`` from ``address`` (the computer
+    form, a rematch with the computer); ``starting_too_often`` past the rate."""
+    window = 60
+    if not limits.hit("match-start", str(user_id), limit=settings.MATCH_STARTS_PER_MINUTE, window=window):
+        raise MatchError("starting_too_often")
+    if address and not limits.hit(
+        "match-start-ip", address, limit=settings.MATCH_STARTS_PER_ADDRESS_MINUTE, window=window
+    ):
+        raise MatchError("starting_too_often")
+
+
+def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set[int] | frozenset[int]) -> None:
+    """Raise MatchError if ``user_id`` may not start a computer match now (see computer_match_start)."""
+    others = set(address_guest_ids) - {user_id}
+    if others:
+        held = (
+            Match.objects.filter(Q(pink_id__in=others) | Q(blue_id__in=others), status=Match.Status.ACTIVE)
+            .exclude(bot_level="")
+            .count()
+        )
+        own = (
+            Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE)
+            .exclude(bot_level="")
+            .count()
+        )
+        if held + min(own + 1, settings.COMPUTER_MATCHES_PER_USER) > settings.COMPUTER_MATCHES_PER_GUEST_IP:
+            raise MatchError("computer_address_busy")
+    match_start_counted(user_id=user_id, address=address)
 
 
 class PlayerBusy(Exception):
