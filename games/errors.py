@@ -41,6 +41,10 @@ MESSAGES = {
     "unknown_variant": _("There is no such game variant."),
     # starting matches (games/play/computer.py, docs/bots.md "Limits")
     "starting_too_often": _("You are starting games too quickly. Wait a minute, then try again."),
+    "computer_busy": _(
+        "The computer is busy: many games are waiting for its move. Try again in a minute;"
+        " the games already started go on."
+    ),
     "computer_address_busy": _(
         "Many games against the computer are already being played from your network. Finish one, or try again"
         " in a few minutes; with an account you can play now."

@@ -243,6 +243,11 @@ LIMITS_PREFIX = os.environ.get("LIMITS_PREFIX", "kropki:limit:")
 # a school or a cafe, have two each; docs/bots.md "Limits").
 COMPUTER_MATCHES_PER_USER = env_int("COMPUTER_MATCHES_PER_USER", 3)
 COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 60)
+# The computer's fair queue (games/play/botqueue.py): moves of one address computed at once
+# (the bots pool has two processes: one address never holds both), and the waiting moves at
+# which new computer matches are refused and waiting players hear "the computer is busy".
+BOT_THINKING_PER_ADDRESS = env_int("BOT_THINKING_PER_ADDRESS", 1)
+BOT_QUEUE_LIMIT = env_int("BOT_QUEUE_LIMIT", 20)
 # New matches a player may start per minute (the computer form, rematches with it), and from one IP.
 MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
 MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)

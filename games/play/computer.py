@@ -6,29 +6,20 @@ from __future__ import annotations
 import logging
 import random
 
+import redis
 from django.conf import settings
 from django.db.models import Q
 
 from games import catalogue, selectors
-from games.engine import other
 from games.errors import MatchError
 from games.models import Match
 from kropki_site import limits
 
+from . import botqueue
 from .creating import match_create
 from .moves import match_bot_play
 
 log = logging.getLogger(__name__)
-
-# Fairness (docs/bots.md, "Limits"): at most one computer move is being thought
-# about per human player at a time, across every worker process. A task that
-# finds its player's lock taken is sent again BUSY_RETRY_SECONDS later instead
-# of taking a second pool process, so one player's backlog holds at most one of
-# the pool's processes and everyone else's moves go through the others.
-THINKING = "bot-thinking"
-LOCK_SECONDS = 30  # > the longest budget (1.8 s) with a wide margin; a killed worker's lock expires
-BUSY_RETRY_SECONDS = 0.25
-
 
 def computer_match_start(
     *, user_id: int, variant: str, level: str, colour: str, address: str = "",
@@ -45,6 +36,7 @@ def computer_match_start(
     unfinished computer matches. The player's own cap (COMPUTER_MATCHES_PER_USER)
     abandons their own oldest in ``match_create``."""
     computer_start_allowed(user_id=user_id, address=address, address_guest_ids=address_guest_ids)
+    botqueue.remember_address(user_id, address)
     if colour == "random":
         colour = random.choice(["pink", "blue"])
     pink, blue = (user_id, None) if colour == "pink" else (None, user_id)
@@ -65,6 +57,8 @@ def match_start_counted(*, user_id: int, address: str = "") -> None:
 
 def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set[int] | frozenset[int]) -> None:
     """Raise MatchError if ``user_id`` may not start a computer match now (see computer_match_start)."""
+    if botqueue.waiting() >= settings.BOT_QUEUE_LIMIT:  # the games being played go first
+        raise MatchError("computer_busy")
     others = set(address_guest_ids) - {user_id}
     if others:
         held = (
@@ -82,29 +76,44 @@ def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set
     match_start_counted(user_id=user_id, address=address)
 
 
-class PlayerBusy(Exception):
-    """Another computer move for the same human player is being computed now."""
+def computer_token(*, match_id: int, ply: int) -> bool:
+    """One ``bot_move`` task (a token of the fair queue, games/play/botqueue.py):
+    claim the fairest computer move that may run now and make it, then send one
+    more token if moves still wait. ``match_id``/``ply`` (0, 0 for a bare token)
+    name the job the token was sent with: queued here if it is not (a task of an
+    earlier release). True if a move was played."""
+    if match_id and not botqueue.has_job(match_id):
+        match = Match.objects.filter(pk=match_id).first()
+        if match is not None and _waits_for_computer(match, ply):
+            botqueue.job_add(match_id=match_id, ply=ply, owner=match.pink_id or match.blue_id or 0)
+    try:
+        claimed = botqueue.job_claim()
+    except redis.RedisError as exc:  # no fair queue: play the token's own job
+        log.warning("computer queue unavailable (Redis: %s): playing match %s directly", exc, match_id)
+        return bool(match_id) and match_bot_turn(match_id=match_id, ply=ply)
+    if claimed is None:
+        return False
+    try:
+        played = match_bot_turn(match_id=claimed[0], ply=claimed[1])
+    finally:
+        botqueue.job_done(claimed[0])
+    if botqueue.waiting():
+        botqueue.kick()
+    return played
+
+
+def _waits_for_computer(match: Match, ply: int) -> bool:
+    return match.is_active and match.ply == ply and match.bot_side is not None and match.to_move == match.bot_side
 
 
 def match_bot_turn(*, match_id: int, ply: int) -> bool:
     """Compute and play the computer's move for position ``ply``; a no-op if
-    the match moved on or is over (a duplicate or late task). True if it played.
-    Raises PlayerBusy when a move for the same human is being computed (the
-    task sends itself again a little later)."""
+    the match moved on or is over (a duplicate or late job). True if it played.
+    Which move is computed when is the fair queue's choice (computer_token)."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not match.is_active or match.ply != ply or match.bot_side is None:
+    if match is None or not _waits_for_computer(match, ply):
         return False
-    if match.to_move != match.bot_side:
-        return False
-    human = match.user_id_of(other(match.bot_side))
-    who = str(human)  # the lock's key holds it as text
-    token = limits.lock_acquire(THINKING, who, ttl=LOCK_SECONDS)
-    if token is None:
-        raise PlayerBusy(human)
-    try:
-        return _think_and_play(match, ply)
-    finally:
-        limits.lock_release(THINKING, who, token)
+    return _think_and_play(match, ply)
 
 
 def _think_and_play(match: Match, ply: int) -> bool:

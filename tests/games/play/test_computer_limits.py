@@ -3,9 +3,9 @@
 - a player keeps at most COMPUTER_MATCHES_PER_USER unfinished computer matches:
   a new one abandons (aborts) the oldest; guests made from one IP share
   COMPUTER_MATCHES_PER_GUEST_IP;
-- the computer thinks about one move per human at a time (a Redis lock across
-  the worker processes): a second one for the same player raises PlayerBusy
-  (the task re-sends itself), another player's move goes ahead.
+- the computer's fair queue (games/play/botqueue.py; issue 24, item 2): one
+  move per human and per address at a time, the least recently served first,
+  a bound on waiting moves ("the computer is busy").
 
 The live flood (real daphne and Celery) is tests/live_play/test_computer_flood.py.
 """
@@ -16,11 +16,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.guests import guest_create
 from games import play as services
 from games.errors import MatchError
 from games.models import Match
-from games.play.computer import THINKING, PlayerBusy, match_bot_turn
-from kropki_site import limits
+from games.play import botqueue
+from games.play.computer import computer_token, match_bot_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -123,18 +124,80 @@ def test_a_rematch_with_the_computer_is_counted_too(alice, settings):
     assert refused.value.code == "starting_too_often"
 
 
-def test_one_move_at_a_time_per_player_others_go_ahead(client, alice):
-    flooder = post(client, variant="cztery-w-rzedzie", level="latwy")
-    honest = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=alice.pk, bot_level="latwy")
-    human = flooder.blue_id
-    token = limits.lock_acquire(THINKING, human, ttl=30)  # a move for this guest is being computed
-    assert token
-    try:
-        with pytest.raises(PlayerBusy):
-            match_bot_turn(match_id=flooder.pk, ply=0)
-        assert match_bot_turn(match_id=honest.pk, ply=0) is True
-    finally:
-        limits.lock_release(THINKING, human, token)
-    assert match_bot_turn(match_id=flooder.pk, ply=0) is True
-    # the lock is released after the move: the next one is not refused
-    assert limits.lock_acquire(THINKING, human, ttl=1) is not None
+def _waiting_match(user, address: str) -> Match:
+    """A computer match of ``user`` (on ``address``) whose computer (pink) is to move, queued."""
+    botqueue.remember_address(user.pk, address)
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=user.pk, bot_level="latwy")
+    assert botqueue.job_add(match_id=match.pk, ply=0, owner=user.pk)[0]
+    return match
+
+
+def _guests(count: int) -> list:
+    return [guest_create() for _ in range(count)]
+
+
+def test_six_players_on_one_address_answering_at_once_do_not_starve_another():
+    # Issue 24, item 2: six guests of one address each have a computer move waiting;
+    # one of theirs is being computed. An honest player's move, queued last, goes next:
+    # the address holds at most BOT_THINKING_PER_ADDRESS (1) of the pool.
+    attackers = [_waiting_match(g, "203.0.113.66") for g in _guests(6)]
+    first = botqueue.job_claim()
+    assert first is not None and first[0] in {m.pk for m in attackers}
+    honest = _waiting_match(guest_create(), "198.51.100.5")
+    assert botqueue.job_claim() == (honest.pk, 0)
+    assert botqueue.job_claim() is None  # the address's one slot is taken: no second attacker
+    botqueue.job_done(first[0])
+    assert botqueue.job_claim() is not None  # its next one may go now
+
+
+def test_six_players_on_six_addresses_do_not_starve_another():
+    # The same from six addresses: the two pool processes are taken by two of them;
+    # the honest player (never served) overtakes the four still waiting.
+    attackers = [_waiting_match(g, f"203.0.113.{i}") for i, g in enumerate(_guests(6))]
+    for _ in attackers:  # each has had computer moves already (they answer at once)
+        claimed = botqueue.job_claim()
+        assert claimed is not None
+        botqueue.job_done(claimed[0])
+    for match in attackers:
+        botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id)
+    running = [botqueue.job_claim(), botqueue.job_claim()]
+    assert {r[0] for r in running if r} <= {m.pk for m in attackers}
+    honest = _waiting_match(guest_create(), "198.51.100.5")
+    botqueue.job_done(running[0][0])  # a process is free
+    assert botqueue.job_claim() == (honest.pk, 0)
+
+
+def test_a_token_plays_the_fairest_move_not_its_own_and_one_move_per_player_at_a_time():
+    greedy = guest_create()
+    mine = [_waiting_match(greedy, "203.0.113.7") for _ in range(2)]
+    honest = _waiting_match(guest_create(), "198.51.100.5")
+    busy = botqueue.job_claim()  # one of greedy's being computed elsewhere
+    assert busy is not None and busy[0] in {m.pk for m in mine}
+    # the token sent for greedy's other match plays the honest one's move
+    assert computer_token(match_id=next(m.pk for m in mine if m.pk != busy[0]), ply=0) is True
+    honest.refresh_from_db()
+    assert honest.ply == 1
+    assert computer_token(match_id=0, ply=0) is False  # greedy's second waits for its first
+    botqueue.job_done(busy[0])
+    assert computer_token(match_id=0, ply=0) is True
+
+
+def test_the_same_position_is_queued_once():
+    match = _waiting_match(guest_create(), "203.0.113.8")
+    assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id) == (False, 1)
+    assert botqueue.job_claim() == (match.pk, 0)
+    assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id)[0] is False  # being computed
+
+
+def test_when_the_computer_is_busy_a_new_game_is_refused_and_the_waiting_ones_go_on(settings):
+    settings.BOT_QUEUE_LIMIT = 3
+    waiting = [_waiting_match(g, f"203.0.113.{i}") for i, g in enumerate(_guests(3))]
+    response = Client(HTTP_ACCEPT_LANGUAGE="pl").post(reverse("play_computer"), FLOOD)
+    assert response.status_code == 429
+    assert 'data-code="computer_busy"' in response.content.decode()
+    assert "Komputer jest zajęty" in response.content.decode()
+    english = Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="198.51.100.4").post(reverse("play_computer"), FLOOD)
+    assert "The computer is busy" in english.content.decode()
+    for _ in waiting:
+        assert computer_token(match_id=0, ply=0) is True
+    assert Match.objects.filter(pk__in=[m.pk for m in waiting], ply=1).count() == 3
