@@ -39,6 +39,7 @@ MESSAGES = {
     "too_many_challenges": _("You have too many open challenges. Cancel one, or wait until one expires."),
     "challenges_too_often": _("You have created many challenges in the last hour. Try again later."),
     "unknown_variant": _("There is no such game variant."),
+    "queue_cooldown": _("You cannot join the ranked queue for a while: you did not start your last ranked games."),
     # starting matches (games/play/computer.py, docs/bots.md "Limits")
     "starting_too_often": _("You are starting games too quickly. Wait a minute, then try again."),
     "computer_busy": _(

@@ -64,3 +64,11 @@ def delete_stale_guests() -> int:
     from games.play.guests import guests_delete_stale
 
     return guests_delete_stale()
+
+
+@shared_task(name="games.tasks.delete_unplayed_computer_matches", ignore_result=True)  # type: ignore[untyped-decorator]
+def delete_unplayed_computer_matches() -> int:
+    """Delete aborted computer matches the human never moved in, after a day (beat: hourly)."""
+    from games.play.creating import computer_matches_delete_unplayed
+
+    return computer_matches_delete_unplayed()

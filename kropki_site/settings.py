@@ -222,6 +222,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": 3600.0,
         "options": {"expires": 3600},
     },
+    # Aborted computer matches the human never moved in go after UNPLAYED_COMPUTER_MATCH_HOURS.
+    "delete-unplayed-computer-matches": {
+        "task": "games.tasks.delete_unplayed_computer_matches",
+        "schedule": 3600.0,
+        "options": {"expires": 3600},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The persistent scheduler, plus a heartbeat per tick that /healthz reads.
@@ -251,6 +257,12 @@ BOT_QUEUE_LIMIT = env_int("BOT_QUEUE_LIMIT", 20)
 # New matches a player may start per minute (the computer form, rematches with it), and from one IP.
 MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
 MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)
+# The ranked queue's cool-down (docs/matchmaking.md "Aborts"): this many ranked games aborted
+# because the player's first move never came, within the window, keep them out this long.
+QUEUE_ABORTS_LIMIT = env_int("QUEUE_ABORTS_LIMIT", 2)
+QUEUE_ABORT_WINDOW_MINUTES = env_int("QUEUE_ABORT_WINDOW_MINUTES", 60)
+QUEUE_COOLDOWN_MINUTES = env_int("QUEUE_COOLDOWN_MINUTES", 15)
+UNPLAYED_COMPUTER_MATCH_HOURS = env_int("UNPLAYED_COMPUTER_MATCH_HOURS", 24)
 # New guest accounts per IP per GUEST_WINDOW_SECONDS; one more gets a 429 page (60: 30 people
 # behind one address, each with a second browser; a visitor keeps its guest by its cookie).
 GUESTS_PER_IP = env_int("GUESTS_PER_IP", 60)

@@ -40,7 +40,7 @@ from . import publisher
 log = logging.getLogger(__name__)
 
 JOBS = "bot-jobs"  # hash: match id -> "ply owner address enqueued"
-RUNNING = "bot-running"  # hash: match id -> "owner address started"
+RUNNING = "bot-running"  # hash: match id -> "owner address started ply"
 SERVED = "bot-served"  # hash: "a:<address>" / "o:<owner>" -> when its last job started
 ADDRESS = "bot-address"  # string per owner: the address its matches were started from
 ADDRESS_TTL = 24 * 3600
@@ -55,11 +55,13 @@ if current and string.match(current, '^(%S+)') == ARGV[2] then
 end
 local running = redis.call('HGET', KEYS[2], ARGV[1])
 if running then
-  local started = tonumber(string.match(running, '(%S+)$'))
-  if started >= tonumber(ARGV[4]) - tonumber(ARGV[5]) then
+  local started, ply = string.match(running, '(%S+) (%S+)$')
+  if tonumber(started) < tonumber(ARGV[4]) - tonumber(ARGV[5]) then
+    redis.call('HDEL', KEYS[2], ARGV[1])
+  elseif ply == ARGV[2] then
     return {0, redis.call('HLEN', KEYS[1])}
   end
-  redis.call('HDEL', KEYS[2], ARGV[1])
+  -- (a later position while the last move is still being released: queued; its owner is busy until then)
 end
 local address = redis.call('GET', KEYS[3]) or ('u' .. ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. address .. ' ' .. ARGV[4])
@@ -73,7 +75,7 @@ local per_address = tonumber(ARGV[2])
 local owner_busy, address_busy = {}, {}
 local running = redis.call('HGETALL', KEYS[2])
 for i = 1, #running, 2 do
-  local owner, address, started = string.match(running[i + 1], '^(%S+) (%S+) (%S+)$')
+  local owner, address, started = string.match(running[i + 1], '^(%S+) (%S+) (%S+)')
   if tonumber(started) < now - tonumber(ARGV[3]) then
     redis.call('HDEL', KEYS[2], running[i])
   else
@@ -98,7 +100,7 @@ if best == nil then return nil end
 local match = jobs[best]
 local ply, owner, address = string.match(jobs[best + 1], '^(%S+) (%S+) (%S+)')
 redis.call('HDEL', KEYS[1], match)
-redis.call('HSET', KEYS[2], match, owner .. ' ' .. address .. ' ' .. ARGV[1])
+redis.call('HSET', KEYS[2], match, owner .. ' ' .. address .. ' ' .. ARGV[1] .. ' ' .. ply)
 redis.call('HSET', KEYS[3], 'a:' .. address, ARGV[1], 'o:' .. owner, ARGV[1])
 redis.call('EXPIRE', KEYS[3], 86400)
 return {match, ply}

@@ -189,6 +189,16 @@ def test_the_same_position_is_queued_once():
     assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id)[0] is False  # being computed
 
 
+def test_a_reply_made_while_the_last_computer_move_is_released_is_not_lost():
+    # The player answers within milliseconds of the computer's move, before its job is released.
+    match = _waiting_match(guest_create(), "203.0.113.9")
+    assert botqueue.job_claim() == (match.pk, 0)
+    assert botqueue.job_add(match_id=match.pk, ply=2, owner=match.blue_id)[0] is True
+    assert botqueue.job_claim() is None  # its owner's move is still being released
+    botqueue.job_done(match.pk)
+    assert botqueue.job_claim() == (match.pk, 2)
+
+
 def test_when_the_computer_is_busy_a_new_game_is_refused_and_the_waiting_ones_go_on(settings):
     settings.BOT_QUEUE_LIMIT = 3
     waiting = [_waiting_match(g, f"203.0.113.{i}") for i, g in enumerate(_guests(3))]
@@ -201,3 +211,39 @@ def test_when_the_computer_is_busy_a_new_game_is_refused_and_the_waiting_ones_go
     for _ in waiting:
         assert computer_token(match_id=0, ply=0) is True
     assert Match.objects.filter(pk__in=[m.pk for m in waiting], ply=1).count() == 3
+
+
+def test_forty_started_and_abandoned_games_are_deleted_after_a_day(settings):
+    # Issue 24, item 16: a guest's flood of starts left aborted matches for good once the
+    # guest had one finished match (the stale-guest cleanup keeps such a guest).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Move
+    from games.tasks import delete_unplayed_computer_matches
+
+    guest = guest_create()
+
+    def start():
+        return services.match_create(variant="cztery-w-rzedzie", pink_id=guest.pk, blue_id=None, bot_level="latwy")
+
+    finished = start()
+    services.match_resign(match_id=finished.pk, user_id=guest.pk)
+    flood = [start() for _ in range(40)]  # each start abandons the oldest beyond its own three
+    played = start()
+    services.match_play(match_id=played.pk, user_id=guest.pk, ply=0, action=3)
+    services.computer_matches_trim(user_ids=[guest.pk], keep=0)
+    opened_by_computer = services.match_create(
+        variant="cztery-w-rzedzie", pink_id=None, blue_id=guest.pk, bot_level="latwy"
+    )
+    services.match_bot_play(match_id=opened_by_computer.pk, ply=0, action=3)  # only the computer moved
+    services.computer_matches_trim(user_ids=[guest.pk], keep=0)
+    day_ago = timezone.now() - timedelta(hours=25)
+    Match.objects.exclude(pk=flood[-1].pk).update(finished_at=day_ago)
+    assert Move.objects.filter(match=opened_by_computer).count() == 1
+    assert delete_unplayed_computer_matches() == 40  # 39 old flood matches and the computer-only one
+    left = set(Match.objects.values_list("pk", flat=True))
+    assert left == {finished.pk, played.pk, flood[-1].pk}  # the result, a played game, one ended an hour ago
+    entry = settings.CELERY_BEAT_SCHEDULE["delete-unplayed-computer-matches"]
+    assert entry["task"] == delete_unplayed_computer_matches.name and entry["schedule"] == 3600.0
