@@ -95,7 +95,8 @@ def queue_cancel(request: HttpRequest) -> HttpResponse:
 def _queue_context(request: HttpRequest) -> dict[str, Any]:
     status = selectors.queue_status(request.user)
     now = timezone.now()
-    until = matchmaking.queue_cooldown_until(request.user.pk, now=now) if not status.waiting else None
+    user_id = request.user.pk
+    until = matchmaking.queue_cooldown_until(user_id, now=now) if user_id is not None and not status.waiting else None
     return {
         "cooldown": matchmaking.cooldown_message(until, now) if until else "",
         "status": status,
