@@ -277,7 +277,8 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
         sock = workdir / "redis.sock"
         redis_proc = devredis.start(sock)
         site = live.make_live_site(
-            workdir, f"unix://{sock}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10"
+            workdir, f"unix://{sock}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
+            MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
         )
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=2)

@@ -34,7 +34,8 @@ def flood_url():
     workdir = Path(tempfile.mkdtemp(prefix="kropki-flood-"))
     redis_proc = devredis.start(workdir / "redis.sock")
     site = live.make_live_site(
-        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10"
+        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
+        MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
     )
     try:
         _proc, url = site.start_daphne()

@@ -43,7 +43,7 @@ def school():
     # the address's cap below the default (60) to reach it in a few requests.
     site = live.make_live_site(
         workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", GUESTS_PER_IP="60",
-        COMPUTER_MATCHES_PER_GUEST_IP="40",
+        COMPUTER_MATCHES_PER_GUEST_IP="40", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
     )
     try:
         _proc, url = site.start_daphne()
