@@ -53,7 +53,7 @@ def test_a_ranked_player_who_never_moves_first_twice_in_an_hour_is_cooled_down(a
     assert response.status_code == 429
     body = response.content.decode()
     assert 'data-testid="queue-cooldown"' in body
-    assert "nie wykonałeś pierwszego ruchu w 2 grach rankingowych" in body
+    assert "w 2 grach rankingowych nie było Twojego pierwszego ruchu" in body
     assert re.search(r"możesz wrócić o \d\d:\d\d \(za 1[34] min\)", body)
     assert not Seek.objects.filter(user=alice, status=Seek.Status.WAITING).exists()
     alice.language = "en"
