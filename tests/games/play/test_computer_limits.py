@@ -247,3 +247,20 @@ def test_forty_started_and_abandoned_games_are_deleted_after_a_day(settings):
     assert left == {finished.pk, played.pk, flood[-1].pk}  # the result, a played game, one ended an hour ago
     entry = settings.CELERY_BEAT_SCHEDULE["delete-unplayed-computer-matches"]
     assert entry["task"] == delete_unplayed_computer_matches.name and entry["schedule"] == 3600.0
+
+
+def test_a_move_queued_past_the_bound_tells_the_match_the_computer_is_busy(settings, monkeypatch):
+    from games.live import transport
+    from games.play import publisher
+
+    settings.BOT_QUEUE_LIMIT = 2
+    sent: list[tuple[int, dict]] = []
+    monkeypatch.setattr(transport, "send_to_match", lambda match_id, frame: sent.append((match_id, frame)))
+    monkeypatch.setattr(publisher, "send_now", lambda *args: None)  # no broker in this test
+    first = _waiting_match(guest_create(), "203.0.113.1")  # one move waits: below the bound
+    second = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=guest_create().pk, bot_level="latwy")
+    botqueue.submit(second.pk, 0, second.blue_id)
+    assert sent == [(second.pk, {"type": "computer_busy", "ply": 0, "waiting": 2})]
+    botqueue.submit(second.pk, 0, second.blue_id)  # the same position again: queued once, said once
+    assert len(sent) == 1 and botqueue.waiting() == 2
+    assert botqueue.job_claim() == (first.pk, 0)  # and it is made in its turn
