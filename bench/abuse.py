@@ -34,6 +34,8 @@ import argparse
 import asyncio
 import http.cookiejar
 import json
+import os
+import random
 import re
 import shutil
 import statistics
@@ -50,6 +52,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests import live  # noqa: E402 - the same process helpers as the live tests
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
+import django  # noqa: E402 - the attackers replay the engine through the catalogue
+
+django.setup()
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -161,6 +168,94 @@ class Flooder(threading.Thread):
             self.posts += 1
 
 
+class Attacker(threading.Thread):
+    """Issue 24, item 2: one guest who answers its computer at once, for ever (a new
+    match when one ends): it keeps a computer move of its own waiting all the time.
+    Plays pink, a random free point each turn (the engine, replayed from the frames)."""
+
+    def __init__(self, base_url: str, address: str, *, variant: str, level: str, seed: int):
+        super().__init__(daemon=True)
+        self.browser = Browser(base_url, address)
+        self.variant, self.level = variant, level
+        self.random = random.Random(seed)
+        self.stop = threading.Event()
+        self.replies = 0  # computer moves it has seen
+        self.moves = 0
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            status, match_id = self.browser.start_computer_match(variant=self.variant, level=self.level, colour="pink")
+            if status != 302 or match_id is None:
+                self.errors.append(f"HTTP {status}")
+                time.sleep(1)
+                continue
+            try:
+                asyncio.run(self._play(match_id))
+            except Exception as exc:  # a closed socket, a timeout: start another match
+                self.errors.append(type(exc).__name__)
+
+    async def _play(self, match_id: int) -> None:
+        import websockets
+
+        from games.catalogue import variant as variant_of
+
+        state = variant_of(self.variant).game().new_initial_state()
+        host = urllib.parse.urlparse(self.browser.base_url).netloc
+        async with websockets.connect(
+            f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}",
+            additional_headers=[
+                ("Cookie", f"sessionid={self.browser.cookie('sessionid')}"), ("X-Forwarded-For", self.browser.address),
+            ],
+            open_timeout=30,
+        ) as ws:
+            ply, sent_at = 0, -1
+            while not self.stop.is_set():
+                if state.current_player() == 1 and sent_at != ply:  # pink (1), ours: at once
+                    free = [a for a in state.legal_actions() if a != getattr(state.game, "end_action", -1)]
+                    if not free:
+                        return
+                    await ws.send(json.dumps({"type": "move", "ply": ply, "action": self.random.choice(free)}))
+                    self.moves += 1
+                    sent_at = ply
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if frame.get("type") == "finished":
+                    return
+                if frame.get("type") == "moved":
+                    if frame["ply"] != ply + 1:
+                        return  # a gap: start another match
+                    state.apply_action(frame["action"])
+                    ply = frame["ply"]
+                    if frame.get("by") == 2:
+                        self.replies += 1
+                elif frame.get("type") == "error":
+                    self.errors.append(str(frame.get("code")))
+                    return
+
+
+def attackers_start(url: str, addresses: list[str], *, variant: str, level: str) -> list[Attacker]:
+    attackers = [
+        Attacker(url, address, variant=variant, level=level, seed=i) for i, address in enumerate(addresses)
+    ]
+    for attacker in attackers:
+        attacker.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not all(a.replies >= 1 for a in attackers):  # all under way
+        time.sleep(0.1)
+    return attackers
+
+
+def attackers_stop(attackers: list[Attacker]) -> dict:
+    for attacker in attackers:
+        attacker.stop.set()
+    for attacker in attackers:
+        attacker.join(timeout=90)
+    return {
+        "replies": sum(a.replies for a in attackers), "moves": sum(a.moves for a in attackers),
+        "errors": sorted({e for a in attackers for e in a.errors}),
+    }
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -172,7 +267,7 @@ print("ACTIVE:%d" % Match.objects.filter(status="active").exclude(bot_level="").
 """
 
 
-def run(honest: int, flood: int, variant: str, level: str, timeout: float) -> dict:
+def run(honest: int, flood: int, variant: str, level: str, timeout: float, attacks: str = "all") -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="kropki-abuse-"))
     redis_proc = None
     site = None
@@ -182,7 +277,8 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float) -> di
         sock = workdir / "redis.sock"
         redis_proc = devredis.start(sock)
         site = live.make_live_site(
-            workdir, f"unix://{sock}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10"
+            workdir, f"unix://{sock}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
+            MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
         )
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=2)
@@ -194,25 +290,49 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float) -> di
             ]
 
         quiet = phase("10.1.0")
-        flooder = Flooder(url, variant=variant, level=level, minimum=flood)
-        flooder.start()
-        while flooder.posts < min(10, flood):  # the flood is under way
-            time.sleep(0.05)
-        flooded = phase("10.2.0")
-        flooder.stop.set()
-        flooder.join(timeout=120)
-        active = int(site.manage("shell", "-c", ACTIVE).stdout.split("ACTIVE:")[1].split()[0])
-        result = {
+        result: dict = {
             "variant": variant, "level": level, "honest": honest,
             "quiet_p50_s": round(statistics.median(quiet), 3), "quiet_p99_s": round(percentile(quiet, 0.99), 3),
-            "flood_p50_s": round(statistics.median(flooded), 3), "flood_p99_s": round(percentile(flooded, 0.99), 3),
-            "timeouts": sum(1 for value in quiet + flooded if value >= timeout),
-            "flood_posts": flooder.posts, "flood_statuses": flooder.statuses,
-            "active_computer_matches_after": active,
         }
-        result["p50_ratio"] = round(result["flood_p50_s"] / result["quiet_p50_s"], 2)
-        result["p99_ratio"] = round(result["flood_p99_s"] / result["quiet_p99_s"], 2)
-        result["ok"] = result["p50_ratio"] <= 2 and result["p99_ratio"] <= 2
+        timed = list(quiet)
+        ok = True
+        if attacks in ("all", "flood"):
+            flooder = Flooder(url, variant=variant, level=level, minimum=flood)
+            flooder.start()
+            while flooder.posts < min(10, flood):  # the flood is under way
+                time.sleep(0.05)
+            flooded = phase("10.2.0")
+            flooder.stop.set()
+            flooder.join(timeout=120)
+            timed += flooded
+            result.update({
+                "flood_p50_s": round(statistics.median(flooded), 3), "flood_p99_s": round(percentile(flooded, 0.99), 3),
+                "flood_posts": flooder.posts, "flood_statuses": flooder.statuses,
+            })
+            result["p50_ratio"] = round(result["flood_p50_s"] / result["quiet_p50_s"], 2)
+            result["p99_ratio"] = round(result["flood_p99_s"] / result["quiet_p99_s"], 2)
+            ok = ok and result["p50_ratio"] <= 2 and result["p99_ratio"] <= 2
+        if attacks in ("all", "starve"):
+            # Issue 24, item 2: six guests answering their computer at once, on one address, then on six.
+            for name, addresses, prefix in (
+                ("starve_one", ["10.66.1.1"] * 6, "10.3.0"),
+                ("starve_six", [f"10.66.2.{i + 1}" for i in range(6)], "10.4.0"),
+            ):
+                attackers = attackers_start(url, addresses, variant=variant, level=level)
+                starved = phase(prefix)
+                stats = attackers_stop(attackers)
+                timed += starved
+                result.update({
+                    f"{name}_p50_s": round(statistics.median(starved), 3),
+                    f"{name}_p99_s": round(percentile(starved, 0.99), 3),
+                    f"{name}_p99_ratio": round(percentile(starved, 0.99) / result["quiet_p99_s"], 2),
+                    f"{name}_attacker_replies": stats["replies"], f"{name}_attacker_errors": stats["errors"],
+                })
+                ok = ok and result[f"{name}_p99_ratio"] <= 2
+        active = int(site.manage("shell", "-c", ACTIVE).stdout.split("ACTIVE:")[1].split()[0])
+        result["timeouts"] = sum(1 for value in timed if value >= timeout)
+        result["active_computer_matches_after"] = active
+        result["ok"] = ok
         return result
     finally:
         if site is not None:
@@ -230,9 +350,10 @@ def main() -> int:
     parser.add_argument("--variant", default="kropki-10")
     parser.add_argument("--level", default="trudny")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--attacks", choices=["all", "flood", "starve"], default="all")
     args = parser.parse_args()
     try:
-        result = run(args.honest, args.flood, args.variant, args.level, args.timeout)
+        result = run(args.honest, args.flood, args.variant, args.level, args.timeout, args.attacks)
     except Exception as exc:  # still one JSON line
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
         return 1

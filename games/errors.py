@@ -39,6 +39,17 @@ MESSAGES = {
     "too_many_challenges": _("You have too many open challenges. Cancel one, or wait until one expires."),
     "challenges_too_often": _("You have created many challenges in the last hour. Try again later."),
     "unknown_variant": _("There is no such game variant."),
+    "queue_cooldown": _("You cannot join the ranked queue for a while: you did not start your last ranked games."),
+    # starting matches (games/play/computer.py, docs/bots.md "Limits")
+    "starting_too_often": _("You are starting games too quickly. Wait a minute, then try again."),
+    "computer_busy": _(
+        "The computer is busy: many games are waiting for its move. Try again in a minute;"
+        " the games already started go on."
+    ),
+    "computer_address_busy": _(
+        "Many games against the computer are already being played from your network. Finish one, or try again"
+        " in a few minutes; with an account you can play now."
+    ),
     "not_found": _("There is no such match."),
     # frame codes (the WebSocket)
     "bad_json": _("The message is not valid JSON."),

@@ -43,15 +43,11 @@ def sweep_expired_turns() -> int:
 
 @shared_task(name="games.tasks.bot_move", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
 def bot_move(match_id: int, ply: int) -> bool:
-    """The computer's move; if its player already has one being computed, the
-    same task goes to the back of the bots queue a little later (docs/bots.md, "Limits")."""
-    from games.play.computer import BUSY_RETRY_SECONDS, PlayerBusy, match_bot_turn
+    """A token of the computer's fair queue: makes the fairest waiting computer move,
+    not necessarily this match's (docs/bots.md, "Limits"; games/play/botqueue.py)."""
+    from games.play.computer import computer_token
 
-    try:
-        return match_bot_turn(match_id=match_id, ply=ply)
-    except PlayerBusy:
-        bot_move.apply_async((match_id, ply), countdown=BUSY_RETRY_SECONDS)
-        return False
+    return computer_token(match_id=match_id, ply=ply)
 
 
 @shared_task(name="games.tasks.pair_seeks", ignore_result=True)  # type: ignore[untyped-decorator]
@@ -68,3 +64,11 @@ def delete_stale_guests() -> int:
     from games.play.guests import guests_delete_stale
 
     return guests_delete_stale()
+
+
+@shared_task(name="games.tasks.delete_unplayed_computer_matches", ignore_result=True)  # type: ignore[untyped-decorator]
+def delete_unplayed_computer_matches() -> int:
+    """Delete aborted computer matches the human never moved in, after a day (beat: hourly)."""
+    from games.play.creating import computer_matches_delete_unplayed
+
+    return computer_matches_delete_unplayed()

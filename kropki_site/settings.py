@@ -227,6 +227,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": 3600.0,
         "options": {"expires": 3600},
     },
+    # Aborted computer matches the human never moved in go after UNPLAYED_COMPUTER_MATCH_HOURS.
+    "delete-unplayed-computer-matches": {
+        "task": "games.tasks.delete_unplayed_computer_matches",
+        "schedule": 3600.0,
+        "options": {"expires": 3600},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The persistent scheduler, plus a heartbeat per tick that /healthz reads.
@@ -243,12 +249,28 @@ MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 
 # Redis key prefix of the shared counters and locks (tests give each test its own).
 LIMITS_PREFIX = os.environ.get("LIMITS_PREFIX", "kropki:limit:")
-# Unfinished computer matches per user, and over all guests made from one IP; a new one
-# abandons (aborts) the oldest beyond the cap.
+# Unfinished computer matches per user (a new one abandons the player's OWN oldest beyond it),
+# and over all guests made from one IP (a new one is refused: 30 people behind one address,
+# a school or a cafe, have two each; docs/bots.md "Limits").
 COMPUTER_MATCHES_PER_USER = env_int("COMPUTER_MATCHES_PER_USER", 3)
-COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 6)
-# New guest accounts per IP per GUEST_WINDOW_SECONDS; one more gets a 429 page.
-GUESTS_PER_IP = env_int("GUESTS_PER_IP", 10)
+COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 60)
+# The computer's fair queue (games/play/botqueue.py): moves of one address computed at once
+# (the bots pool has two processes: one address never holds both), and the waiting moves at
+# which new computer matches are refused and waiting players hear "the computer is busy".
+BOT_THINKING_PER_ADDRESS = env_int("BOT_THINKING_PER_ADDRESS", 1)
+BOT_QUEUE_LIMIT = env_int("BOT_QUEUE_LIMIT", 20)
+# New matches a player may start per minute (the computer form, rematches with it), and from one IP.
+MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
+MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)
+# The ranked queue's cool-down (docs/matchmaking.md "Aborts"): this many ranked games aborted
+# because the player's first move never came, within the window, keep them out this long.
+QUEUE_ABORTS_LIMIT = env_int("QUEUE_ABORTS_LIMIT", 2)
+QUEUE_ABORT_WINDOW_MINUTES = env_int("QUEUE_ABORT_WINDOW_MINUTES", 60)
+QUEUE_COOLDOWN_MINUTES = env_int("QUEUE_COOLDOWN_MINUTES", 15)
+UNPLAYED_COMPUTER_MATCH_HOURS = env_int("UNPLAYED_COMPUTER_MATCH_HOURS", 24)
+# New guest accounts per IP per GUEST_WINDOW_SECONDS; one more gets a 429 page (60: 30 people
+# behind one address, each with a second browser; a visitor keeps its guest by its cookie).
+GUESTS_PER_IP = env_int("GUESTS_PER_IP", 60)
 GUEST_WINDOW_SECONDS = env_int("GUEST_WINDOW_SECONDS", 3600)
 # A guest with no match for this many days is deleted (unless it has a finished match).
 GUEST_STALE_DAYS = env_int("GUEST_STALE_DAYS", 7)

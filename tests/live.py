@@ -263,9 +263,12 @@ def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
         "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
         "EMAIL_FILE_PATH": str(workdir / "mail"),
         "PYTHONUNBUFFERED": "1",
-        # Every test visitor is 127.0.0.1: a session's browser tests make more guests than
-        # one IP may (accounts/guests.py); tests of that limit set it. Counters of their own.
+        # Every test visitor is 127.0.0.1: a session's browser tests make more guests and start
+        # more matches than one IP may (accounts/guests.py, games/play/computer.py); tests of
+        # those limits set them. Counters of their own.
         "GUESTS_PER_IP": "100000",
+        "MATCH_STARTS_PER_MINUTE": "100000",
+        "MATCH_STARTS_PER_ADDRESS_MINUTE": "100000",
         # The same for WebSocket handshakes (games/live/budget.py); tests of the budget set it.
         "WS_CONNECTS_PER_IP_BURST": "100000", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "100000",
         "WS_CONNECTS_PER_USER_BURST": "100000",

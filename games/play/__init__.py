@@ -11,7 +11,7 @@ Match, Move, Challenge or Seek row. Each module is one collaborator:
 - ``offers``: resigning, draws, rematches;
 - ``challenges``: link and lobby challenges, and direct ones to a named player;
 - ``matchmaking``: the ranked queue;
-- ``computer``: games against the computer and its turn;
+- ``computer``: games against the computer and its turn; ``botqueue``: the computer's fair queue;
 - ``publisher``, ``drain``: publishing tasks off the request thread; a planned restart.
 """
 

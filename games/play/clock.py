@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Match
 
-from . import core
+from . import botqueue, core, publisher
 from .moves import match_expire_turn
 
 # A computer move this late is re-enqueued. The rescue runs at most every
@@ -43,11 +43,17 @@ def sweep_expired(*, now: datetime | None = None, limit: int = 200) -> int:
         _bot_rescue_due = time.monotonic() + BOT_RESCUE_SECONDS
         late = now - BOT_RESCUE_AFTER
         # (no move yet: the computer opens, and its first move is late since creation)
-        for match_id, ply in Match.objects.filter(
+        rescued = Match.objects.filter(
             Q(last_move_at__lte=late) | Q(last_move_at__isnull=True, created_at__lte=late),
             status=Match.Status.ACTIVE, turn_deadline__isnull=True, to_move__isnull=False,
-        ).exclude(bot_level="").values_list("pk", "ply")[:limit]:
-            core.enqueue_bot(match_id, ply)
+        ).exclude(bot_level="").values_list("pk", "ply", "pink_id", "blue_id")[:limit]
+        # A job still waiting in the fair queue is not queued again (no duplicates: a
+        # busy queue is slow, not lost); one lost with its token or its worker is.
+        # One bare token then wakes a free process, should every token have been lost.
+        for match_id, ply, pink_id, blue_id in rescued:
+            core.enqueue_bot(match_id, ply, pink_id or blue_id or 0)
+        if rescued:
+            publisher.call(botqueue.kick)
     return done
 
 

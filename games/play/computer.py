@@ -6,59 +6,114 @@ from __future__ import annotations
 import logging
 import random
 
+import redis
+from django.conf import settings
+from django.db.models import Q
+
 from games import catalogue, selectors
-from games.engine import other
 from games.errors import MatchError
 from games.models import Match
 from kropki_site import limits
 
+from . import botqueue
 from .creating import match_create
 from .moves import match_bot_play
 
 log = logging.getLogger(__name__)
 
-# Fairness (docs/bots.md, "Limits"): at most one computer move is being thought
-# about per human player at a time, across every worker process. A task that
-# finds its player's lock taken is sent again BUSY_RETRY_SECONDS later instead
-# of taking a second pool process, so one player's backlog holds at most one of
-# the pool's processes and everyone else's moves go through the others.
-THINKING = "bot-thinking"
-LOCK_SECONDS = 30  # > the longest budget (1.8 s) with a wide margin; a killed worker's lock expires
-BUSY_RETRY_SECONDS = 0.25
-
-
-def computer_match_start(*, user_id: int, variant: str, level: str, colour: str) -> Match:
+def computer_match_start(
+    *, user_id: int, variant: str, level: str, colour: str, address: str = "",
+    address_guest_ids: set[int] | frozenset[int] = frozenset(),
+) -> Match:
     """A match of ``user_id`` against the computer at ``level``; ``colour`` is
-    the human's: "pink" (moves first), "blue" or "random"."""
+    the human's: "pink" (moves first), "blue" or "random".
+
+    Limits (docs/bots.md, "Limits"), each refusing the NEW match with a
+    MatchError and never ending anyone else's: ``starting_too_often`` past
+    MATCH_STARTS_PER_MINUTE for this player or MATCH_STARTS_PER_ADDRESS_MINUTE
+    for ``address``; ``computer_address_busy`` when the other guests made from
+    ``address`` (``address_guest_ids``) already hold COMPUTER_MATCHES_PER_GUEST_IP
+    unfinished computer matches. The player's own cap (COMPUTER_MATCHES_PER_USER)
+    abandons their own oldest in ``match_create``."""
+    computer_start_allowed(user_id=user_id, address=address, address_guest_ids=address_guest_ids)
+    botqueue.remember_address(user_id, address)
     if colour == "random":
         colour = random.choice(["pink", "blue"])
     pink, blue = (user_id, None) if colour == "pink" else (None, user_id)
     return match_create(variant=variant, pink_id=pink, blue_id=blue, bot_level=level)
 
 
-class PlayerBusy(Exception):
-    """Another computer move for the same human player is being computed now."""
+def match_start_counted(*, user_id: int, address: str = "") -> None:
+    """Count one new match started by ``user_id`` from ``address`` (the computer
+    form, a rematch with the computer); ``starting_too_often`` past the rate."""
+    window = 60
+    if not limits.hit("match-start", str(user_id), limit=settings.MATCH_STARTS_PER_MINUTE, window=window):
+        raise MatchError("starting_too_often")
+    if address and not limits.hit(
+        "match-start-ip", address, limit=settings.MATCH_STARTS_PER_ADDRESS_MINUTE, window=window
+    ):
+        raise MatchError("starting_too_often")
+
+
+def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set[int] | frozenset[int]) -> None:
+    """Raise MatchError if ``user_id`` may not start a computer match now (see computer_match_start)."""
+    if botqueue.waiting() >= settings.BOT_QUEUE_LIMIT:  # the games being played go first
+        raise MatchError("computer_busy")
+    others = set(address_guest_ids) - {user_id}
+    if others:
+        held = (
+            Match.objects.filter(Q(pink_id__in=others) | Q(blue_id__in=others), status=Match.Status.ACTIVE)
+            .exclude(bot_level="")
+            .count()
+        )
+        own = (
+            Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE)
+            .exclude(bot_level="")
+            .count()
+        )
+        if held + min(own + 1, settings.COMPUTER_MATCHES_PER_USER) > settings.COMPUTER_MATCHES_PER_GUEST_IP:
+            raise MatchError("computer_address_busy")
+    match_start_counted(user_id=user_id, address=address)
+
+
+def computer_token(*, match_id: int, ply: int) -> bool:
+    """One ``bot_move`` task (a token of the fair queue, games/play/botqueue.py):
+    claim the fairest computer move that may run now and make it, then send one
+    more token if moves still wait. ``match_id``/``ply`` (0, 0 for a bare token)
+    name the job the token was sent with: queued here if it is not (a task of an
+    earlier release). True if a move was played."""
+    if match_id and not botqueue.has_job(match_id):
+        match = Match.objects.filter(pk=match_id).first()
+        if match is not None and _waits_for_computer(match, ply):
+            botqueue.job_add(match_id=match_id, ply=ply, owner=match.pink_id or match.blue_id or 0)
+    try:
+        claimed = botqueue.job_claim()
+    except redis.RedisError as exc:  # no fair queue: play the token's own job
+        log.warning("computer queue unavailable (Redis: %s): playing match %s directly", exc, match_id)
+        return bool(match_id) and match_bot_turn(match_id=match_id, ply=ply)
+    if claimed is None:
+        return False
+    try:
+        played = match_bot_turn(match_id=claimed[0], ply=claimed[1])
+    finally:
+        botqueue.job_done(claimed[0])
+    if botqueue.waiting():
+        botqueue.kick()
+    return played
+
+
+def _waits_for_computer(match: Match, ply: int) -> bool:
+    return match.is_active and match.ply == ply and match.bot_side is not None and match.to_move == match.bot_side
 
 
 def match_bot_turn(*, match_id: int, ply: int) -> bool:
     """Compute and play the computer's move for position ``ply``; a no-op if
-    the match moved on or is over (a duplicate or late task). True if it played.
-    Raises PlayerBusy when a move for the same human is being computed (the
-    task sends itself again a little later)."""
+    the match moved on or is over (a duplicate or late job). True if it played.
+    Which move is computed when is the fair queue's choice (computer_token)."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not match.is_active or match.ply != ply or match.bot_side is None:
+    if match is None or not _waits_for_computer(match, ply):
         return False
-    if match.to_move != match.bot_side:
-        return False
-    human = match.user_id_of(other(match.bot_side))
-    who = str(human)  # the lock's key holds it as text
-    token = limits.lock_acquire(THINKING, who, ttl=LOCK_SECONDS)
-    if token is None:
-        raise PlayerBusy(human)
-    try:
-        return _think_and_play(match, ply)
-    finally:
-        limits.lock_release(THINKING, who, token)
+    return _think_and_play(match, ply)
 
 
 def _think_and_play(match: Match, ply: int) -> bool:

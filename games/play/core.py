@@ -23,7 +23,7 @@ from games.errors import MatchError
 from games.live import transport
 from games.models import Match, Move
 
-from . import publisher
+from . import botqueue, publisher
 
 
 def move_time() -> timedelta:
@@ -79,14 +79,16 @@ def queue_computer_turn(match: Match) -> None:
     """
     if match.is_active and match.bot_side is not None and match.to_move == match.bot_side:
         match_id, ply = match.pk, match.ply
-        transaction.on_commit(lambda: enqueue_bot(match_id, ply))
+        owner = match.pink_id or match.blue_id or 0  # the human (the computer's side has none)
+        transaction.on_commit(lambda: enqueue_bot(match_id, ply, owner))
 
 
-def enqueue_bot(match_id: int, ply: int) -> None:
-    """Queue the computer's move for position ``ply`` without waiting for the broker:
-    the publish runs on a background thread (games/play/publisher.py), errors are logged,
-    and ``sweep_expired`` re-enqueues a computer move that never came."""
-    publisher.publish("games.tasks.bot_move", (match_id, ply))
+def enqueue_bot(match_id: int, ply: int, owner: int) -> None:
+    """Queue the computer's move for position ``ply`` (human player ``owner``) in the
+    computer's fair queue (games/play/botqueue.py) without waiting for Redis or the
+    broker: it runs on a background thread (games/play/publisher.py), errors are
+    logged, and ``sweep_expired`` re-enqueues a computer move that never came."""
+    publisher.call(botqueue.submit, match_id, ply, owner)
 
 
 def set_turn(match: Match, state: State, now: datetime) -> None:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import catalogue
 from games.errors import MatchError
-from games.models import Match
+from games.models import BLUE, PINK, Match, Move
 
 from . import core, finishing
 
@@ -82,3 +82,26 @@ def matches_delete_unfinished_of(*, user_ids: list[int]) -> int:
         status=Match.Status.FINISHED
     )
     return matches.delete()[1].get(Match._meta.label, 0)
+
+
+def computer_matches_delete_unplayed(*, now: datetime | None = None, hours: int | None = None, batch: int = 500) -> int:
+    """Delete aborted computer matches in which the human never moved, ended more than
+    ``hours`` (UNPLAYED_COMPUTER_MATCH_HOURS, 24) ago (beat, hourly; issue 24, item 16):
+    a flood of starts leaves nothing worth a record. Returns how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.UNPLAYED_COMPUTER_MATCH_HOURS if hours is None else hours)
+    human_moved = Move.objects.filter(match=OuterRef("pk"), by_timeout=False).filter(
+        Q(player=BLUE, match__pink__isnull=True) | Q(player=PINK, match__blue__isnull=True)
+    )
+    unplayed = (
+        Match.objects.filter(status=Match.Status.ABORTED, finished_at__lt=cutoff)
+        .exclude(bot_level="")
+        .filter(~Exists(human_moved))
+        .values_list("pk", flat=True)
+    )
+    deleted = 0
+    while True:
+        ids = list(unplayed[:batch])
+        if not ids:
+            return deleted
+        deleted += Match.objects.filter(pk__in=ids).delete()[1].get(Match._meta.label, 0)

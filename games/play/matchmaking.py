@@ -25,15 +25,18 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from accounts.blocks import queue_apart_pairs
 from accounts.models import User
 from games import catalogue
 from games.errors import MatchError
-from games.models import Match, Seek
+from games.models import BLUE, PINK, Match, Move, Seek
 from ratings.selectors import user_ratings
 
 from .creating import match_create
@@ -58,6 +61,58 @@ def window(waited: timedelta) -> float:
     return WINDOW_START + WINDOW_STEP * int(seconds // WINDOW_STEP_SECONDS)
 
 
+# -- aborts and the cool-down (issue 24, item 20; lichess' "playban" is the anchor) --
+
+
+def _failed_to_start(match: Match, user_id: int, moved_sides: set[int]) -> bool:
+    """Whether ``user_id`` is the player whose first move never came in the aborted ``match``
+    (the only way a rated match is aborted: games/play/moves.py ``_apply_timeout``)."""
+    side = match.side_of(user_id)
+    if side == PINK:
+        return PINK not in moved_sides
+    return side == BLUE and PINK in moved_sides and BLUE not in moved_sides
+
+
+def queue_aborts(user_id: int, *, now: datetime | None = None) -> list[datetime]:
+    """When ``user_id``'s ranked matches were aborted because their first move never
+    came, within the last QUEUE_ABORT_WINDOW_MINUTES (oldest first)."""
+    now = now or timezone.now()
+    since = now - timedelta(minutes=settings.QUEUE_ABORT_WINDOW_MINUTES)
+    aborted = list(
+        Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), rated=True, status=Match.Status.ABORTED,
+                             finished_at__gte=since, finished_at__lte=now)
+        .order_by("finished_at")
+    )
+    moved: dict[int, set[int]] = {m.pk: set() for m in aborted}
+    for match_id, player in Move.objects.filter(match__in=aborted, by_timeout=False).values_list("match_id", "player"):
+        moved[match_id].add(player)
+    return [m.finished_at for m in aborted if m.finished_at and _failed_to_start(m, user_id, moved[m.pk])]
+
+
+def queue_cooldown_until(user_id: int, *, now: datetime | None = None) -> datetime | None:
+    """The end of ``user_id``'s cool-down from the ranked queue, or None: after
+    QUEUE_ABORTS_LIMIT (2) aborts within the window, QUEUE_COOLDOWN_MINUTES (15)
+    from the last of them."""
+    now = now or timezone.now()
+    aborts = queue_aborts(user_id, now=now)
+    if len(aborts) < settings.QUEUE_ABORTS_LIMIT:
+        return None
+    until = aborts[-1] + timedelta(minutes=settings.QUEUE_COOLDOWN_MINUTES)
+    return until if until > now else None
+
+
+def cooldown_message(until: datetime, now: datetime) -> str:
+    minutes = max(1, int((until - now).total_seconds() + 59) // 60)
+    return gettext(
+        "You did not make your first move in %(count)s ranked games within an hour, so those games were"
+        " cancelled. You can join the ranked queue again at %(time)s (in %(minutes)s min)."
+    ) % {
+        "count": settings.QUEUE_ABORTS_LIMIT,
+        "time": formats.time_format(timezone.localtime(until), "H:i"),
+        "minutes": minutes,
+    }
+
+
 # -- joining and leaving -------------------------------------------------------
 
 
@@ -77,6 +132,9 @@ def seek_create(
     if not variants or any(v not in catalogue.variant_keys() for v in variants):
         raise MatchError("unknown_variant")
     now = now or timezone.now()
+    until = queue_cooldown_until(user.pk, now=now)
+    if until is not None:
+        raise MatchError("queue_cooldown", cooldown_message(until, now))
     with transaction.atomic():
         # Forget finished business: cancelled entries and pairings whose match is over.
         Seek.objects.filter(user=user, status=Seek.Status.CANCELLED).delete()
@@ -194,4 +252,4 @@ def seek_pair(now: datetime | None = None) -> list[Match]:
         return matches
 
 
-__all__ = ["seek_cancel", "seek_create", "seek_pair", "window"]
+__all__ = ["queue_aborts", "queue_cooldown_until", "seek_cancel", "seek_create", "seek_pair", "window"]

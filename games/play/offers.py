@@ -13,6 +13,7 @@ from games.errors import MatchError
 from games.models import Match
 
 from . import core, finishing
+from .computer import computer_start_allowed
 from .creating import match_create
 
 
@@ -66,7 +67,10 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
         side = core.side_of_user(match, user_id)
         if match.is_active or match.rematch_id is not None:
             raise MatchError("rematch_unavailable")
-        if match.bot_side is not None or match.rematch_offer == other(side):
+        if match.bot_side is not None:  # starts at once: the computer form's limits (issue 24, items 2, 16)
+            computer_start_allowed(user_id=match.user_id_of(side) or 0, address="", address_guest_ids=frozenset())
+            return _start_rematch(match)
+        if match.rematch_offer == other(side):
             return _start_rematch(match)
         if match.rematch_offer == side:
             return match

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -45,6 +46,27 @@ def _send(task_name: str, args: tuple[Any, ...]) -> None:
         current_app.send_task(task_name, args=args)  # routed by name (CELERY_TASK_ROUTES)
     except Exception:  # the broker is down or slow: the sweeper's rescue covers it
         log.exception("could not publish %s%r", task_name, args)
+
+
+def send_now(task_name: str, args: tuple[Any, ...]) -> None:
+    """Send on this thread (the publisher's own, or a Celery worker's); never raises."""
+    _send(task_name, args)
+
+
+def call(function: Callable[..., None], *args: Any) -> None:
+    """Run ``function(*args)`` on the background thread (Redis and broker round trips
+    off the caller's); an exception is logged."""
+
+    def guarded() -> None:
+        try:
+            function(*args)
+        except Exception:
+            log.exception("background call %s failed", getattr(function, "__name__", function))
+
+    try:
+        _background().submit(guarded)
+    except RuntimeError:  # the interpreter is shutting down
+        guarded()
 
 
 def publish(task_name: str, args: tuple[Any, ...]) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -12,6 +11,7 @@ from accounts.guests import GuestLimitReached, guest_for_request, guest_ids_of_i
 from accounts.ip import client_ip
 from games import play
 from games.catalogue import variant_choices
+from games.errors import MatchError
 from games.models import BOT_LEVEL_CHOICES
 
 
@@ -33,14 +33,15 @@ def play_computer(request: HttpRequest) -> HttpResponse:
             user = guest_for_request(request)
         except GuestLimitReached:
             return render(request, "games/guest_limit.html", status=429)
-        # match_create keeps COMPUTER_MATCHES_PER_USER unfinished ones; guests also share a cap per IP.
-        match = play.computer_match_start(
-            user_id=user.pk, variant=form.cleaned_data["variant"], level=form.cleaned_data["level"],
-            colour=form.cleaned_data["colour"],
-        )
-        if user.is_guest:
-            play.computer_matches_trim(
-                user_ids=guest_ids_of_ip(client_ip(request)) | {user.pk}, keep=settings.COMPUTER_MATCHES_PER_GUEST_IP,
+        # The limits refuse the new match (docs/bots.md "Limits"): never anyone else's game.
+        address = client_ip(request)
+        try:
+            match = play.computer_match_start(
+                user_id=user.pk, variant=form.cleaned_data["variant"], level=form.cleaned_data["level"],
+                colour=form.cleaned_data["colour"], address=address,
+                address_guest_ids=guest_ids_of_ip(address) if user.is_guest else set(),
             )
+        except MatchError as exc:
+            return render(request, "games/computer_refused.html", {"code": exc.code, "message": exc.message}, status=429)
         return redirect("match", match.pk)
     return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)

@@ -75,7 +75,9 @@ def queue_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     variants = catalogue.variant_keys() if choice == "all" else [choice]
     try:
         matchmaking.seek_create(user=request.user, variants=variants)
-    except MatchError:
+    except MatchError as exc:
+        if exc.code == "queue_cooldown":  # the queue page says why and until when
+            return render(request, "games/queue.html", _queue_context(request), status=429)
         return redirect("lobby")
     return redirect("queue")
 
@@ -93,7 +95,10 @@ def queue_cancel(request: HttpRequest) -> HttpResponse:
 def _queue_context(request: HttpRequest) -> dict[str, Any]:
     status = selectors.queue_status(request.user)
     now = timezone.now()
+    user_id = request.user.pk
+    until = matchmaking.queue_cooldown_until(user_id, now=now) if user_id is not None and not status.waiting else None
     return {
+        "cooldown": matchmaking.cooldown_message(until, now) if until else "",
         "status": status,
         "waiting": [{"name": catalogue.variant_name(s.variant), "key": s.variant} for s in status.waiting],
         "elapsed": _elapsed((now - status.since).total_seconds()) if status.since else "0:00",

@@ -160,6 +160,7 @@ def _strings() -> dict[str, str]:
         "connected": _("live"),
         "connecting": _("connecting…"),
         "offline": _("connection lost, reconnecting…"),
+        "computer_busy": _("The computer is busy: it will move as soon as it can."),
         "rule": _("See the rule"),
         "seconds": _("%(s)s s"),
         "timeout_claimed": _("Time is up."),

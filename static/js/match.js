@@ -119,6 +119,10 @@
       showError(frame);
       return;
     }
+    if (frame.type === "computer_busy") { // the fair queue is long: its move comes later (docs/protocol.md)
+      if (frame.ply === lastPly) showError({ message: T.computer_busy });
+      return;
+    }
     if (frame.type === "pong" || typeof frame.ply !== "number") return;
     var focused = keyboardFocus();
     if (frame.type === "state") {

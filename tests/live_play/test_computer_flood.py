@@ -34,7 +34,8 @@ def flood_url():
     workdir = Path(tempfile.mkdtemp(prefix="kropki-flood-"))
     redis_proc = devredis.start(workdir / "redis.sock")
     site = live.make_live_site(
-        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10"
+        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
+        MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
     )
     try:
         _proc, url = site.start_daphne()
@@ -53,7 +54,8 @@ def test_a_flooding_guest_does_not_delay_another_guests_computer(flood_url):
     flooder.start()
     while flooder.posts < 50 and flooder.is_alive():
         time.sleep(0.05)
-    assert flooder.statuses == {302: 50}  # one guest (kept by its cookie): never refused
+    # one guest (kept by its cookie): MATCH_STARTS_PER_MINUTE (6) start, the rest are refused (issue 24, item 16)
+    assert flooder.statuses == {302: 6, 429: 44}
     # right after the flood, the queue holds everything it left
     latency = honest_latency(flood_url, "10.20.30.40", variant="kropki-10", level="trudny", timeout=60)
     flooder.join(timeout=30)

@@ -23,7 +23,8 @@ from django.utils import timezone
 from games import play as services
 from games import tasks
 from games.models import Match
-from games.play import clock, core, publisher
+from games.play import botqueue, clock, core, publisher
+from kropki_site import limits
 from tests.factories import play
 
 pytestmark = pytest.mark.django_db(transaction=True)  # commit hooks run
@@ -159,11 +160,13 @@ def test_the_sweep_finds_overdue_matches_through_the_deadline_index(make_match):
     assert "TEMP B-TREE" not in plan.upper() and "Sort" not in plan, plan  # read in deadline order
 
 
-def test_a_computer_move_that_never_came_is_sent_again_at_most_every_few_seconds(bob, publishes, monkeypatch):
-    # the computer (pink) opens; its first move's task is lost
+def test_a_computer_move_that_never_came_is_rescued_without_duplicates(bob, publishes, monkeypatch):
+    # the computer (pink) opens; its first move's token is lost (its job waits in the fair queue)
+    sent = publishes()
     match = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=bob.pk, bot_level="latwy")
     publisher.wait_idle()
-    sent = publishes()
+    assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [match.pk, 0])]
+    sent.sent.clear()
     monkeypatch.setattr(clock, "_bot_rescue_due", 0.0)
     assert services.sweep_expired() == 0
     publisher.wait_idle()
@@ -171,10 +174,18 @@ def test_a_computer_move_that_never_came_is_sent_again_at_most_every_few_seconds
     Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(seconds=20))
     monkeypatch.setattr(clock, "_bot_rescue_due", 0.0)
     services.sweep_expired()
-    services.sweep_expired()  # the next second's sweep: no second copy
+    services.sweep_expired()  # the next second's sweep: nothing
     publisher.wait_idle()
-    assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [match.pk, 0])]
+    # issue 24, item 2: the job is not queued again, one bare token wakes a free process
+    assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [0, 0])]
+    assert botqueue.waiting() == 1
+    # a job lost with Redis's data is queued again, once
+    limits.client().delete(limits.key(botqueue.JOBS))
     monkeypatch.setattr(clock, "_bot_rescue_due", time.monotonic() - 1)  # BOT_RESCUE_SECONDS later
     services.sweep_expired()
     publisher.wait_idle()
-    assert sent.names() == ["games.tasks.bot_move"] * 2
+    assert [args for _name, args, _t in sent.sent] == [[0, 0], [match.pk, 0], [0, 0]]
+    assert botqueue.waiting() == 1
+    assert tasks.bot_move(0, 0) is True  # a token plays it
+    match.refresh_from_db()
+    assert match.ply == 1

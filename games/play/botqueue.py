@@ -1,0 +1,194 @@
+"""The computer's fair queue (docs/bots.md, "Limits"): which waiting computer
+move the next free ``bots`` process thinks about.
+
+Every computer move waiting to be made is one *job* in Redis (a hash keyed by
+match: at most one per match, so a second enqueue of the same position, e.g.
+the sweeper's rescue, adds nothing). A ``bot_move`` Celery task is only a
+*token*: whichever process runs it claims the fairest job that may run now, not
+necessarily the one it was sent for. A job may run when
+
+- no other move of the same human player (its *owner*) is being computed, and
+- fewer than BOT_THINKING_PER_ADDRESS moves of players on the owner's address
+  are being computed (one address never holds the whole pool);
+
+and among those the one whose address, then whose owner, was served longest
+ago goes first (then the oldest). So a player who asks rarely (a person
+thinking about their move) overtakes six who answer their computer at once,
+whether those six share an address or not. One job is claimed per token; a
+process that finished a job sends one more token while jobs wait, and a token
+that finds nothing it may run returns at once: a token never takes a pool
+process to wait.
+
+The owner's address is remembered when the match starts (``remember_address``);
+a player whose address is unknown counts as an address of their own.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import cast
+
+import redis
+from django.conf import settings
+
+from games.live import transport
+from kropki_site import limits
+
+from . import publisher
+
+log = logging.getLogger(__name__)
+
+JOBS = "bot-jobs"  # hash: match id -> "ply owner address enqueued"
+RUNNING = "bot-running"  # hash: match id -> "owner address started ply"
+SERVED = "bot-served"  # hash: "a:<address>" / "o:<owner>" -> when its last job started
+ADDRESS = "bot-address"  # string per owner: the address its matches were started from
+ADDRESS_TTL = 24 * 3600
+STALE_SECONDS = 30  # a running job older than this lost its worker (> the longest budget, 1.8 s)
+
+# KEYS: jobs, running, owner's address key. ARGV: match, ply, owner, now, stale.
+# Returns {added (0/1), jobs waiting}.
+_ADD = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current and string.match(current, '^(%S+)') == ARGV[2] then
+  return {0, redis.call('HLEN', KEYS[1])}
+end
+local running = redis.call('HGET', KEYS[2], ARGV[1])
+if running then
+  local started, ply = string.match(running, '(%S+) (%S+)$')
+  if tonumber(started) < tonumber(ARGV[4]) - tonumber(ARGV[5]) then
+    redis.call('HDEL', KEYS[2], ARGV[1])
+  elseif ply == ARGV[2] then
+    return {0, redis.call('HLEN', KEYS[1])}
+  end
+  -- (a later position while the last move is still being released: queued; its owner is busy until then)
+end
+local address = redis.call('GET', KEYS[3]) or ('u' .. ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. address .. ' ' .. ARGV[4])
+return {1, redis.call('HLEN', KEYS[1])}
+"""
+
+# KEYS: jobs, running, served. ARGV: now, per address, stale. Returns {match, ply} or nil.
+_CLAIM = """
+local now = tonumber(ARGV[1])
+local per_address = tonumber(ARGV[2])
+local owner_busy, address_busy = {}, {}
+local running = redis.call('HGETALL', KEYS[2])
+for i = 1, #running, 2 do
+  local owner, address, started = string.match(running[i + 1], '^(%S+) (%S+) (%S+)')
+  if tonumber(started) < now - tonumber(ARGV[3]) then
+    redis.call('HDEL', KEYS[2], running[i])
+  else
+    owner_busy[owner] = true
+    address_busy[address] = (address_busy[address] or 0) + 1
+  end
+end
+local jobs = redis.call('HGETALL', KEYS[1])
+local best, best_a, best_o, best_t
+for i = 1, #jobs, 2 do
+  local ply, owner, address, queued = string.match(jobs[i + 1], '^(%S+) (%S+) (%S+) (%S+)$')
+  if not owner_busy[owner] and (address_busy[address] or 0) < per_address then
+    local a = tonumber(redis.call('HGET', KEYS[3], 'a:' .. address) or '0')
+    local o = tonumber(redis.call('HGET', KEYS[3], 'o:' .. owner) or '0')
+    local t = tonumber(queued)
+    if best == nil or a < best_a or (a == best_a and (o < best_o or (o == best_o and t < best_t))) then
+      best, best_a, best_o, best_t = i, a, o, t
+    end
+  end
+end
+if best == nil then return nil end
+local match = jobs[best]
+local ply, owner, address = string.match(jobs[best + 1], '^(%S+) (%S+) (%S+)')
+redis.call('HDEL', KEYS[1], match)
+redis.call('HSET', KEYS[2], match, owner .. ' ' .. address .. ' ' .. ARGV[1] .. ' ' .. ply)
+redis.call('HSET', KEYS[3], 'a:' .. address, ARGV[1], 'o:' .. owner, ARGV[1])
+redis.call('EXPIRE', KEYS[3], 86400)
+return {match, ply}
+"""
+
+
+TOKEN_TASK = "games.tasks.bot_move"
+
+
+def submit(match_id: int, ply: int, owner: int) -> None:
+    """Queue a job and send its token, unless that position already waits (runs on the
+    publisher's thread: games/play/publisher.py). When BOT_QUEUE_LIMIT jobs wait, the
+    match's sockets hear ``computer_busy``: its move is made when its turn comes."""
+    added, queued = job_add(match_id=match_id, ply=ply, owner=owner)
+    if added:
+        publisher.send_now(TOKEN_TASK, (match_id, ply))
+    if added and queued >= settings.BOT_QUEUE_LIMIT:
+        transport.send_to_match(match_id, {"type": "computer_busy", "ply": ply, "waiting": queued})
+
+
+def kick() -> None:
+    """One more token: a job that could not run when its own token came may run now."""
+    publisher.send_now(TOKEN_TASK, (0, 0))
+
+
+def _address_key(owner: int) -> str:
+    return limits.key(ADDRESS, owner)
+
+
+def remember_address(owner: int, address: str) -> None:
+    """The address ``owner``'s computer matches are started from (a day)."""
+    if not address:
+        return
+    try:
+        limits.client().set(_address_key(owner), address.replace(" ", ""), ex=ADDRESS_TTL)
+    except redis.RedisError as exc:
+        log.warning("computer owner's address not remembered (Redis: %s)", exc)
+
+
+def job_add(*, match_id: int, ply: int, owner: int) -> tuple[bool, int]:
+    """Queue the computer's move at ``ply`` of ``match_id`` for human ``owner``:
+    (whether it was new, jobs waiting). Not new when the same position is
+    already waiting or being computed. Without Redis: (True, 0) (the token
+    then runs it directly, unfairly rather than never)."""
+    try:
+        added, waiting = cast(list[int], limits.client().eval(
+            _ADD, 3, limits.key(JOBS), limits.key(RUNNING), _address_key(owner),
+            match_id, ply, owner, f"{time.time():.3f}", STALE_SECONDS,
+        ))
+    except redis.RedisError as exc:
+        log.warning("computer move not queued fairly (Redis: %s)", exc)
+        return True, 0
+    return bool(added), int(waiting)
+
+
+def job_claim() -> tuple[int, int] | None:
+    """The fairest waiting job that may run now, marked running: (match id, ply); None if none may.
+    Raises redis.RedisError when Redis does not answer (the caller then plays its own job)."""
+    found = limits.client().eval(
+        _CLAIM, 3, limits.key(JOBS), limits.key(RUNNING), limits.key(SERVED),
+        f"{time.time():.3f}", settings.BOT_THINKING_PER_ADDRESS, STALE_SECONDS,
+    )
+    if not found:
+        return None
+    match, ply = cast(list[bytes], found)
+    return int(match), int(ply)
+
+
+def job_done(match_id: int) -> None:
+    try:
+        limits.client().hdel(limits.key(RUNNING), str(match_id))
+    except redis.RedisError as exc:
+        log.warning("computer job not released (Redis: %s); it goes stale", exc)
+
+
+def waiting() -> int:
+    """How many computer moves wait (not counting those being computed); 0 without Redis."""
+    try:
+        return int(limits.client().hlen(limits.key(JOBS)))
+    except redis.RedisError as exc:
+        log.warning("computer queue not read (Redis: %s)", exc)
+        return 0
+
+
+def has_job(match_id: int) -> bool:
+    """Whether a move of ``match_id`` waits or is being computed (tests, the rescue)."""
+    try:
+        client = limits.client()
+        return bool(client.hexists(limits.key(JOBS), str(match_id)) or client.hexists(limits.key(RUNNING), str(match_id)))
+    except redis.RedisError:
+        return False

@@ -1,0 +1,64 @@
+"""Issue 24, item 2, live: six players answering their computer at once cannot
+starve another player's computer, whether the six share an address or not.
+
+Real daphne, Redis and a Celery worker as scripts/run starts them
+(``-Q default,bots --concurrency 2``), production flags, ``BEHIND_PROXY=1``
+(addresses through ``X-Forwarded-For``). Each attacker (bench/abuse.py
+``Attacker``) plays Kropki 10×10 against trudny (1.8 s a move) and answers each
+computer move at once, so a move of its own waits all the time. An honest
+guest's first computer move must come within the quiet figure plus one other
+computation (the budget) and a second of slack. Before the fair queue
+(games/play/botqueue.py) the lock was per player only: the six held both pool
+processes in turn, and the honest wait was 17-18 s. The figures with the same
+run's quiet baseline are bench/abuse.py's (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from bench.abuse import attackers_start, attackers_stop, honest_latency
+from kropki_site import devredis
+from tests import live
+
+pytestmark = pytest.mark.slow
+
+BUDGET = 1.8  # kropki trudny, docs/bots.md "Budgets"
+GAME = {"variant": "kropki-10", "level": "trudny"}
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    workdir = Path(tempfile.mkdtemp(prefix="kropki-starve-"))
+    redis_proc = devredis.start(workdir / "redis.sock")
+    site = live.make_live_site(
+        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="60"
+    )
+    try:
+        _proc, url = site.start_daphne()
+        site.start_worker(queues="default,bots", name="worker", concurrency=2)
+        yield url
+    finally:
+        site.stop_all()
+        live.drop_live_database(site.env["DATABASE_URL"])
+        live.stop_group(redis_proc)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.mark.parametrize(
+    "addresses", [["10.66.1.1"] * 6, [f"10.66.2.{i}" for i in range(1, 7)]], ids=["one_address", "six_addresses"]
+)
+def test_six_players_answering_their_computer_at_once_do_not_starve_another(site_url, addresses):
+    quiet = max(honest_latency(site_url, f"10.1.{len(set(addresses))}.{i}", **GAME, timeout=60) for i in (1, 2))
+    attackers = attackers_start(site_url, addresses, **GAME)
+    try:
+        assert all(a.replies >= 1 for a in attackers), "the attack never got under way"
+        starved = [honest_latency(site_url, f"10.2.{len(set(addresses))}.{i}", **GAME, timeout=60) for i in (1, 2, 3)]
+    finally:
+        stats = attackers_stop(attackers)
+    assert stats["replies"] >= 12  # the attackers were served too (fair, not starved the other way)
+    assert max(starved) <= quiet + BUDGET + 1.0, f"quiet {quiet:.2f} s, under attack {starved}"
