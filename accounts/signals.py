@@ -10,5 +10,7 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# sent with user_id=<int>: every session of that user other than this one is over
+# sent with user_id=<int> and, after a password change, session=(old key, new key, new auth hash):
+# every session of that user other than this one is over; the one that changed it lives on
+# under its new key (Django cycles it), and its open sockets with it.
 credentials_changed = Signal()

@@ -5,8 +5,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import HASH_SESSION_KEY, login
 from django.contrib.auth import forms as auth_forms
-from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -91,8 +91,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     success_url = reverse_lazy("password_change_done")
 
     def form_valid(self, form: auth_forms.PasswordChangeForm) -> HttpResponse:
-        response = super().form_valid(form)
-        credentials_changed.send(sender=User, user_id=form.user.pk)  # other tabs and devices
+        old_key = self.request.session.session_key
+        response = super().form_valid(form)  # cycles this session's key and keeps it logged in
+        session = self.request.session
+        # Other tabs and devices are closed; this session's own tabs play on (issue 24, item 15).
+        credentials_changed.send(sender=User, user_id=form.user.pk,
+                                 session=(old_key, session.session_key, session.get(HASH_SESSION_KEY)))
         return response
 
 

@@ -14,8 +14,8 @@ from accounts.signals import credentials_changed
 from games.live.transport import close_user_sockets
 
 
-def close_sockets_on_commit(user_id: int) -> None:
-    transaction.on_commit(lambda: close_user_sockets(user_id))
+def close_sockets_on_commit(user_id: int, session: tuple[str, str, str] | None = None) -> None:
+    transaction.on_commit(lambda: close_user_sockets(user_id, session))
 
 
 @receiver(user_logged_out, dispatch_uid="games.close_sockets_on_logout")
@@ -25,5 +25,6 @@ def _on_logout(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 
 @receiver(credentials_changed, dispatch_uid="games.close_sockets_on_credentials")
-def _on_credentials_changed(sender: Any, user_id: int, **kwargs: Any) -> None:
-    close_sockets_on_commit(user_id)
+def _on_credentials_changed(sender: Any, user_id: int, session: tuple[str, str, str] | None = None,
+                            **kwargs: Any) -> None:
+    close_sockets_on_commit(user_id, session)

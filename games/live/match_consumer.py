@@ -165,7 +165,7 @@ class MatchConsumer(MatchChat, LiveSocket):
                 raise MatchError("frame_too_large")
             try:
                 content = wsframes.loads_bounded(text_data)
-            except wsframes.TooDeep:  # before json.loads could recurse (RecursionError, 1011)
+            except wsframes.BadFrame:  # before json.loads could recurse (RecursionError, 1011)
                 raise MatchError("bad_frame") from None
             except ValueError:
                 raise MatchError("bad_json") from None
@@ -186,6 +186,9 @@ class MatchConsumer(MatchChat, LiveSocket):
                 await self._send_state()
             except DatabaseError:
                 await self.close(code=1011)
+        except Exception:  # a bug must cost this frame, not the socket (issue 24, item 12)
+            log.exception("match %s: a frame failed", self.match_id)
+            await self._send_error(MatchError("server_unavailable"))
 
     async def _resync(self) -> None:
         """The hub's connection to Redis broke and came back: frames may have been missed, so

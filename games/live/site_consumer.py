@@ -186,7 +186,7 @@ class SiteConsumer(LiveSocket):
                 raise MatchError("frame_too_large")
             try:
                 content = wsframes.loads_bounded(text_data)
-            except wsframes.TooDeep:
+            except wsframes.BadFrame:
                 raise MatchError("bad_frame") from None
             except ValueError:
                 raise MatchError("bad_json") from None
@@ -197,6 +197,9 @@ class SiteConsumer(LiveSocket):
             await self._send_error(exc.code, exc.message)
         except DatabaseError:
             log.warning("database error on the site socket of user %s", self.user_id, exc_info=True)
+            await self._send_error("server_unavailable", MatchError("server_unavailable").message)
+        except Exception:  # a bug must cost this frame, not the socket (issue 24, item 12)
+            log.exception("the site socket of user %s: a frame failed", self.user_id)
             await self._send_error("server_unavailable", MatchError("server_unavailable").message)
 
     async def _dispatch(self, content: dict[str, Any]) -> None:

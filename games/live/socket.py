@@ -75,6 +75,11 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
             message = json.loads(text)
         except ValueError:
             return
+        keep = message.get("keep")
+        if isinstance(keep, dict) and keep.get("tag") == transport.session_tag(self.session_key):
+            # This socket's own session changed the password: it lives on under its new key.
+            self.session_key, self.auth_hash = keep.get("key"), keep.get("hash")
+            return
         if message.get("close"):
             await self.close_logged_out()
 

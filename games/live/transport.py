@@ -9,6 +9,7 @@ sockets (``games/live/hub.py``). Topic names live here and nowhere else.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -54,11 +55,21 @@ def send_to_chat(match_id: int, room: str, frame: dict[str, Any]) -> None:
     publish(chat_topic(match_id, room), _encode(frame))
 
 
-def close_user_sockets(user_id: int) -> None:
+def session_tag(session_key: str | None) -> str | None:
+    """A session's name on the wire: a hash, never the key."""
+    return hashlib.sha256(session_key.encode()).hexdigest()[:24] if session_key else None
+
+
+def close_user_sockets(user_id: int, session: tuple[str, str, str] | None = None) -> None:
     """Close every socket of ``user_id`` with 4401 (a logout, a password change). Should this
     message be lost, the sockets still cannot act: each command checks its session
-    (``LiveSocket``, docs/protocol.md)."""
-    publish(user_topic(user_id), _encode({"close": 4401}))
+    (``LiveSocket``, docs/protocol.md). ``session``: (old key, new key, new auth hash) of the
+    session that changed the password, whose sockets stay open under its new key."""
+    message: dict[str, Any] = {"close": 4401}
+    if session is not None:
+        old_key, new_key, new_hash = session
+        message["keep"] = {"tag": session_tag(old_key), "key": new_key, "hash": new_hash}
+    publish(user_topic(user_id), _encode(message))
 
 
 def send_to_site_user(user_id: int, frame: dict[str, Any]) -> None:

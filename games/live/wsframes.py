@@ -39,8 +39,17 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 
 
-class TooDeep(ValueError):
+class BadFrame(ValueError):
+    """Valid JSON that no frame of the protocol can be (answered ``bad_frame``)."""
+
+
+class TooDeep(BadFrame):
     pass
+
+
+class LoneSurrogate(BadFrame):
+    """A string with half of a UTF-16 pair (``"\\ud800"``): JSON allows it, UTF-8 cannot carry it,
+    so it used to fail later (a database write, a send) and close the socket with 1011."""
 
 
 def nesting_depth(text: str) -> int:
@@ -61,7 +70,13 @@ def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` for a frame, refusing (``TooDeep``) one nested deeper than ``max_depth``."""
     if nesting_depth(text) > max_depth:
         raise TooDeep(f"nested deeper than {max_depth}")
-    return json.loads(text)
+    value = json.loads(text)
+    if "\\u" in text:  # only an escape can make a lone surrogate (the text itself is valid UTF-8)
+        try:
+            json.dumps(value, ensure_ascii=False).encode()
+        except UnicodeEncodeError:
+            raise LoneSurrogate("a lone surrogate") from None
+    return value
 
 
 # -- open sockets per user / per anonymous IP -------------------------------------------------

@@ -108,3 +108,23 @@ async def test_a_closed_socket_cannot_come_back_with_the_old_session(alice, bob)
     assert error["type"] == "error" and error["code"] == "login_required"
     for ws in (ws_again, ws_bob):
         await ws.disconnect()
+
+
+async def test_a_password_change_keeps_the_changing_sessions_own_sockets(alice, bob):
+    """issue 24, item 15: changing the password closed the player's own match tab (4401) and the
+    page never came back. Now only the other sessions' sockets close; this session's play on
+    (under the session's new key: its commands still pass the session check)."""
+    match = await database_sync_to_async(make_match)(alice, bob)
+    tab = await database_sync_to_async(logged_in_client)(alice)
+    own = await open_socket(match.pk, cookie=session_cookie(tab))
+    other = await open_socket(match.pk, cookie=session_cookie(await database_sync_to_async(logged_in_client)(alice)))
+    response = await database_sync_to_async(tab.post)(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    await expect_close(other)
+    await own.send_json_to({"type": "move", "ply": 0, "action": 3})
+    frame = await own.receive_json_from(timeout=5)
+    assert frame["type"] == "moved" and frame["ply"] == 1
+    await own.disconnect()
