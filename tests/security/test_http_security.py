@@ -210,3 +210,25 @@ async def test_every_socket_refuses_a_foreign_or_missing_origin(pattern, origin)
     connected, _code = await ws.connect(timeout=5)
     assert not connected
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("origin, host, accepted", [
+    (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),  # the page's own origin
+    (b"http://127.0.0.1", b"127.0.0.1:80", True),  # default ports folded
+    (b"http://127.0.0.1:8080", b"127.0.0.1:8000", False),  # another port on the same host
+    (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
+    (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host, not this page's
+])
+async def test_a_socket_from_another_port_or_scheme_of_an_allowed_host_is_refused(origin, host, accepted):
+    """issue 24, item 21: the Origin check used to compare the host only (any port, any scheme)."""
+    ws = WebsocketCommunicator(application, "/ws/match/999999/", headers=[(b"origin", origin), (b"host", host)])
+    connected, _code = await ws.connect(timeout=5)
+    assert connected is accepted
+    await ws.disconnect()
+
+
+def test_the_csrf_cookie_is_http_only(client):
+    """issue 24, item 21: no script reads it (the token is in the forms and in hx-headers)."""
+    response = client.get("/konto/zaloguj/")
+    assert response.cookies["csrftoken"]["httponly"]
