@@ -11,6 +11,7 @@ from .usernames import (
     MSG_CONFUSABLE,
     MSG_TAKEN,
     username_check_reserved,
+    username_fold,
     username_normalize,
     username_skeleton_key,
 )
@@ -43,7 +44,7 @@ def username_clean(username: str, *, exclude_pk: int | None = None) -> str:
     username = username_normalize(username)
     username_check_reserved(username)
     others = User.objects.exclude(pk=exclude_pk) if exclude_pk is not None else User.objects.all()
-    if others.filter(username__iexact=username).exists():
+    if others.filter(username_folded=username_fold(username)).exists():
         raise ValidationError(MSG_TAKEN, code="username_taken")
     if others.filter(username_skeleton=username_skeleton_key(username)).exists():
         raise ValidationError(MSG_CONFUSABLE, code="username_confusable")

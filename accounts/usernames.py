@@ -92,6 +92,13 @@ def username_normalize(username: str) -> str:
     return unicodedata.normalize("NFKC", username)
 
 
+def username_fold(username: str) -> str:
+    """The name as log-in and sign-up compare it: NFKC, then Unicode case folding
+    ("Łucja_Kowalska" and "łucja_kowalska" fold alike on every database; SQLite's
+    LOWER() and LIKE fold ASCII letters only). ``User.username_folded`` stores it."""
+    return username_normalize(username).casefold()
+
+
 def username_skeleton(username: str) -> str:
     """The name's confusable skeleton: equal skeletons look alike (case-insensitively)."""
     mapping = _classes()
