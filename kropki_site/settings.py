@@ -316,7 +316,10 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_VERBOSE = False
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# By default every e-mail (password resets) is a file in VAR_DIR/mail, for web and
+# workers alike (the console backend put them among the web log's lines); a server
+# sets the SMTP backend (docs/deploy.md). Tests read Django's locmem outbox.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kropki <no-reply@kropki.local>")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
