@@ -93,3 +93,22 @@ class SettingsForm(forms.Form):
     )
     notify_sound = forms.BooleanField(label=_("Play a sound when someone challenges me"), required=False)
     notify_title = forms.BooleanField(label=_("Flash the page title when someone challenges me"), required=False)
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting one's account asks for the password (docs/privacy.md)."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."), code="password_incorrect")
+        return password

@@ -50,6 +50,10 @@ class User(AbstractUser):
     # How a live notification (a direct challenge) announces itself on any page.
     notify_sound = models.BooleanField(_("sound for challenges"), default=True)
     notify_title = models.BooleanField(_("flash the page title for challenges"), default=True)
+    # The player deleted the account (docs/privacy.md): the row stays, anonymised, so that
+    # the matches keep both players and the opponents' ratings stay as they are; pages
+    # show "deleted account" for it (games/display/snapshot.player_name).
+    is_deleted = models.BooleanField(_("deleted"), default=False, db_index=True)
 
     objects: ClassVar[UserManager] = UserManager()
 

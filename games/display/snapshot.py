@@ -115,6 +115,8 @@ def player_name(match: Match, side: int) -> str:
     user = match.pink if side == PINK else match.blue
     if user is None:
         return _("Computer (%(level)s)") % {"level": match.get_bot_level_display()}
+    if user.is_deleted:  # docs/privacy.md: the row stays, the name does not
+        return _("deleted account")
     return user.username
 
 
