@@ -43,7 +43,7 @@ class User(AbstractUser):
     # username_fold(username): what log-in looks the name up by (Python's Unicode
     # case folding, the same on every database). Set on every save.
     username_folded = models.CharField(max_length=600, default="", db_index=True, editable=False)
-    # Presence (games/live/presence): "niewidoczny" hides the player from the online
+    # Presence (games/live/presence): "invisible" hides the player from the online
     # list and their profile's "online"; last_seen is when their last site socket closed.
     invisible = models.BooleanField(_("invisible"), default=False)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)

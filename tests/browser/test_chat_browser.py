@@ -98,7 +98,7 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
 
     # report bob's line, by keyboard
     report = lines(alice).nth(1).get_by_test_id("chat-report-line")
-    expect(report).to_have_attribute("aria-label", "Zgłoś wiadomość gracza bob")
+    expect(report).to_have_attribute("aria-label", "Zgłoś wiadomość od bob")
     assert lines(alice).first.get_by_test_id("chat-report-line").count() == 0  # not one's own line
     report.focus()
     alice.keyboard.press("Enter")
