@@ -358,6 +358,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# Files served at the site's root: /favicon.ico (browsers ask for it on every site).
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 # --- Security --------------------------------------------------------------------
 

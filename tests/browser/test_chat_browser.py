@@ -104,9 +104,13 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
     alice.keyboard.press("Enter")
     expect(alice.get_by_test_id("chat-report")).to_be_visible()
     alice.get_by_test_id("chat-report-reason").fill("test")
-    alice.get_by_test_id("chat-report-send").click()
-    expect(alice.get_by_test_id("chat-report-answer")).to_have_text(re.compile("Dziękujemy"))
     shot(alice, "chat-report")
+    alice.get_by_test_id("chat-report-send").click()
+    # Sent: the dialog closes (it cannot be sent twice), the thanks stay in the panel and the
+    # focus is back on the flag that opened it (issue 25 item 14).
+    expect(alice.get_by_test_id("chat-report")).to_be_hidden()
+    expect(alice.get_by_test_id("chat-report-done")).to_have_text(re.compile("Dziękujemy"))
+    expect(report).to_be_focused()
     shot(charlie, "chat-spectator-360")
     assert not dialogs
     count = live_site.manage("shell", "-c", "from games.models import Report; print('N=%d' % Report.objects.count())")

@@ -149,3 +149,47 @@ def test_the_gender_check_catches_what_it_is_for():
     for text in ["Gra zakończona przez Ciebie.", "%(name)s: koniec gry.", "Kwadrat zamknięty: grasz jeszcze raz.",
                  "druga strona się poddała", "Czas na ruch minął.", "przeciwnikowi skończył się czas"]:
         assert not GENDERED.search(text), text
+
+
+# Polish that read wrong once (issue 25 item 13): every Polish text a visitor may read is
+# checked for them, so none comes back. Each with what reads right instead.
+BAD_POLISH = {
+    "martwych jest wszystkie": "martwe są wszystkie 69 linii",
+    "parzyście wiele": "liczba … była parzysta",
+    "nie liczą się mi": "nie dają mi punktów",
+    "obszar to najciaśniejsza pętla": "obszar to wnętrze najciaśniejszej pętli",
+    "sprawdzone przez silnik": "z obrazkami planszy",
+    "Nasz silnik zgadza się": "Nasze zasady dają … ten sam wynik",
+    "wygrana na punkty": "Wygrywają niebieskie na punkty.",
+    "Wymagana. 150 lub mniej znaków": "our own help text (accounts/forms.py)",
+    "do twoich innych danych": "our own help text",
+    "GM[40]": "Plik SGF dla programów do gry w kropki",
+}
+
+
+def test_polish_reads_right():
+    # the catalogue's Polish and the templates (not code, whose comments may quote the old words)
+    texts = [(where, text) for where, text in _polish_texts() if where == "django.po" or where.endswith(".html")]
+    found = [(where, bad, BAD_POLISH[bad]) for where, text in texts for bad in BAD_POLISH if bad in text]
+    assert not found, f"wording fixed before (where, wrong, right): {found}"
+
+
+def test_every_ending_is_words_in_both_languages_never_a_code():
+    """The live pages' table words every (status, winner, reason), also pairs no game stores:
+    none may show a raw code ("full_board", "no_line_possible") or say "wins: win"."""
+    import django
+    from django.utils import translation
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
+    django.setup()
+    from games.display.snapshot import result_table
+    from games.models import Match
+
+    codes = {code for code in Match.EndReason.values if "_" in code} | {"full_board", "no_line_possible"}
+    for lang, wins in (("pl", "Wygrywają niebieskie na punkty."), ("en", "Blue wins on score.")):
+        with translation.override(lang):
+            table = result_table()
+        assert table["finished:2:score"] == wins
+        for key, words in table.items():
+            assert "_" not in words and not any(code in words for code in codes), (lang, key, words)
+            assert ": win" not in words and ": wygrana" not in words, (lang, key, words)
