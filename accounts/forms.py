@@ -31,6 +31,7 @@ class PasswordErrorsUnderPassword(_PasswordForm):
     (its Polish "Wymagana. 150 lub mniej znaków…", "do twoich innych danych")."""
 
     _FIRST = {"password2": "password1", "new_password2": "new_password1"}
+    fields: dict[str, forms.Field]  # the form's (declared for the type checker only)
     _HELP = {"username": USERNAME_HELP, "password1": PASSWORD_HELP, "new_password1": PASSWORD_HELP,
              "password2": PASSWORD_AGAIN_HELP, "new_password2": PASSWORD_AGAIN_HELP}
 

@@ -83,9 +83,10 @@ def test_login_folds_polish_capitals_on_every_database(client, typed):
 
 
 def test_signup_refuses_a_polish_capital_in_another_case(client):
+    from django.core.exceptions import ValidationError
+
     from accounts.models import User
     from accounts.services import username_clean
-    from django.core.exceptions import ValidationError
 
     User.objects.create_user("Żaneta", "z@example.com", PASSWORD)
     with pytest.raises(ValidationError) as raised:
