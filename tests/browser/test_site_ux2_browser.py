@@ -45,9 +45,11 @@ def cookie(u):
 out = {"cookie_name": settings.SESSION_COOKIE_NAME, "lang": {}}
 for lang in ("pl", "en"):
     me = user(f"Grzegorz_Brzęczyszczykiewicz_ux2_{lang}", lang)
-    rival = user(f"ux2_rywal_{lang}", lang)
-    for n in range(3):
-        done = services.match_create(variant="cztery-w-rzedzie", pink_id=me.pk, blue_id=rival.pk)
+    # a long opponent's name and long game names: the table is wider than the page, its
+    # columns shrink, and "Zapis" must not be the one that breaks ("Zapi/s")
+    rival = user(f"Konstantynopolitańczykowianeczka_z_Brzęczyszczykiewiczów_{lang}", lang)
+    for variant in ("kropki-20", "kropki-i-kwadraty", "cztery-w-rzedzie"):
+        done = services.match_create(variant=variant, pink_id=me.pk, blue_id=rival.pk)
         services.match_resign(match_id=done.pk, user_id=rival.pk)
     out["lang"][lang] = {"username": me.username, "cookie": cookie(me)}
 leaving = user("odchodzi_ux2", "pl")
