@@ -19,12 +19,27 @@ else:
     _PasswordForm = object
 
 
+USERNAME_HELP = _("Up to 150 characters: letters (Polish ones too), digits and @ . + - _. Everyone sees it on your profile and in your games.")
+PASSWORD_HELP = _("At least 8 characters, not only digits, not a common password and not like your username or e-mail address.")
+PASSWORD_AGAIN_HELP = _("Type the same password again, to be sure.")
+
+
 class PasswordErrorsUnderPassword(_PasswordForm):
     """Put the password validators' errors (too short, too common...) under the
     password itself; Django adds them to the confirmation field. A mismatch
-    stays under the confirmation."""
+    stays under the confirmation. Our own help texts replace Django's stock ones
+    (its Polish "Wymagana. 150 lub mniej znaków…", "do twoich innych danych")."""
 
     _FIRST = {"password2": "password1", "new_password2": "new_password1"}
+    fields: dict[str, forms.Field]  # the form's (declared for the type checker only)
+    _HELP = {"username": USERNAME_HELP, "password1": PASSWORD_HELP, "new_password1": PASSWORD_HELP,
+             "password2": PASSWORD_AGAIN_HELP, "new_password2": PASSWORD_AGAIN_HELP}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, text in self._HELP.items():
+            if name in self.fields:
+                self.fields[name].help_text = text
 
     def validate_password_for_user(self, user: User, password_field_name: str = "password2", **kwargs: Any) -> None:
         field = self._FIRST.get(password_field_name, password_field_name)
@@ -93,3 +108,22 @@ class SettingsForm(forms.Form):
     )
     notify_sound = forms.BooleanField(label=_("Play a sound when someone challenges me"), required=False)
     notify_title = forms.BooleanField(label=_("Flash the page title when someone challenges me"), required=False)
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting one's account asks for the password (docs/privacy.md)."""
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."), code="password_incorrect")
+        return password

@@ -8,13 +8,19 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from .usernames import username_skeleton_key
+from .usernames import username_fold, username_skeleton_key
 
 
 class UserManager(DjangoUserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
-        # Log-in is case-insensitive, like the uniqueness of usernames.
-        return self.get(username__iexact=username)
+        # Log-in is case-insensitive, like the uniqueness of usernames, and folds
+        # in Python (username_fold), so "łucja" finds "Łucja" on SQLite as well.
+        matches = list(self.filter(username_folded=username_fold(username or ""))[:2])
+        if len(matches) == 1:
+            return matches[0]
+        if matches:  # two old rows fold alike (made before the skeleton check): the exact name only
+            return self.get(username=username)
+        raise self.model.DoesNotExist
 
 
 class User(AbstractUser):
@@ -34,13 +40,20 @@ class User(AbstractUser):
     # no look-alike of a taken name. Set on every save; NULL only for an older
     # look-alike found by migration 0003.
     username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)
-    # Presence (games/live/presence): "niewidoczny" hides the player from the online
+    # username_fold(username): what log-in looks the name up by (Python's Unicode
+    # case folding, the same on every database). Set on every save.
+    username_folded = models.CharField(max_length=600, default="", db_index=True, editable=False)
+    # Presence (games/live/presence): "invisible" hides the player from the online
     # list and their profile's "online"; last_seen is when their last site socket closed.
     invisible = models.BooleanField(_("invisible"), default=False)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     # How a live notification (a direct challenge) announces itself on any page.
     notify_sound = models.BooleanField(_("sound for challenges"), default=True)
     notify_title = models.BooleanField(_("flash the page title for challenges"), default=True)
+    # The player deleted the account (docs/privacy.md): the row stays, anonymised, so that
+    # the matches keep both players and the opponents' ratings stay as they are; pages
+    # show "deleted account" for it (games/display/snapshot.player_name).
+    is_deleted = models.BooleanField(_("deleted"), default=False, db_index=True)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -53,12 +66,13 @@ class User(AbstractUser):
         ]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        skeleton = username_skeleton_key(self.username)
-        if skeleton != self.username_skeleton:
-            self.username_skeleton = skeleton
-            update_fields = kwargs.get("update_fields")
-            if update_fields is not None:
-                kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        derived = {"username_skeleton": username_skeleton_key(self.username), "username_folded": username_fold(self.username)}
+        changed = {name for name, value in derived.items() if getattr(self, name) != value}
+        for name in changed:
+            setattr(self, name, derived[name])
+        update_fields = kwargs.get("update_fields")
+        if changed and update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, *changed}
         super().save(*args, **kwargs)
 
     def __str__(self) -> str:

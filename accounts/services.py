@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from axes.models import AccessAttempt, AccessLog
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
@@ -11,11 +12,15 @@ from django.db.models import Exists
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from .models import User
+from .models import Block, User
+from .signals import credentials_changed
+from .throttle import canonical_username
 from .usernames import (
+    DELETED_PREFIX,
     MSG_CONFUSABLE,
     MSG_TAKEN,
     username_check_reserved,
+    username_fold,
     username_normalize,
     username_skeleton_key,
 )
@@ -67,8 +72,38 @@ def username_clean(username: str, *, exclude_pk: int | None = None) -> str:
     username = username_normalize(username)
     username_check_reserved(username)
     others = User.objects.exclude(pk=exclude_pk) if exclude_pk is not None else User.objects.all()
-    if others.filter(username__iexact=username).exists():
+    if others.filter(username_folded=username_fold(username)).exists():
         raise ValidationError(MSG_TAKEN, code="username_taken")
     if others.filter(username_skeleton=username_skeleton_key(username)).exists():
         raise ValidationError(MSG_CONFUSABLE, code="username_confusable")
     return username
+
+
+def user_anonymise(*, user: User) -> User:
+    """The accounts side of deleting an account (docs/privacy.md): its blocks (either way)
+    go, and the row stays, emptied: no e-mail, no password, no settings, a neutral
+    name ("usuniety-<id>", reserved), inactive and flagged deleted, so matches keep
+    their players and nobody can log in to it. Its sockets close after commit
+    (credentials_changed). The games side (chat lines, reports...) is
+    ``games.play.privacy.account_delete``, which calls this."""
+    Block.objects.filter(blocker=user).delete()
+    Block.objects.filter(blocked=user).delete()
+    # django-axes' failed log-ins under this name (kept for the cool-off; IP and browser)
+    name = canonical_username(user.username)
+    AccessAttempt.objects.filter(username=name).delete()
+    AccessLog.objects.filter(username__in={name, user.username}).delete()
+    user.username = f"{DELETED_PREFIX}{user.pk}"
+    user.email = ""
+    user.first_name = user.last_name = ""
+    user.set_unusable_password()
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.is_deleted = True
+    user.language = User.Language.POLISH
+    user.invisible = True
+    user.last_seen = None
+    user.notify_sound = user.notify_title = False
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    credentials_changed.send(sender=User, user_id=user.pk)
+    return user

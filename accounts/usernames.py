@@ -5,7 +5,7 @@
 - Two names are the same when their *skeletons* are (Unicode TR39, "confusable
   detection"): a Cyrillic "а" in "аnia" is the "a" of "ania", "ＡＮＩＡ" is "ania".
   ``User.username_skeleton`` keeps its hash, unique in the database.
-- Reserved: the guests' prefix (``GUEST_PREFIX``), names of the site's staff
+- Reserved: the guests' and deleted accounts' prefixes (``GUEST_PREFIX``, ``DELETED_PREFIX``), names of the site's staff
   ("admin", "moderator"...), and names without a letter or a digit (".", "..").
 
 The skeleton: NFKC, NFD, case-folded, then every character replaced by one
@@ -33,6 +33,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 GUEST_PREFIX = "gosc-"  # guests' names (accounts/guests.py); reserved for them
+DELETED_PREFIX = "usuniety-"  # deleted accounts' names (accounts.services.user_anonymise); reserved
 RESERVED = frozenset({"admin", "administrator", "staff", "moderator", "kropki", "system", "root", "support"})
 _LRM = "\u200e"  # the data file wraps right-to-left characters in these
 _ALWAYS_ONE_CLASS = ("il1|", "o0")
@@ -92,6 +93,13 @@ def username_normalize(username: str) -> str:
     return unicodedata.normalize("NFKC", username)
 
 
+def username_fold(username: str) -> str:
+    """The name as log-in and sign-up compare it: NFKC, then Unicode case folding
+    ("Łucja_Kowalska" and "łucja_kowalska" fold alike on every database; SQLite's
+    LOWER() and LIKE fold ASCII letters only). ``User.username_folded`` stores it."""
+    return username_normalize(username).casefold()
+
+
 def username_skeleton(username: str) -> str:
     """The name's confusable skeleton: equal skeletons look alike (case-insensitively)."""
     mapping = _classes()
@@ -119,6 +127,6 @@ def username_check_reserved(username: str) -> None:
         raise ValidationError(MSG_NO_LETTER, code="username_no_letter")
     bare = _bare(username_skeleton(username))
     if bare in {_bare(username_skeleton(name)) for name in RESERVED} or bare.startswith(
-        _bare(username_skeleton(GUEST_PREFIX))
+        (_bare(username_skeleton(GUEST_PREFIX)), _bare(username_skeleton(DELETED_PREFIX)))
     ):
         raise ValidationError(MSG_RESERVED, code="username_reserved")

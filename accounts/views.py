@@ -139,6 +139,15 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     form_class = SetPasswordForm
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
+    # The address the e-mailed link redirects to (the token moves to the session):
+    # a Polish slug; Django's own "set-password" (links opened before) redirects here.
+    reset_url_token = "nowe-haslo"
+    OLD_RESET_URL_TOKEN = "set-password"
+
+    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if kwargs.get("token") == self.OLD_RESET_URL_TOKEN:
+            return redirect("password_reset_confirm", uidb64=kwargs["uidb64"], token=self.reset_url_token)
+        return super().dispatch(*args, **kwargs)
 
     def form_valid(self, form: auth_forms.SetPasswordForm[User]) -> HttpResponse:
         response = super().form_valid(form)

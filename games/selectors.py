@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from games import catalogue
@@ -169,8 +170,10 @@ def online_frame() -> dict[str, Any]:
 
 
 def presence_of(user: User) -> dict[str, Any]:
-    """What a profile shows: ``{"online": bool, "last_seen": datetime | None}``; an invisible
-    player shows neither."""
+    """What a profile shows: ``{"online": bool, "last_seen": datetime | None, "just_now": bool}``
+    (``just_now``: seen less than a minute ago, "przed chwilą" rather than "0 minut temu");
+    an invisible player shows neither."""
     if user.invisible:
-        return {"online": False, "last_seen": None}
-    return {"online": online.is_online(user.pk), "last_seen": user.last_seen}
+        return {"online": False, "last_seen": None, "just_now": False}
+    just_now = user.last_seen is not None and timezone.now() - user.last_seen < timedelta(minutes=1)
+    return {"online": online.is_online(user.pk), "last_seen": user.last_seen, "just_now": just_now}

@@ -7,6 +7,7 @@ from .views import (
     home,
     lobby,
     match,
+    privacy,
     profile,
     ranking,
     record,
@@ -18,7 +19,10 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("zasady/", rules.rules_index, name="rules_index"),
     path("zasady/<slug:slug>/", rules.rules, name="rules"),
-    path("faq/", rules.faq, name="faq"),  # one address in both languages, like every page
+    path("faq/", rules.faq, name="faq"),
+    path("prywatnosc/", privacy.privacy, name="privacy"),
+    path("konto/moje-dane.json", privacy.account_download, name="account_download"),
+    path("konto/usun/", privacy.account_delete_view, name="account_delete"),  # one address in both languages, like every page
     path("graj/", lobby.lobby, name="lobby"),
     path("graj/lista/", lobby.lobby_lists, name="lobby_lists"),
     path("graj/kolejka/", lobby.queue_page, name="queue"),

@@ -348,10 +348,18 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_VERBOSE = False
+# No row per successful log-in (IP, browser) kept for ever: only failures count, and they
+# expire with the cool-off (docs/privacy.md).
+AXES_DISABLE_ACCESS_LOG = True
 
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# By default every e-mail (password resets) is a file in VAR_DIR/mail, for web and
+# workers alike (the console backend put them among the web log's lines); a server
+# sets the SMTP backend (docs/deploy.md). Tests read Django's locmem outbox.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kropki <no-reply@kropki.local>")
+# Where the privacy page (/prywatnosc/) tells players to write about their data.
+PRIVACY_CONTACT_EMAIL = os.environ.get("PRIVACY_CONTACT_EMAIL", "prywatnosc@kropki.local")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 # Password-reset e-mails: at most this many per address and requests per client IP
 # in a window (accounts.views.PasswordResetView; over it the same page, no e-mail).
@@ -367,7 +375,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "kropki_language"
 LANGUAGE_COOKIE_SAMESITE: Literal["Lax", "Strict", "None", False] | None = "Lax"  # response.set_cookie's type
 USE_I18N = True
-# Our own short date formats for Polish (kropki_site/formats/pl/formats.py).
+# Our own date formats: Polish "1.12.2026, 07:15", English day-first "1 Dec 2026, 21:16"
+# (kropki_site/formats/pl/formats.py, kropki_site/formats/en/formats.py).
 FORMAT_MODULE_PATH = ["kropki_site.formats"]
 TIME_ZONE = "Europe/Warsaw"
 USE_TZ = True
@@ -382,6 +391,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# Files served at the site's root: /favicon.ico (browsers ask for it on every site).
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 # --- Security --------------------------------------------------------------------
 

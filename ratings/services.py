@@ -86,3 +86,10 @@ def _with_inactivity(r: glicko2.Rating, last_played_at: datetime | None, now: da
 
 
 __all__ = ["ratings_apply_result"]
+
+
+def ratings_forget_user(*, user_id: int) -> int:
+    """A deleted account leaves the rankings: its Rating rows go. Its RatingChange rows
+    stay with the matches they belong to (a record shows both players' changes), and
+    no opponent's rating moves. Returns how many ratings went."""
+    return Rating.objects.filter(user_id=user_id).delete()[1].get(Rating._meta.label, 0)

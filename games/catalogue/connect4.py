@@ -21,11 +21,12 @@ def export_move(game: Any, action: int) -> Any:
 
 SPEC = register(GameSpec(
     slug="connect4",
-    name=_("Cztery w rzędzie"),
+    name=_("Four in a Row"),
+    polish_name="Cztery w rzędzie",
     summary=_("Drop discs into seven columns and be the first with four in a line."),
     rules_slug="cztery-w-rzedzie",
     engine=Connect4,
-    variants=(Variant("cztery-w-rzedzie", _("Cztery w rzędzie")),),
+    variants=(Variant("cztery-w-rzedzie", _("Four in a Row")),),
     board=board,
     bot=bot,
     export_move=export_move,

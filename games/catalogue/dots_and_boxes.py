@@ -21,11 +21,12 @@ def export_move(game: Any, action: int) -> Any:
 
 SPEC = register(GameSpec(
     slug="dots_and_boxes",
-    name=_("Kropki i kwadraty"),
+    name=_("Dots and Boxes"),
+    polish_name="Kropki i kwadraty",
     summary=_("Draw lines between dots; the fourth side of a box wins it and another move."),
     rules_slug="kropki-i-kwadraty",
     engine=DotsAndBoxes,
-    variants=(Variant("kropki-i-kwadraty", _("Kropki i kwadraty"), {"rows": 5, "cols": 5}),),
+    variants=(Variant("kropki-i-kwadraty", _("Dots and Boxes"), {"rows": 5, "cols": 5}),),
     board=board,
     bot=bot,
     export_move=export_move,

@@ -46,13 +46,14 @@ def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str], list[str]]
 
 SPEC = register(GameSpec(
     slug="kropki",
-    name=_("Kropki"),
+    name=_("Dots"),
+    polish_name="Kropki",
     summary=_("Surround your opponent's dots with a closed chain of yours. Boards of 10×10 and 20×20."),
     rules_slug="kropki",
     engine=Kropki,
     variants=(
-        Variant("kropki-10", _("Kropki 10×10 (quick)"), {"width": 10, "height": 10}),
-        Variant("kropki-20", _("Kropki 20×20 (large)"), {"width": 20, "height": 20}),
+        Variant("kropki-10", _("Dots 10×10 (quick)"), {"width": 10, "height": 10}),
+        Variant("kropki-20", _("Dots 20×20 (large)"), {"width": 20, "height": 20}),
     ),
     board=board,
     bot=bot,

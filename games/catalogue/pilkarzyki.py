@@ -21,11 +21,12 @@ def export_move(game: Any, action: int) -> Any:
 
 SPEC = register(GameSpec(
     slug="pilkarzyki",
-    name=_("Piłkarzyki"),
+    name=_("Paper Soccer"),
+    polish_name="Piłkarzyki",
     summary=_("Paper soccer: kick the ball along unused lines into your opponent's goal; a bounce gives you another kick."),
     rules_slug="pilkarzyki",
     engine=Pilkarzyki,
-    variants=(Variant("pilkarzyki", _("Piłkarzyki")),),
+    variants=(Variant("pilkarzyki", _("Paper Soccer")),),
     board=board,
     bot=bot,
     export_move=export_move,

@@ -82,7 +82,7 @@ class Variant:
 @dataclass(frozen=True)
 class GameSpec:
     slug: str  # the engine's slug: "kropki"
-    name: Any  # lazy gettext: "Kropki"
+    name: Any  # lazy gettext, English msgid: "Dots" (Polish "Kropki")
     summary: Any  # one sentence for the home page and the rules index
     rules_slug: str  # /zasady/<rules_slug>/; its prose: templates/games/rules/<rules_slug>.<lang>.html
     engine: type[Game]
@@ -98,6 +98,9 @@ class GameSpec:
     sgf_moves: Callable[[Game, list[int]], tuple[dict[str, str], list[str]]] | None = None
     diagrams: Sequence[Any] = ()  # games.rules.diagrams.Diagram, in the order of the page
     home_picture: str = ""  # the key of the diagram the home page shows
+    # The game's Polish name, untranslated ("Cztery w rzędzie"): shown beside the
+    # English one where it helps (the rules page's title), marked lang="pl".
+    polish_name: str = ""
     sections: tuple[str, ...] = ()  # the section ids its rules page must have
     rule_anchors: dict[str, str] = field(default_factory=dict)  # error code -> section id
     order: int = 100  # place in the site's lists (home page, lobby, leaderboards)

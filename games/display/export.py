@@ -1,4 +1,5 @@
-"""Exports of a match record: JSON for every game, SGF (``GM[40]``) for Kropki.
+"""Exports of a match record: JSON for every game, SGF (``GM[40]``) for Kropki;
+and ``account_json``, everything the site keeps about one account (docs/privacy.md).
 
 The JSON carries ``game``, ``params`` and ``moves`` in the form
 ``python -m games.engine replay`` reads (Kropki ``[x, y]`` / ``["end"]``,
@@ -17,10 +18,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Prefetch, Q
 from django.utils.text import slugify
 
+from accounts.models import Block, User
 from games import catalogue
-from games.models import BLUE, PINK, Match, Move
+from games.models import BLUE, PINK, ChatMessage, Match, Move, Report
+from ratings.models import Rating, RatingChange
 
 from .snapshot import player_name, reason_text
 
@@ -132,3 +136,56 @@ def match_sgf(match: Match) -> str:
         f"C[{_sgf_text(reason_text(match))}]"
     )
     return root + "".join(nodes) + ")\n"
+
+
+ACCOUNT_EXPORT_FORMAT = 1
+
+
+def account_json(user: User) -> dict[str, Any]:
+    """Everything kept about ``user`` ("Download my data", docs/privacy.md): the account
+    and its settings, its ratings, every match it played (each in ``match_json``'s
+    form, the one of a record's JSON export), its chat lines, its blocks and the
+    reports it made. A few queries, whatever the number of matches."""
+    matches = list(
+        Match.objects.filter(Q(pink=user) | Q(blue=user)).select_related("pink", "blue").order_by("created_at", "pk")
+        .prefetch_related(Prefetch("moves", queryset=Move.objects.order_by("ply")))
+    )
+    changes: dict[int, dict[int, RatingChange]] = {}
+    for change in RatingChange.objects.filter(match_id__in=[m.pk for m in matches]):
+        changes.setdefault(change.match_id, {})[change.side] = change
+    return {
+        "format": ACCOUNT_EXPORT_FORMAT,
+        "site": "Kropki",
+        "account": {
+            "id": user.pk,
+            "username": user.username,
+            "email": user.email,
+            "date_joined": _iso(user.date_joined),
+            "last_login": _iso(user.last_login),
+            "last_seen": _iso(user.last_seen),
+            "settings": {
+                "language": user.language,
+                "invisible": user.invisible,
+                "notify_sound": user.notify_sound,
+                "notify_title": user.notify_title,
+            },
+        },
+        "ratings": [
+            {"variant": r.variant, "rating": round(r.rating), "deviation": round(r.deviation), "games": r.games}
+            for r in Rating.objects.filter(user=user).order_by("variant")
+        ],
+        "matches": [match_json(m, list(m.moves.all()), changes.get(m.pk)) for m in matches],
+        "chat": [
+            {"match": c.match_id, "room": c.room, "text": c.text, "at": _iso(c.created_at)}
+            for c in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
+        ],
+        "blocks": [
+            {"blocked": b.blocked.username, "at": _iso(b.created_at)}
+            for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("created_at")
+        ],
+        "reports": [
+            {"reported": r.reported.username, "match": r.match_id, "message": r.message_id, "reason": r.reason,
+             "at": _iso(r.created_at)}
+            for r in Report.objects.filter(reporter=user).select_related("reported").order_by("created_at")
+        ],
+    }

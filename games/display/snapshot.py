@@ -39,16 +39,19 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
         }
         return draws.get(reason, _("Draw."))
     colour = _("Pink wins") if winner == PINK else _("Blue wins")
+    if reason == R.SCORE:  # not "Blue wins: win on score."
+        return _("%(wins)s on score.") % {"wins": colour}
     wins: dict[str, str] = {
-        R.SCORE: _("win on score"),
         R.FOUR_IN_A_ROW: _("four in a row"),
         R.BOXES: _("more boxes"),
         R.BOXES_MAJORITY: _("majority of boxes"),
         R.TIMEOUT: _("the opponent ran out of time"),
         R.RESIGN: _("the opponent resigned"),
     }
-    why = wins.get(reason) or catalogue.reason_words().get(reason, reason)
-    return f"{colour}: {why}."
+    why = wins.get(reason) or catalogue.reason_words().get(reason)
+    # An ending no game words for a win (a draw's reason, say: never stored with a winner,
+    # but the live pages' table words every pair) says who won, never a raw code.
+    return f"{colour}: {why}." if why else f"{colour}."
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,6 +118,8 @@ def player_name(match: Match, side: int) -> str:
     user = match.pink if side == PINK else match.blue
     if user is None:
         return _("Computer (%(level)s)") % {"level": match.get_bot_level_display()}
+    if user.is_deleted:  # docs/privacy.md: the row stays, the name does not
+        return _("deleted account")
     return user.username
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.blocks import blocked_either_way
 from accounts.models import User
+from accounts.usernames import username_fold
 from games import catalogue
 from games.errors import MatchError
 from games.live import transport
@@ -127,7 +128,7 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
         raise MatchError("bad_colour")
     if not isinstance(target_name, str) or not 0 < len(target_name) <= 150:
         raise MatchError("unknown_user")
-    target = User.objects.filter(username__iexact=target_name, is_active=True).first()
+    target = User.objects.filter(username_folded=username_fold(target_name), is_active=True).first()
     if target is None:
         raise MatchError("unknown_user")
     if target.pk == user_id:

@@ -36,7 +36,8 @@ def chat_panel(request: HttpRequest, match: Match, you: int | None) -> dict[str,
         refusal = str(chat.LOGIN_REQUIRED)
     elif room == chat.SPECTATORS and getattr(user, "is_guest", False):
         refusal = str(chat.GUEST)
-    players = [(p.pk, p.username) for p in (match.pink, match.blue) if p is not None and p.pk != user_id]
+    players = [(p.pk, p.username) for p in (match.pink, match.blue)
+               if p is not None and p.pk != user_id and not p.is_deleted]  # nobody to report in a deleted account
     return {
         # A player alone with the computer has nobody to talk to.
         "show": not (room == chat.PLAYERS and match.bot_side is not None),

@@ -59,6 +59,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # Who is online (docs/social.md): first paint here; site.js keeps it current from the site socket.
     first = catalogue.variant_keys()[0]
     context["online_players"] = [{**p, "rating": p["ratings"][first]} for p in selectors.online_players()]
+    # "Nobody else" only for a member (they may be on the list themselves); "Nobody" for visitors.
+    me = request.user.username if request.user.is_authenticated and not request.user.is_guest else None
+    context["online_others"] = any(p["name"] != me for p in context["online_players"])
+    context["online_member"] = me is not None
     return render(request, "games/lobby.html", context)
 
 

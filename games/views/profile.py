@@ -117,6 +117,11 @@ def _matches_page(user_id: int, variant: str, result: str, number: str | int | N
     return _Page(ids[:PER_PAGE], number, len(ids) > PER_PAGE)
 
 
+def _linkable(user: User | None) -> User | None:
+    """The opponent whose profile a row links to: none for the computer or a deleted account."""
+    return user if user is not None and not user.is_deleted else None
+
+
 def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
     """The rows of the page's matches (``ids``, newest first): two queries, the matches with both
     players and the player's rating changes in them."""
@@ -129,7 +134,7 @@ def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
         games.append({
             "match": m,
             "colour": side,
-            "opponent": m.pink if other == PINK else m.blue,
+            "opponent": _linkable(m.pink if other == PINK else m.blue),
             "opponent_name": player_name(m, other),
             "result": _result_of(m, user_id),
             "variant_name": catalogue.variant_name(m.variant),
@@ -197,7 +202,7 @@ def _chart(user: User, key: str, rating: Rating) -> dict[str, Any] | None:
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user, ratings = selectors.player_ratings(username, catalogue.variant_keys())
-    if user is None:
+    if user is None or user.is_deleted:
         raise Http404
 
     rows = []
@@ -215,8 +220,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     # Finished and aborted matches never change, so the list's markup is cached under what it
     # is drawn from; on a hit the template never reads ``games`` and its two queries do not run.
     games = SimpleLazyObject(lambda: _games(user.pk, page.object_list))
+    # An opponent who deleted their account turns into "deleted account": the number of
+    # deleted accounts (an indexed count) is part of the key.
+    deleted = User.objects.filter(is_deleted=True).count()
     games_key = _digest(user.pk, page.object_list, page.number, page.has_next, query, get_language(),
-                        get_current_timezone_name())
+                        get_current_timezone_name(), deleted)
     return render(request, "games/profile.html", {
         "player": user,
         "rows": rows,

@@ -119,7 +119,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
             "side": side,
             "colour": "pink" if side == PINK else "blue",
             "name": player_name(match, side),
-            "user": user,
+            "user": user if user is not None and not user.is_deleted else None,  # no profile link
             "change": changes.get(side),
             "score": match.pink_score if side == PINK else match.blue_score,
             "winner": match.winner == side,

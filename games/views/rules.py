@@ -104,6 +104,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "slug": slug,
         "title": spec.name,
+        "polish_name": spec.polish_name if lang != "pl" and spec.polish_name != str(spec.name) else "",
         "content_template": f"games/rules/{slug}.{lang}.html",
         "d": _rendered_diagrams(spec.slug, lang),
         "games": {s.rules_slug: s.name for s in catalogue.games()},

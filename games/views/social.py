@@ -12,10 +12,11 @@ from django.views.decorators.http import require_POST
 from accounts.blocks import block_create, block_delete
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from accounts.models import User
+from accounts.usernames import username_fold
 
 
 def _player(username: str) -> User:
-    player = User.objects.filter(username__iexact=username, is_guest=False).first()
+    player = User.objects.filter(username_folded=username_fold(username), is_guest=False).first()
     if player is None:
         raise Http404
     return player

@@ -155,9 +155,11 @@
   var dialog = $("chat-report");
   var reportForm = $("chat-report-form");
   var answer = $("chat-report-answer");
+  var reportOpener = null;  // the button that opened the dialog: the focus goes back to it
 
   function openReport(line, playerId, playerName) {
     if (!dialog) return;
+    reportOpener = document.activeElement;
     $("chat-report-message").value = line ? String(line.id) : "";
     $("chat-report-player").value = playerId ? String(playerId) : "";
     $("chat-report-what").textContent = line
@@ -191,8 +193,15 @@
       }).then(function (response) {
         return response.json();
       }).then(function (data) {
+        if (data.ok) {
+          // Sent: the dialog closes (nothing more to send) and the thanks stay in the panel.
+          $("chat-report-done").textContent = data.message || "";
+          dialog.close();
+          if (reportOpener && document.body.contains(reportOpener)) reportOpener.focus();
+          return;
+        }
         answer.textContent = data.message || "";
-        if (!data.ok) send.disabled = false;
+        send.disabled = false;
       }).catch(function () {
         answer.textContent = T.failed;
         send.disabled = false;

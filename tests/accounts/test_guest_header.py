@@ -52,3 +52,15 @@ def test_signing_up_from_the_guest_header_keeps_the_guests_games(guest_client):
     assert not user.is_guest and match.pink_id == user.pk
     html = guest_client.get(reverse("home")).content.decode()
     assert 'data-testid="account-link">Zosia<' in html and 'data-testid="guest-label"' not in html
+
+
+def test_the_members_name_opens_their_profile_and_settings_keep_a_link(client, alice):
+    """Issue 25 item 7: the name in the header opened Settings; nothing led to one's own profile."""
+    client.force_login(alice)
+    html = client.get(reverse("home")).content.decode()
+    profile = reverse("profile", kwargs={"username": "alice"})
+    assert f'<a href="{profile}" class="account-link" data-testid="account-link">alice</a>' in html
+    settings_link = f'<a href="{reverse("account_settings")}" class="settings-link" data-testid="settings-link">'
+    assert settings_link in html
+    assert '<span class="settings-long">Ustawienia</span>' in html
+    assert client.get(profile).status_code == 200

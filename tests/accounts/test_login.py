@@ -69,3 +69,38 @@ def test_an_overlong_username_gets_the_usual_message_not_a_500(client, alice):
     response = login(client, "a" * 1000, "x")
     assert response.status_code == 200
     assert error_of(response) == str(LOGIN_FAILED) or "Niepoprawna nazwa użytkownika lub hasło" in error_of(response)
+
+
+@pytest.mark.parametrize("typed", ["łucja_kowalska", "ŁUCJA_KOWALSKA", "Łucja_Kowalska", "łUCJA_kOWALSKA"])
+def test_login_folds_polish_capitals_on_every_database(client, typed):
+    """SQLite's LOWER()/LIKE fold ASCII only: "łucja" did not find "Łucja" there (issue 25 item 8)."""
+    from accounts.models import User
+
+    user = User.objects.create_user("Łucja_Kowalska", "lucja@example.com", PASSWORD)
+    response = login(client, typed, PASSWORD)
+    assert response.status_code == 302, typed
+    assert client.get(reverse("home")).context["user"] == user
+
+
+def test_signup_refuses_a_polish_capital_in_another_case(client):
+    from django.core.exceptions import ValidationError
+
+    from accounts.models import User
+    from accounts.services import username_clean
+
+    User.objects.create_user("Żaneta", "z@example.com", PASSWORD)
+    with pytest.raises(ValidationError) as raised:
+        username_clean("żANETA")
+    assert raised.value.code == "username_taken"
+
+
+def test_the_folded_name_follows_a_rename():
+    from accounts.models import User
+
+    user = User.objects.create_user("Ósemka", "o@example.com", PASSWORD)
+    assert user.username_folded == "ósemka"
+    user.username = "Ęnigma"
+    user.save(update_fields=["username"])
+    assert User.objects.get_by_natural_key("ęNIGMA") == user
+    with pytest.raises(User.DoesNotExist):
+        User.objects.get_by_natural_key("ósemka")

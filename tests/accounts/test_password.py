@@ -101,3 +101,38 @@ def test_a_throttled_reset_shows_the_same_page_as_an_unknown_address(client, ali
     strip = lambda html: re.sub(r'(value=|X-CSRFToken": )"[^"]+"', "", html)  # noqa: E731 (CSRF tokens differ)
     assert strip(throttled.content.decode()) == strip(unknown.content.decode())
     assert len(mail.outbox) == 0
+
+
+def test_the_reset_link_lands_on_a_polish_slug_and_the_old_one_redirects(client, alice):
+    """Issue 25 item 13: the form's address ended in Django's English "set-password"."""
+    client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[0].body).group(1)
+    landed = client.get(link)
+    assert landed.status_code == 302 and landed["Location"].endswith("/nowe-haslo/")
+    assert "set-password" not in landed["Location"]
+    old = landed["Location"].replace("/nowe-haslo/", "/set-password/")
+    again = client.get(old)
+    assert again.status_code == 302 and again["Location"] == landed["Location"]
+    assert client.get(landed["Location"]).context["validlink"]
+
+
+def test_by_default_a_reset_e_mail_is_a_file_in_var_dir_mail(tmp_path):
+    """Issue 25 item 15: without EMAIL_BACKEND the e-mails went to the console (the web log),
+    not to VAR_DIR/mail as the README says. A fresh process with scripts/run's environment."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EMAIL_", "DJANGO_SETTINGS"))}
+    env.update(VAR_DIR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+               DJANGO_SETTINGS_MODULE="kropki_site.settings")
+    code = (
+        "import django; django.setup()\n"
+        "from django.core.mail import send_mail\n"
+        "send_mail('Ustaw nowe hasło', 'link', None, ['alice@example.com'])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "alice@example.com" not in run.stdout  # not on the console
+    files = list((tmp_path / "mail").iterdir())
+    assert len(files) == 1 and "To: alice@example.com" in files[0].read_text()

@@ -42,7 +42,7 @@ def test_sign_up_log_out_log_in_and_switch_language(page, live_url):
     page.get_by_test_id("lang-en").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
-    page.get_by_test_id("account-link").click()
+    page.get_by_test_id("settings-link").click()
     expect(page.get_by_role("heading", name="Settings")).to_be_visible()
     expect(page.get_by_label("English")).to_be_checked()
 

@@ -273,7 +273,7 @@ def test_a_visitor_without_an_account_sees_the_challenge_and_comes_back_to_it(ne
     en.goto(link)
     expect(en.get_by_test_id("challenge-invite")).to_have_text(f"{ania_name} challenges you to a match.")
     expect(en.get_by_test_id("challenge-from")).to_have_text(ania_name)
-    expect(en.get_by_test_id("challenge-game")).to_contain_text("Kropki i kwadraty")
+    expect(en.get_by_test_id("challenge-game")).to_contain_text("Dots and Boxes")
     expect(en.get_by_test_id("challenge-kind")).to_have_text("rated")
     expect(en.get_by_test_id("challenge-colours")).to_have_text(
         "drawn at random when the challenge is accepted; pink moves first")

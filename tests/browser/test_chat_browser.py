@@ -98,15 +98,19 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
 
     # report bob's line, by keyboard
     report = lines(alice).nth(1).get_by_test_id("chat-report-line")
-    expect(report).to_have_attribute("aria-label", "Zgłoś wiadomość gracza bob")
+    expect(report).to_have_attribute("aria-label", "Zgłoś wiadomość od bob")
     assert lines(alice).first.get_by_test_id("chat-report-line").count() == 0  # not one's own line
     report.focus()
     alice.keyboard.press("Enter")
     expect(alice.get_by_test_id("chat-report")).to_be_visible()
     alice.get_by_test_id("chat-report-reason").fill("test")
-    alice.get_by_test_id("chat-report-send").click()
-    expect(alice.get_by_test_id("chat-report-answer")).to_have_text(re.compile("Dziękujemy"))
     shot(alice, "chat-report")
+    alice.get_by_test_id("chat-report-send").click()
+    # Sent: the dialog closes (it cannot be sent twice), the thanks stay in the panel and the
+    # focus is back on the flag that opened it (issue 25 item 14).
+    expect(alice.get_by_test_id("chat-report")).to_be_hidden()
+    expect(alice.get_by_test_id("chat-report-done")).to_have_text(re.compile("Dziękujemy"))
+    expect(report).to_be_focused()
     shot(charlie, "chat-spectator-360")
     assert not dialogs
     count = live_site.manage("shell", "-c", "from games.models import Report; print('N=%d' % Report.objects.count())")

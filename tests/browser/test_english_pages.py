@@ -33,15 +33,15 @@ out["matches"] = [services.match_create(variant="cztery-w-rzedzie", pink_id=User
 print("JSON:" + json.dumps(out))
 """
 
-# Words of the Polish pages, and any Polish letter. The games' own names are
-# Polish on every page ("Cztery w rzędzie"), so they are left out first.
+# Words of the Polish pages, and any Polish letter. The games have English names on
+# English pages (issue 25 item 9: "Four in a Row"); only the site's name, Kropki, is left out.
 POLISH = re.compile(
     r"[ąęłńóśźżćĄĘŁŃÓŚŹŻĆ]|\b(?:wygrywają|różowe|niebieskie|przeciwnik\w*|poddał\w*|poddaj\w*|zakończ\w*|ruch|ruchy|"
     r"twój|remis\w*|partia|partii|gracze|zasady|graj|łączenie|oglądasz|wyloguj|zaloguj|kolumna|plansza|wynik|"
     r"czas|minął|dodatkowy|rewanż|przyjmij|odrzuć|anuluj|tak|na pewno)\b",
     re.IGNORECASE,
 )
-PROPER_NAMES = ("Cztery w rzędzie", "Kropki i kwadraty", "Kropki")
+PROPER_NAMES = ("Kropki",)
 
 PAGE_TEXT = """() => {
   const parts = [document.title, document.body.innerText];

@@ -134,7 +134,7 @@ def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
         alice.get_by_test_id("direct-challenge").click()
         error = alice.get_by_test_id("site-error")
         expect(error).to_have_attribute("data-code", "blocked")
-        expect(error).to_contain_text("Nie możesz wyzwać tego gracza")
+        expect(error).to_contain_text("Nie możesz wyzwać tej osoby")
         expect(alice.get_by_test_id("challenge-waiting")).to_have_count(0)
 
         # charlie challenges alice from the lobby's online list; she does not answer: it expires on both screens

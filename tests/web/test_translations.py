@@ -97,6 +97,22 @@ GENDERED = re.compile(
 )
 
 
+# A word for one person that fits only a man (or only a woman): a name with a masculine
+# noun before it ("Zagraj z graczem %(name)s", "Zgłoś gracza %(name)s"), "tego gracza" for
+# someone in particular, a masculine label beside a name ("zwycięzca") or for the reader
+# ("Niewidoczny", "ostatnio widziany"), "grać dalej sam" (issue 25 item 12). Generic roles
+# ("gracze", "przeciwnik może grać dalej") are fine.
+GENDERED_WORDS = re.compile(
+    r"\b(?:gracz|graczem|gracza|graczowi|przeciwnik|przeciwnikiem|przeciwnika|użytkownik|użytkownika|użytkownikiem)"
+    r"\s+%\(name\)s"
+    r"|\b(?:tego|temu|tym|ten)\s+(?:gracza|graczowi|graczem|gracz|przeciwnika|przeciwnikiem|użytkownika)\b"
+    r"|\b(?:zwycięzca|zwycięzcą|przegrany|przegranym|niewidoczny|niewidoczna|widziany|widziana|zalogowany"
+    r"|zalogowana|wylogowany|wylogowana|gotowy|gotowa|pewien|pewna)\b"
+    r"|\b(?:dalej|gra|grać|zostaje)\s+(?:sam|sama)\b",
+    re.IGNORECASE,
+)
+
+
 def _polish_texts() -> list[tuple[str, str]]:
     """Every Polish sentence a visitor may read: the catalogue, its tables, the Polish
     templates, and Polish written into code (the board's words, the rules' pictures)."""
@@ -115,7 +131,8 @@ def _polish_texts() -> list[tuple[str, str]]:
 def test_polish_fits_every_player_whatever_their_gender():
     texts = _polish_texts()
     assert len(texts) > 200
-    found = [(where, m.group(0)) for where, text in texts for m in GENDERED.finditer(text)]
+    found = [(where, m.group(0)) for where, text in texts for pattern in (GENDERED, GENDERED_WORDS)
+             for m in pattern.finditer(text)]
     assert not found, f"masculine-only (or feminine-only) forms: {found}"
 
 
@@ -123,6 +140,56 @@ def test_the_gender_check_catches_what_it_is_for():
     for text in ["Zakończyłeś grę.", "Zamknąłeś kwadrat.", "%(name)s zakończył grę.", "Zamknąłem pustą pętlę.",
                  "przeciwnik się poddał", "jakbyś zakończył grę", "Zakończyłaś grę."]:
         assert GENDERED.search(text), text
+    for text in ["Łucja_Kowalska zwycięzca", "Zagraj z graczem %(name)s", "Zgłoś gracza %(name)s", "Niewidoczny",
+                 "ostatnio widziany", "Nie możesz pisać do tego gracza.", "przeciwnik może grać dalej sam."]:
+        assert GENDERED_WORDS.search(text), text
+    for text in ["Zagraj: %(name)s", "Zgłoś: %(name)s", "Tryb niewidoczności", "gracze online",
+                 "przeciwnik może grać dalej samodzielnie", "ten sam kolor", "Twoje konto jest gotowe"]:
+        assert not GENDERED_WORDS.search(text), text
     for text in ["Gra zakończona przez Ciebie.", "%(name)s: koniec gry.", "Kwadrat zamknięty: grasz jeszcze raz.",
                  "druga strona się poddała", "Czas na ruch minął.", "przeciwnikowi skończył się czas"]:
         assert not GENDERED.search(text), text
+
+
+# Polish that read wrong once (issue 25 item 13): every Polish text a visitor may read is
+# checked for them, so none comes back. Each with what reads right instead.
+BAD_POLISH = {
+    "martwych jest wszystkie": "martwe są wszystkie 69 linii",
+    "parzyście wiele": "liczba … była parzysta",
+    "nie liczą się mi": "nie dają mi punktów",
+    "obszar to najciaśniejsza pętla": "obszar to wnętrze najciaśniejszej pętli",
+    "sprawdzone przez silnik": "z obrazkami planszy",
+    "Nasz silnik zgadza się": "Nasze zasady dają … ten sam wynik",
+    "wygrana na punkty": "Wygrywają niebieskie na punkty.",
+    "Wymagana. 150 lub mniej znaków": "our own help text (accounts/forms.py)",
+    "do twoich innych danych": "our own help text",
+    "GM[40]": "Plik SGF dla programów do gry w kropki",
+}
+
+
+def test_polish_reads_right():
+    # the catalogue's Polish and the templates (not code, whose comments may quote the old words)
+    texts = [(where, text) for where, text in _polish_texts() if where == "django.po" or where.endswith(".html")]
+    found = [(where, bad, BAD_POLISH[bad]) for where, text in texts for bad in BAD_POLISH if bad in text]
+    assert not found, f"wording fixed before (where, wrong, right): {found}"
+
+
+def test_every_ending_is_words_in_both_languages_never_a_code():
+    """The live pages' table words every (status, winner, reason), also pairs no game stores:
+    none may show a raw code ("full_board", "no_line_possible") or say "wins: win"."""
+    import django
+    from django.utils import translation
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
+    django.setup()
+    from games.display.snapshot import result_table
+    from games.models import Match
+
+    codes = {code for code in Match.EndReason.values if "_" in code} | {"full_board", "no_line_possible"}
+    for lang, wins in (("pl", "Wygrywają niebieskie na punkty."), ("en", "Blue wins on score.")):
+        with translation.override(lang):
+            table = result_table()
+        assert table["finished:2:score"] == wins
+        for key, words in table.items():
+            assert "_" not in words and not any(code in words for code in codes), (lang, key, words)
+            assert ": win" not in words and ": wygrana" not in words, (lang, key, words)

@@ -60,8 +60,9 @@ def test_a_repeat_view_of_a_profile_runs_four_queries_and_still_shows_a_new_game
     with django_assert_max_num_queries(12):
         first = page(client.get(url))
     # Session, viewer, alice with her ratings, the page's match ids, whether bob blocked her
-    # (docs/social.md): the chart and the list are cached.
-    with django_assert_num_queries(5):
+    # (docs/social.md), the number of deleted accounts (the list's cache key, docs/privacy.md):
+    # the chart and the list are cached.
+    with django_assert_num_queries(6):
         again = page(client.get(url))
     assert again == first
     assert 'data-testid="chart-cztery-w-rzedzie"' in again and again.count('data-testid="record-link"') == 20
