@@ -120,7 +120,8 @@ def live_summary(limit: int = 5) -> dict[str, Any]:
             "blue": match.blue.username,
             "url": reverse("match", args=[match.pk]),
         }
-        for match in active.select_related("pink", "blue")[:limit]
+        # A match with an invisible player is not listed: it would say they are online (issue 24, item 14).
+        for match in active.filter(pink__invisible=False, blue__invisible=False).select_related("pink", "blue")[:limit]
         if match.pink is not None and match.blue is not None  # always: the query wants both
     ]
     return {"playing": playing, "watching": watching, "matches": matches}

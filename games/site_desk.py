@@ -7,9 +7,12 @@ Every method is synchronous and runs in the consumer's database thread.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.utils import timezone
 
@@ -19,6 +22,7 @@ from games import selectors
 from games.errors import MatchError
 from games.live import transport
 from games.play import challenges
+from kropki_site import limits
 
 # A command returns the id of a direct challenge it created (the consumer times its expiry), else None.
 Command = Callable[[int, dict[str, Any]], "int | None"]
@@ -82,8 +86,17 @@ class SiteDesk:
         return selectors.online_frame()
 
     def announce_online(self) -> None:
-        """Push the online list to every lobby page."""
-        transport.send_online(selectors.online_frame())
+        """Push the online list to every lobby page, when it changed since the last push (over
+        every daphne): an invisible player's tab coming and going changes nothing, so it
+        pushes nothing either, and a push never tells who arrived unseen (issue 24, item 14)."""
+        frame = selectors.online_frame()
+        digest = hashlib.sha256(json.dumps(frame, sort_keys=True, default=str).encode()).hexdigest()
+        try:
+            last = limits.client().set(limits.key("online-pushed"), digest, ex=3600, get=True)
+        except redis.RedisError:
+            last = None  # unknown: push
+        if last is None or last.decode() != digest:
+            transport.send_online(frame)
 
     def expire(self, challenge_id: int) -> bool:
         return challenges.challenge_direct_expire(challenge_id=challenge_id)

@@ -400,3 +400,24 @@ async def test_a_direct_challenge_cannot_be_accepted_by_its_link(alice, bob):
         await database_sync_to_async(challenge_accept)(token=token, user_id=bob.pk)
     assert refused.value.code == "challenge_not_open"
     await ws_a.disconnect()
+
+
+async def test_an_invisible_players_tabs_coming_and_going_push_nothing(alice, bob, charlie, fast_offline):
+    """issue 24, item 14: an invisible player's arrival and departure each pushed the online list
+    (unchanged) to every lobby, which told the lobby someone unseen had come or gone."""
+    charlie.invisible = True
+    await database_sync_to_async(charlie.save)()
+    watcher = await site_socket(alice)
+    await watcher.send_json_to({"type": "watch_online"})
+    await online_names(watcher, ["alice"])
+    await asyncio.sleep(0.5)  # alice's own arrival is pushed 0.25 s after it: read it
+    while not await watcher.receive_nothing(timeout=0.3):
+        await watcher.receive_json_from(timeout=1)
+    ws_c = await site_socket(charlie)
+    assert await watcher.receive_nothing(timeout=1.0)
+    await ws_c.disconnect()
+    assert await watcher.receive_nothing(timeout=1.0)
+    ws_b = await site_socket(bob)  # a visible player still shows at once
+    await online_names(watcher, ["alice", "bob"])
+    for ws in (watcher, ws_b):
+        await ws.disconnect()

@@ -118,3 +118,16 @@ def test_the_pages_tell_site_js_the_notification_switches(client, alice):
     config = json.loads(re.search(r'<script id="site-config" type="application/json">(.*?)</script>', html).group(1))
     assert config["sound"] is False and config["title_flash"] is True and config["me"] == "alice"
     assert config["ws_path"] == "/ws/site/" and config["seconds"] == 60 and config["profile_prefix"] == "/gracz/"
+
+
+def test_the_live_match_lists_do_not_name_an_invisible_player(make_match, alice, bob, charlie, client):
+    """issue 24, item 14: the home page's and the lobby's live matches named invisible players."""
+    from games import selectors
+
+    charlie.invisible = True
+    charlie.save()
+    make_match("cztery-w-rzedzie")  # alice vs bob
+    make_match("cztery-w-rzedzie", pink=charlie, blue=bob)
+    listed = selectors.live_summary()["matches"]
+    assert [(m["pink"], m["blue"]) for m in listed] == [("alice", "bob")]
+    assert "charlie" not in client.get("/").content.decode()
