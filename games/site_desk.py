@@ -95,7 +95,7 @@ class SiteDesk:
             last = limits.client().set(limits.key("online-pushed"), digest, ex=3600, get=True)
         except redis.RedisError:
             last = None  # unknown: push
-        if last is None or last.decode() != digest:
+        if not isinstance(last, bytes) or last.decode() != digest:
             transport.send_online(frame)
 
     def expire(self, challenge_id: int) -> bool:

@@ -17,6 +17,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.live.budget import AddressBudget, WhoBudget  # noqa: E402
 from games.live.origin import SameOriginValidator  # noqa: E402
+from games.live.socket import KeepServerSend  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -24,7 +25,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Handshakes on a budget per address before the session is read, then per user (games/live/budget.py).
         # The Origin: a host of ALLOWED_HOSTS, and the page's own scheme and port (games/live/origin.py).
-        "websocket": AllowedHostsOriginValidator(SameOriginValidator(
-            AddressBudget(AuthMiddlewareStack(WhoBudget(URLRouter(websocket_urlpatterns)))))),
+        "websocket": KeepServerSend(AllowedHostsOriginValidator(SameOriginValidator(
+            AddressBudget(AuthMiddlewareStack(WhoBudget(URLRouter(websocket_urlpatterns))))))),
     }
 )

@@ -288,6 +288,8 @@ WS_CONNECTS_PER_IP_RATE, WS_CONNECTS_PER_IP_BURST = env_float("WS_CONNECTS_PER_I
 WS_CONNECTS_PER_USER_RATE, WS_CONNECTS_PER_USER_BURST = env_float("WS_CONNECTS_PER_USER_RATE", 1), env_int("WS_CONNECTS_PER_USER_BURST", 30)
 WS_CONNECTS_PER_ANONYMOUS_IP_RATE = env_float("WS_CONNECTS_PER_ANONYMOUS_IP_RATE", 2)
 WS_CONNECTS_PER_ANONYMOUS_IP_BURST = env_int("WS_CONNECTS_PER_ANONYMOUS_IP_BURST", 40)
+# A socket whose client has not taken this many bytes of frames yet is closed with 4408 (games/live/socket.py).
+WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
 # ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)

@@ -74,17 +74,14 @@ class MatchChat:
 
         async def listen(self, topic: str, listener: Any) -> None: ...
 
+        async def send_text(self, text: str) -> None: ...
+
         async def close_logged_out(self) -> None: ...
 
     async def _join_chat(self) -> None:
         """Read the players' room as a player, the spectators' room otherwise (also anonymous)."""
         self.chat_room = "spectators" if self.spectator else "players"
-        await self.listen(transport.chat_topic(self.match_id, self.chat_room), self._chat_line)
-
-    async def _chat_line(self, text: str) -> None:
-        """A committed line of this socket's room, pre-encoded (games/live/chatrooms.py hands it over)."""
-        if isinstance(text, str):
-            await self.send(text_data=text)
+        await self.listen(transport.chat_topic(self.match_id, self.chat_room), self.send_text)
 
     async def _send_chat_history(self) -> None:
         """The room's recent lines after the state on connect (nothing while the room is empty)."""

@@ -16,15 +16,22 @@ processes and Redis; docs/reliability.md rows 13, 15 and the daphne half of 21).
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import re
 import signal
+import socket
+import sys
 import time
+from urllib.parse import urlparse
 
 import pytest
+import redis as redis_lib
 import websockets
+from django.test import override_settings
 
+from games.live import hub
 from tests import live
 
 from .conftest import create_match
@@ -33,11 +40,12 @@ from .test_clock_live import moved, open_ws, play, until
 pytestmark = pytest.mark.slow
 
 IDLE_SECONDS = 5
+MAX_UNSENT = 256 * 1024
 
 
 @pytest.fixture(scope="module")
 def site(clock_workdir, clock_redis):
-    site = live.make_live_site(clock_workdir, clock_redis)
+    site = live.make_live_site(clock_workdir, clock_redis, WS_MAX_UNSENT_BYTES=str(MAX_UNSENT))
     yield site
     site.stop_all()
     live.drop_live_database(site.env["DATABASE_URL"])
@@ -102,6 +110,59 @@ async def test_row_15_a_process_that_stops_reading_loses_nothing(site, daphne, u
     assert (await until(ws_slow, moved(7), 10))["match"]["to_move"] == 2
     for ws in (ws_a, ws_b, ws_slow):
         await ws.close()
+
+
+def raw_socket_that_never_reads(base_url: str, path: str) -> socket.socket:
+    """A WebSocket opened by hand with a tiny receive buffer, whose owner will read nothing."""
+    host, port = urlparse(base_url).hostname, urlparse(base_url).port
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect((host, port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://{host}:{port}\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def read_until_closed(sock: socket.socket, limit: int) -> tuple[int, bool]:
+    """Read everything now; (bytes read, whether the server closed it) - stops at ``limit`` bytes."""
+    total = 0
+    try:
+        while total < limit:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return total, True
+            total += len(chunk)
+    except (TimeoutError, ConnectionError):
+        return total, isinstance(sys.exc_info()[1], ConnectionError)
+    return total, False
+
+
+async def test_row_21_a_socket_that_never_reads_is_closed(site, url):
+    """issue 24, item 21: nothing closed a socket that never reads; daphne buffered its frames
+    without bound. 8 MB of frames for a spectator that reads nothing: it is closed once
+    WS_MAX_UNSENT_BYTES are waiting for it, and it never gets the rest."""
+    data = await asyncio.to_thread(create_match, site, "cztery-w-rzedzie")
+    sock = await asyncio.to_thread(raw_socket_that_never_reads, url, f"/ws/match/{data['match']}/")
+    reader = await open_ws(url, data["match"], None)  # a spectator who reads: unharmed
+    with override_settings(REDIS_URL=site.env["REDIS_URL"], LIVE_PREFIX=""):
+        topic = hub.prefix() + f"match:{data['match']}"
+    publisher = redis_lib.Redis.from_url(site.env["REDIS_URL"])
+    frame = json.dumps({"type": "noise", "pad": "x" * 60000})
+    for _ in range(8 * 1024 * 1024 // len(frame)):
+        publisher.publish(topic, frame)
+        await reader.recv()
+    await asyncio.sleep(2)  # the close handshake times out (the client reads nothing): dropped
+    total, closed = await asyncio.to_thread(read_until_closed, sock, 8 * 1024 * 1024)
+    assert closed and total < 4 * 1024 * 1024, (total, closed)
+    await reader.send(json.dumps({"type": "sync"}))
+    assert (await until(reader, lambda f: f["type"] == "state", 10))["ply"] == 0
+    await reader.close()
 
 
 def test_scripts_run_sets_daphnes_limits_as_the_live_tests_do():
