@@ -34,4 +34,5 @@ SPEC = register(GameSpec(
     sections=rules.SECTIONS,
     rule_anchors=rules.RULE_ANCHORS,
     order=20,
+    scored=False,
 ))
