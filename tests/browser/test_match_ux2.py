@@ -308,5 +308,6 @@ def test_a_guests_tap_choice_is_remembered_by_the_browser(new_context, live_url)
     expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
     expect(page.get_by_test_id("tap-confirm")).not_to_be_checked()
     assert page.evaluate("localStorage.getItem('kropki.tapConfirm')") == "off"
-    page.locator('#board [data-action="42"]').tap()
-    at_ply(page, 1)
+    page.locator('#board [data-action="42"]').tap()  # one tap plays (the computer may answer at once)
+    page.wait_for_function("() => +document.getElementById('match').dataset.ply >= 1")
+    expect(page.get_by_test_id("moves").locator("li").first).to_contain_text("c3")
