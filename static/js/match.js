@@ -123,9 +123,11 @@
     }
     if (frame.type === "pong" || typeof frame.ply !== "number") return;
     var focused = keyboardFocus();
+    var endedHere = false; // a state frame that brings the end (after a gap): its result is said too
     if (frame.type === "state") {
       if (!frame.snapshot) return;
       if (frame.ply < lastPly) return; // older than what we show: a newer frame overtook it
+      endedHere = active() && frame.snapshot.status !== "active";
       snap = frame.snapshot; // authoritative: the whole match as data
       stateAsked = false;
     } else {
@@ -144,7 +146,7 @@
     root.dataset.ply = String(lastPly);
     clockOffset = offsetFrom(snap);
     render(frame, focused);
-    announce(frame);
+    announce(frame, endedHere);
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }
@@ -243,10 +245,12 @@
     });
   }
 
-  function announce(frame) {
+  function announce(frame, endedHere) {
     var text = "";
     if (!frame) return;
-    if (frame.type === "moved" && frame.notation) {
+    if (endedHere) {
+      text = [snap.result_text || T.finished, winnerLine()].concat(ratingLines()).filter(Boolean).join(" ");
+    } else if (frame.type === "moved" && frame.notation) {
       text = fmt(T.moved, { name: nameOf(frame.by), move: moveWords(frame) });
     } else if (frame.type === "finished") {
       text = (frame.notation ? fmt(T.moved, { name: nameOf(frame.by), move: moveWords(frame) }) + " " : "") +
