@@ -66,9 +66,10 @@ def wait_past(page, before: int) -> None:
 def assert_focus_on_board(page, near=None, step: float = 0.0) -> None:
     """After a move: the keyboard is still on a board target, shown as focused; ``near``:
     within a step of the free target nearest to where the move was made."""
+    # (the computer's answer may end the game meanwhile: a finished board has no targets)
+    page.wait_for_function(f"() => ({IN_BOARD}) || !document.getElementById('result').hidden", timeout=5000)
     if over(page):
         return
-    page.wait_for_function(f"() => {IN_BOARD}", timeout=5000)
     at = page.evaluate(FOCUS)
     assert at and at["visible"], at
     if near is not None:
