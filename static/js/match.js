@@ -126,6 +126,7 @@
     var endedHere = false; // a state frame that brings the end (after a gap): its result is said too
     if (frame.type === "state") {
       if (!frame.snapshot) return;
+      stateAsked = false; // answered (even if overtaken): a later gap may ask again
       if (frame.ply < lastPly) return; // older than what we show: a newer frame overtook it
       endedHere = active() && frame.snapshot.status !== "active";
       snap = frame.snapshot; // authoritative: the whole match as data
@@ -145,8 +146,9 @@
     lastFrame = frame;
     root.dataset.ply = String(lastPly);
     clockOffset = offsetFrom(snap);
+    var noticeBefore = $("notice").textContent;
     render(frame, focused);
-    announce(frame, endedHere);
+    announce(frame, endedHere, noticeBefore);
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }
@@ -245,7 +247,9 @@
     });
   }
 
-  function announce(frame, endedHere) {
+  // noticeBefore: the notice shown before this frame. A state frame (after a gap, a
+  // reconnect) says a notice only when it is new (the move that brought it went unheard).
+  function announce(frame, endedHere, noticeBefore) {
     var text = "";
     if (!frame) return;
     if (endedHere) {
@@ -267,7 +271,7 @@
       text = T.rematch_declined;
     }
     var notice = noticeText(frame);
-    if (notice && frame.type !== "state") text += " " + notice;
+    if (notice && (frame.type !== "state" || notice !== noticeBefore)) text += " " + notice;
     if (text) $("announce").textContent = text.trim();
   }
 

@@ -66,11 +66,14 @@ def wait_past(page, before: int) -> None:
 def assert_focus_on_board(page, near=None, step: float = 0.0) -> None:
     """After a move: the keyboard is still on a board target, shown as focused; ``near``:
     within a step of the free target nearest to where the move was made."""
-    # (the computer's answer may end the game meanwhile: a finished board has no targets)
-    page.wait_for_function(f"() => ({IN_BOARD}) || !document.getElementById('result').hidden", timeout=5000)
-    if over(page):
+    # Read at one instant: the computer's answer may end the game meanwhile (a finished
+    # board has no targets, and the focus has nowhere to stay).
+    seen = page.wait_for_function(
+        f"() => {{ const over = !document.getElementById('result').hidden, at = ({FOCUS})();"
+        " return over || at ? {over: over, at: at} : null; }", timeout=5000).json_value()
+    if seen["over"]:
         return
-    at = page.evaluate(FOCUS)
+    at = seen["at"]
     assert at and at["visible"], at
     if near is not None:
         nearest = page.evaluate(NEAREST, [near["x"], near["y"]])
@@ -177,8 +180,12 @@ def test_kropki_10_by_keyboard_ended_with_zakoncz_the_computer_plays_on_alone(ne
     wait_mine_or_over(page)
     press_button_by_keyboard(page, "btn-end")
     # the notice and the live region say the computer now plays on alone
-    page.wait_for_function("() => window.__said.some(s => s.includes('komputer gra teraz dalej w pojedynkę'))",
-                           timeout=30_000)
+    try:
+        page.wait_for_function("() => window.__said.some(s => s.includes('komputer gra teraz dalej w pojedynkę'))",
+                               timeout=30_000)
+    except Exception as error:
+        raise AssertionError(f"not said: {said(page)[-4:]}, notice {page.get_by_test_id('notice').text_content()!r}, "
+                             f"moves {page.get_by_test_id('moves').inner_text()[-80:]!r}") from error
     finish_and_check_result(page)
 
 
