@@ -108,6 +108,15 @@ class SettingsForm(forms.Form):
     )
     notify_sound = forms.BooleanField(label=_("Play a sound when someone challenges me"), required=False)
     notify_title = forms.BooleanField(label=_("Flash the page title when someone challenges me"), required=False)
+    low_time_seconds = forms.IntegerField(
+        label=_("Warn me when my move has this many seconds left"), min_value=0, max_value=59, required=False,
+        help_text=_("A screen reader hears the time left, and a short sound plays if sounds are on. 0: no warning."),
+    )
+    tap_confirm = forms.ChoiceField(
+        label=_("Tap a point to select it, tap it again to play (Kropki)"), choices=User.TapConfirm.choices,
+        widget=forms.RadioSelect, required=False,
+        help_text=_("Against misplaced dots on the large board on a phone."),
+    )
 
 
 class DeleteAccountForm(forms.Form):

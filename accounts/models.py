@@ -4,6 +4,7 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
@@ -54,6 +55,23 @@ class User(AbstractUser):
     # the matches keep both players and the opponents' ratings stay as they are; pages
     # show "deleted account" for it (games/display/snapshot.player_name).
     is_deleted = models.BooleanField(_("deleted"), default=False, db_index=True)
+
+    # The match page (static/js/match.js): at this many seconds left on your own move the
+    # clock is announced to screen readers and a short sound plays (if notify_sound); 0: never.
+    LOW_TIME_DEFAULT = 10
+    low_time_seconds = models.PositiveSmallIntegerField(
+        _("low-time warning (seconds)"), default=LOW_TIME_DEFAULT,
+        validators=[MaxValueValidator(59)],
+    )
+
+    class TapConfirm(models.TextChoices):
+        AUTO = "auto", _("on a touch screen or a narrow window")
+        ON = "on", _("always")
+        OFF = "off", _("never")
+
+    # Small targets (Kropki): a tap selects a point, a second tap on it plays (docs in settings).
+    tap_confirm = models.CharField(_("tap to select, tap again to play"), max_length=4,
+                                   choices=TapConfirm.choices, default=TapConfirm.AUTO)
 
     objects: ClassVar[UserManager] = UserManager()
 

@@ -42,6 +42,17 @@ def user_set_social(*, user: User, invisible: bool, notify_sound: bool, notify_t
     return user
 
 
+def user_set_play(*, user: User, low_time_seconds: int, tap_confirm: str) -> User:
+    """The match page's switches of the settings page: the low-time warning and tap to confirm."""
+    if not 0 <= low_time_seconds <= 59:
+        raise ValueError(f"low-time warning out of range: {low_time_seconds!r}")
+    if tap_confirm not in User.TapConfirm.values:
+        raise ValueError(f"unknown tap-confirm choice {tap_confirm!r}")
+    user.low_time_seconds, user.tap_confirm = low_time_seconds, tap_confirm
+    user.save(update_fields=["low_time_seconds", "tap_confirm"])
+    return user
+
+
 def user_mark_seen(*, user_id: int, at: datetime) -> None:
     """The user's last site socket closed at ``at`` (their profile's "last seen")."""
     User.objects.filter(pk=user_id).update(last_seen=at)

@@ -171,6 +171,12 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 notify_sound=form.cleaned_data["notify_sound"],
                 notify_title=form.cleaned_data["notify_title"],
             )
+            low_time = form.cleaned_data["low_time_seconds"]
+            services.user_set_play(  # a field left out keeps its value
+                user=request.user,
+                low_time_seconds=request.user.low_time_seconds if low_time is None else low_time,
+                tap_confirm=form.cleaned_data["tap_confirm"] or request.user.tap_confirm,
+            )
             translation.activate(request.user.language)
             messages.success(request, _("Settings saved."))
             response = redirect("account_settings")
@@ -187,6 +193,8 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             "invisible": request.user.invisible,
             "notify_sound": request.user.notify_sound,
             "notify_title": request.user.notify_title,
+            "low_time_seconds": request.user.low_time_seconds,
+            "tap_confirm": request.user.tap_confirm,
         })
     return render(request, "accounts/settings.html", {"form": form})
 

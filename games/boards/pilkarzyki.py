@@ -3,8 +3,11 @@ segment (pink solid, blue dashed), the ball, the path of the current turn
 (a bounce keeps it growing), and the ball's legal neighbours as targets.
 
 Keys (``data-key-actions`` on the board, read by static/js/match.js): the
-arrows and the numeric keypad's eight directions focus the target of that
-direction; the same key again, or Enter, plays it.
+arrows, the numeric keypad's eight directions and the top row's digits laid
+out as the keypad (7 8 9 / 4 6 / 1 2 3: 8 up, 9 up-right, 6 right, 3
+down-right, 2 down, 1 down-left, 4 left, 7 up-left; a laptop has no keypad)
+point at the target of that direction; the same key again, or Enter, kicks.
+The rules page says the same (templates/games/rules/pilkarzyki.*.html).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -
 KEYS = {
     "ArrowUp": 0, "ArrowRight": 2, "ArrowDown": 4, "ArrowLeft": 6,
     "Numpad8": 0, "Numpad9": 1, "Numpad6": 2, "Numpad3": 3, "Numpad2": 4, "Numpad1": 5, "Numpad4": 6, "Numpad7": 7,
+    "Digit8": 0, "Digit9": 1, "Digit6": 2, "Digit3": 3, "Digit2": 4, "Digit1": 5, "Digit4": 6, "Digit7": 7,
 }
 
 

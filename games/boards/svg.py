@@ -56,6 +56,8 @@ WORDS = {
         "direction": "kierunek",
         "dirs": "w górę|w górę w prawo|w prawo|w dół w prawo|w dół|w dół w lewo|w lewo|w górę w lewo",
         "used": "użyte odcinki",
+        # the move list's and announcements' names of the engine's N, NE, E... (games/catalogue)
+        "moves": "góra|góra-prawo|prawo|dół-prawo|dół|dół-lewo|lewo|góra-lewo",
     },
     "en": {
         "board": "board",
@@ -91,6 +93,7 @@ WORDS = {
         "direction": "direction",
         "dirs": "up|up-right|right|down-right|down|down-left|left|up-left",
         "used": "segments used",
+        "moves": "N|NE|E|SE|S|SW|W|NW",
     },
 }
 

@@ -35,4 +35,5 @@ SPEC = register(GameSpec(
     sections=rules.SECTIONS,
     rule_anchors=rules.RULE_ANCHORS,
     order=20,
+    scored=False,
 ))

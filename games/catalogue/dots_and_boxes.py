@@ -37,4 +37,5 @@ SPEC = register(GameSpec(
     sections=rules.SECTIONS,
     rule_anchors=rules.RULE_ANCHORS,
     order=30,
+    again_words=(_("Extra move! You closed a box: move again."), _("Extra move! %(name)s closed a box and moves again.")),
 ))

@@ -64,4 +64,5 @@ SPEC = register(GameSpec(
     sections=rules.SECTIONS,
     rule_anchors=rules.RULE_ANCHORS,
     order=10,
+    tap_confirm=True,
 ))

@@ -7,8 +7,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from games.boards import pilkarzyki as board
+from games.boards.svg import words_for
 from games.bots import pilkarzyki as bot
-from games.engine.pilkarzyki import GOAL, OWN_GOAL, STUCK, Pilkarzyki
+from games.engine.pilkarzyki import DIRECTION_NAMES, GOAL, OWN_GOAL, STUCK, Pilkarzyki
 from games.rules import pilkarzyki as rules
 
 from .spec import GameSpec, Variant, register
@@ -17,6 +18,23 @@ from .spec import GameSpec, Variant, register
 def export_move(game: Any, action: int) -> Any:
     """A move as the replay command reads it: the direction, 0..7 (0 = N, towards the top goal)."""
     return action
+
+
+def notation_words(lang: str) -> dict[str, str]:
+    """The engine's compass names as the move list and the announcements word them: the
+    board's words (games/boards/svg.py "moves"): English pages keep N, NE...; Polish ones say
+    which way on the field as drawn (up is the top goal)."""
+    return dict(zip(DIRECTION_NAMES, words_for(lang)["moves"].split("|"), strict=True))
+
+
+def player_note(view: dict[str, Any], side: int) -> Any:
+    """Which goal the player attacks (the goal tinted in their colour) and which they defend."""
+    goals = view["goals"]
+    if goals["top"]["attacker"] == side:
+        return _("You attack the top goal (tinted in your colour) and defend the bottom one.")
+    if goals["bottom"]["attacker"] == side:
+        return _("You attack the bottom goal (tinted in your colour) and defend the top one.")
+    return ""
 
 
 SPEC = register(GameSpec(
@@ -36,4 +54,9 @@ SPEC = register(GameSpec(
     rule_anchors=rules.RULE_ANCHORS,
     reason_words={GOAL: _("a goal"), OWN_GOAL: _("an own goal"), STUCK: _("the opponent had no move left (the ball was stuck)")},
     order=40,
+    scored=False,
+    notation_words=notation_words,
+    again_words=(_("Bounce! The ball hit a used point or the border: kick again."),
+                 _("Bounce! %(name)s kicks again.")),
+    player_note=player_note,
 ))

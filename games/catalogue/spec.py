@@ -107,6 +107,23 @@ class GameSpec:
     # The words of the game's own ending reasons (Outcome.reason) beyond the site's
     # (Match.EndReason), e.g. {"three_in_a_row": _("three in a row")}.
     reason_words: dict[str, Any] = field(default_factory=dict)
+    # Whether the game keeps a score worth showing (Kropki's dots, boxes): the match page's
+    # score cards and the record's "Score" column show it; a game won by a line or a goal has none.
+    scored: bool = True
+    # The engine's move notation in a language ("pl", "en"), where it is words rather than
+    # coordinates (Piłkarzyki's "N", "NE"... are directions): lang -> {"N": "góra", ...}.
+    # A notation not in it is shown as the engine writes it.
+    notation_words: Callable[[str], dict[str, str]] | None = None
+    # The live page's notice when the player to move also made the last move (a box closed,
+    # a bounce): (to that player, to everyone else with %(name)s), lazy gettext; None: the
+    # game has no such rule (Kropki's lone player after "end" is told otherwise).
+    again_words: tuple[Any, Any] | None = None
+    # A sentence telling a player what is theirs on this board (Piłkarzyki: which goal they
+    # attack), from the engine's view and the player's side; None when nothing needs saying.
+    player_note: Callable[[dict[str, Any], int], Any] | None = None
+    # The board's targets are small for a finger (Kropki: 20×20 points on a phone): the page
+    # offers tap to select, tap again to play (the player's "tap to confirm" setting).
+    tap_confirm: bool = False
 
 
 _GAMES: dict[str, GameSpec] = {}

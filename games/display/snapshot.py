@@ -75,14 +75,36 @@ def ran_out_words(match: Match, ends: dict[int, int]) -> str:
 
 
 def move_words(game: Game, history: list[int], ends: dict[int, int]) -> list[str]:
-    """The move list in the active language: the engine's notation, except
+    """The move list in the active language: the engine's notation (in the
+    game's own words where it has them: Piłkarzyki's directions), except
     Kropki's end ("end") and an end the clock played ("time ran out")."""
     end = game.end_action
-    return [
-        (_("time ran out") if ply in ends else pgettext("move list", "end")) if action == end
-        else game.action_to_string(action)
-        for ply, action in enumerate(history, start=1)
-    ]
+    named = catalogue.game_spec(game.slug).notation_words
+    words = named(get_language() or settings.LANGUAGE_CODE) if named else {}
+    out = []
+    for ply, action in enumerate(history, start=1):
+        if action == end:
+            out.append(_("time ran out") if ply in ends else pgettext("move list", "end"))
+            continue
+        notation = game.action_to_string(action)
+        out.append(words.get(notation, notation))
+    return out
+
+
+def movers(match: Match, game: Game, history: list[int]) -> list[int]:
+    """Who made each move (1 pink, 2 blue), in order: the players need not
+    alternate (a bounce, a closed box, a player who ended in Kropki). The
+    stored moves say it in one query; a history without them is replayed."""
+    stored = list(Move.objects.filter(match=match).order_by("ply").values_list("player", flat=True)) if match.pk else []
+    if len(stored) == len(history):
+        return stored
+    state = game.new_initial_state()
+    out = []
+    for action in history:
+        player = state.current_player()
+        out.append(player or 0)
+        state.apply_action(action)
+    return out
 
 
 def reason_text(match: Match, ends: dict[int, int] | None = None) -> str:
@@ -205,6 +227,7 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
         "result_text": reason_text(match, ends),
         "rating_deltas": rating_deltas(match),
         "moves": move_words(game, state.history, ends),
+        "movers": movers(match, game, state.history),
         "clock_ends": [ends[ply] for ply in sorted(ends)],  # Kropki: whose time ran out, in order
         "legal": state.legal_actions() if active else [],
         "view": state.view(),

@@ -18,6 +18,7 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts.models import User
 from games import catalogue, selectors
 from games.display.board import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
@@ -44,6 +45,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
     you = match.side_of(user_id)
     lang = get_language()
+    spec = catalogue.game_spec(snapshot["game"])
+    user = request.user if request.user.is_authenticated else None
     page = {
         "you": you,
         "lang": lang,
@@ -51,8 +54,14 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "board_url": reverse("match_board", args=[match.pk, 0]),
         "rule_links": _rule_links(snapshot["game"]),
         "words": board_words(lang),
+        # what differs by game (games/catalogue): a score to show, tap-to-confirm on small targets
+        "scored": spec.scored,
+        "tap_confirm": spec.tap_confirm,
+        # the player's settings (accounts.User); a guest's tap choice is kept in the browser
+        "settings": _player_settings(user),
+        "vs_computer": bool(match.bot_level),
     }
-    strings = _strings()
+    strings = {**_strings(), **_game_strings(spec)}
     return render(request, "games/match.html", {
         "match": match,
         "snapshot": snapshot,
@@ -64,8 +73,38 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "winner_line": _winner_line(snapshot, strings),
         "rating_lines": _rating_lines(snapshot, strings),
         "next_game": _next_game(match, you),
+        "scored": spec.scored,
+        "player_note": str(spec.player_note(snapshot["view"], you)) if spec.player_note and you else "",
+        "move_rows": [
+            {"notation": notation, "colour": "pink" if side == PINK else "blue",
+             "colour_name": strings["pink"] if side == PINK else strings["blue"]}
+            for notation, side in zip(snapshot["moves"], snapshot["movers"], strict=False)
+        ],
         "chat": chat_panel(request, match, you),
     })
+
+
+def _player_settings(user: Any) -> dict[str, Any]:
+    """The settings the match page acts on: the low-time warning's second and
+    its sound, and tap to confirm ("auto": on for a coarse pointer or a narrow
+    screen). A guest, or no account, gets the defaults; a guest's tap choice
+    is remembered by the browser (localStorage)."""
+    if user is None:
+        return {"low_time": User.LOW_TIME_DEFAULT, "sound": True, "tap_confirm": User.TapConfirm.AUTO,
+                "remember_locally": True}
+    return {"low_time": user.low_time_seconds, "sound": bool(user.notify_sound), "tap_confirm": user.tap_confirm,
+            "remember_locally": bool(user.is_guest)}
+
+
+def _game_strings(spec: catalogue.GameSpec) -> dict[str, Any]:
+    """The words of this game the page's JS needs (games/catalogue): its move
+    names, and the notice when the same player moves again."""
+    again = spec.again_words
+    return {
+        "notation": spec.notation_words(get_language()) if spec.notation_words else {},
+        "again_you": str(again[0]) if again else "",
+        "again_other": str(again[1]) if again else "",
+    }
 
 
 def _signed(delta: int) -> str:
@@ -138,14 +177,19 @@ def _strings() -> dict[str, str]:
         "pink": _("pink"),
         "blue": _("blue"),
         "finished": _("The match is over."),
-        "extra_move": _("Extra move! %(name)s closed a box and moves again."),
-        "your_extra_move": _("Extra move! You closed a box: move again."),
         "no_line": _("No line of four is possible any more: the match is a draw."),
         "ended": _("%(name)s has ended the game; the other player may play on."),
         "you_ended": _("You have ended the game; your opponent may play on."),
         # Kropki: the clock ends the game of a player whose time ran out
         "clock_ended": _("%(name)s ran out of time, which ends their game; the other player may play on."),
         "you_clock_ended": _("Your time ran out, which ends your game; your opponent may play on."),
+        # to the player who plays on: words from their own point of view
+        "ended_you_play_on": _("%(name)s has ended the game; you may play on alone."),
+        "clock_ended_you_play_on": _("%(name)s ran out of time, which ends their game; you may play on alone."),
+        # against the computer: it plays on alone until it ends too
+        "you_ended_computer": _("You have ended the game; the computer now plays on alone until it ends too."),
+        "you_clock_ended_computer": _(
+            "Your time ran out, which ends your game; the computer now plays on alone until it ends too."),
         "ran_out": _("%(name)s ran out of time."),
         "move_end": pgettext("move list", "end"),
         "move_timeout": _("time ran out"),
@@ -162,6 +206,11 @@ def _strings() -> dict[str, str]:
         "offline": _("connection lost, reconnecting…"),
         "computer_busy": _("The computer is busy: it will move as soon as it can."),
         "rule": _("See the rule"),
+        "new_tab": _("(opens in a new tab)"),
+        "not_your_turn": _("It is your opponent's turn."),
+        "low_time": _("%(s)s seconds left for your move."),
+        "tap_hint": _("Selected: %(target)s. Tap it again to play, or tap another point."),
+        "you_label": _("you"),
         "seconds": _("%(s)s s"),
         "timeout_claimed": _("Time is up."),
         "confirm_draw": _("Offer a draw? Your opponent may accept or decline it."),

@@ -128,6 +128,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/record.html", {
         "match": match,
         "variant_name": catalogue.variant_name(match.variant),
+        "scored": catalogue.variant(match.variant).game_spec.scored,  # no column of zeros (Cztery w rzędzie)
         "result_text": reason_text(match, ends),
         "players": players,
         "board_svg": replay["board_svg"],

@@ -22,6 +22,8 @@
   var page = readJSON("match-page") || {};
   var T = readJSON("match-strings") || {};
   var you = page.you || null;
+  var settings = page.settings || {};
+  var lowTime = typeof settings.low_time === "number" ? settings.low_time : 10;
   var lastPly = snap.ply;
   var clockOffset = offsetFrom(snap);
   var claimedPly = null;
@@ -125,9 +127,12 @@
     }
     if (frame.type === "pong" || typeof frame.ply !== "number") return;
     var focused = keyboardFocus();
+    var endedHere = false; // a state frame that brings the end (after a gap): its result is said too
     if (frame.type === "state") {
       if (!frame.snapshot) return;
+      stateAsked = false; // answered (even if overtaken): a later gap may ask again
       if (frame.ply < lastPly) return; // older than what we show: a newer frame overtook it
+      endedHere = active() && frame.snapshot.status !== "active";
       snap = frame.snapshot; // authoritative: the whole match as data
       stateAsked = false;
     } else {
@@ -145,8 +150,9 @@
     lastFrame = frame;
     root.dataset.ply = String(lastPly);
     clockOffset = offsetFrom(snap);
+    var noticeBefore = $("notice").textContent;
     render(frame, focused);
-    announce(frame);
+    announce(frame, endedHere, noticeBefore);
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }
@@ -166,6 +172,7 @@
       window.KropkiBoard.canPatch(snap.game);
     if (isMove) {
       snap.moves.push(moveWords(frame));
+      snap.movers = (snap.movers || []).concat([frame.by]);
       if (patchable) {
         window.KropkiBoard.applyMove(svg, snap.game, snap.view, frame, page.words);
       } else {
@@ -207,7 +214,8 @@
   function moveWords(frame) {
     if (frame.by_timeout) return T.move_timeout;
     if (frame.details && frame.details.ended) return T.move_end;
-    return frame.notation;
+    // the game's own words for its notation (games/catalogue: Piłkarzyki's directions)
+    return (T.notation && T.notation[frame.notation]) || frame.notation;
   }
 
   // The board for the position in snap, from the server's one renderer (after a
@@ -226,6 +234,7 @@
     }).then(function (boardSvg) {
       boardLoading = false;
       if (snap.ply !== want[0]) { ensureBoard(); return; } // moved on meanwhile: the view is newer
+      var focused = keyboardFocus();
       boardEl.innerHTML = boardSvg;
       boardShows = want;
       var svg = boardEl.querySelector("svg");
@@ -234,16 +243,22 @@
         boardShows = [want[0], false];
       }
       prepareBoard();
+      keepFocus(focused);
+      renderSelected();
     }).catch(function () {
       boardLoading = false;
       setTimeout(ensureBoard, 1000);
     });
   }
 
-  function announce(frame) {
+  // noticeBefore: the notice shown before this frame. A state frame (after a gap, a
+  // reconnect) says a notice only when it is new (the move that brought it went unheard).
+  function announce(frame, endedHere, noticeBefore) {
     var text = "";
     if (!frame) return;
-    if (frame.type === "moved" && frame.notation) {
+    if (endedHere) {
+      text = [snap.result_text || T.finished, winnerLine()].concat(ratingLines()).filter(Boolean).join(" ");
+    } else if (frame.type === "moved" && frame.notation) {
       text = fmt(T.moved, { name: nameOf(frame.by), move: moveWords(frame) });
     } else if (frame.type === "finished") {
       text = (frame.notation ? fmt(T.moved, { name: nameOf(frame.by), move: moveWords(frame) }) + " " : "") +
@@ -260,28 +275,60 @@
       text = T.rematch_declined;
     }
     var notice = noticeText(frame);
-    if (notice && frame.type !== "state") text += " " + notice;
+    if (notice && (frame.type !== "state" || notice !== noticeBefore)) text += " " + notice;
     if (text) $("announce").textContent = text.trim();
   }
 
   // -- drawing ----------------------------------------------------------------
 
-  // The target a keyboard user is on (null for none, or a mouse user's click).
+  // The target a keyboard user is on, and where it is on the screen (null for none,
+  // or a mouse user's click): taken before a move changes the board.
   function keyboardFocus() {
     var focused = document.activeElement && document.activeElement.closest &&
       document.activeElement.closest("#board [data-action]");
     var keyboard = false;
     try { keyboard = !!focused && focused.matches(":focus-visible"); } catch (e) { keyboard = !!focused; }
-    return focused && keyboard ? focused.getAttribute("data-action") : null;
+    if (!focused || !keyboard) return null;
+    return { action: focused.getAttribute("data-action"), at: centre(focused) };
+  }
+
+  function centre(el) {
+    var r = el.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  }
+
+  // The focused target went (its point was taken, the board was redrawn): the same action's
+  // target if it is still there (a column, a direction), else the free target nearest to where
+  // the focus was (Kropki, Kropki i kwadraty), so the next Enter plays near the last move.
+  function keepFocus(focused) {
+    if (!focused || boardEl.contains(document.activeElement)) return;
+    var again = boardEl.querySelector('[data-action="' + focused.action + '"]');
+    if (!again) {
+      var best = Infinity;
+      targets().forEach(function (t) {
+        var c = centre(t), d = Math.pow(c[0] - focused.at[0], 2) + Math.pow(c[1] - focused.at[1], 2);
+        if (d < best) { best = d; again = t; }
+      });
+    }
+    if (again) { setRoving(again); again.focus(); }
   }
 
   // One row of the move list: "12. e4", the number as text (as the record page has it).
-  function moveItem(number, notation) {
+  // Each with its player's colour mark: players need not alternate (a bounce, a closed box, "end").
+  function moveItem(number, notation, side) {
     var li = document.createElement("li");
+    var colour = side === 1 ? "pink" : "blue";
+    li.className = "by-" + colour;
     var no = document.createElement("span");
     no.className = "move-no";
     no.textContent = number + ".";
     li.appendChild(no);
+    li.appendChild(document.createTextNode(" "));
+    var mark = document.createElement("span");
+    mark.className = "swatch swatch-" + colour;
+    mark.setAttribute("role", "img");
+    mark.setAttribute("aria-label", side === 1 ? T.pink : T.blue);
+    li.appendChild(mark);
     li.appendChild(document.createTextNode(" " + notation));
     return li;
   }
@@ -289,11 +336,8 @@
   function render(frame, focused) {
     ensureBoard();
     prepareBoard();
-    if (focused && !boardEl.contains(document.activeElement)) {
-      // the focused target went (its point was taken): the next one keeps the keyboard on the board
-      var again = boardEl.querySelector('[data-action="' + focused + '"]') || firstTarget();
-      if (again) { setRoving(again); again.focus(); }
-    }
+    keepFocus(focused);
+    renderSelected();
 
     // players, scores, whose turn
     [1, 2].forEach(function (side) {
@@ -322,7 +366,7 @@
     var text = noticeText(frame);
     notice.textContent = text;
     notice.hidden = !text;
-    notice.classList.toggle("extra", extraMoveBy() !== null);
+    notice.classList.toggle("extra", againBy() !== null);
 
     // move list
     var list = $("moves");
@@ -331,8 +375,9 @@
       var top = list.scrollTop;
       var follow = list.scrollHeight - top - list.clientHeight < 8;
       if (list.children.length + 1 !== snap.moves.length) list.innerHTML = "";
+      var sides = snap.movers || [];
       snap.moves.slice(list.children.length).forEach(function (m) {
-        list.appendChild(moveItem(list.children.length + 1, m));
+        list.appendChild(moveItem(list.children.length + 1, m, sides[list.children.length]));
       });
       list.scrollTop = follow ? list.scrollHeight : top;
     }
@@ -372,18 +417,19 @@
     list.hidden = !lines.length;
   }
 
-  // Who is on an extra move (Kropki i kwadraty: the last segment closed a box, so its
-  // player moves again), or null. Read from the snapshot alone, so a reload shows it too.
-  function extraMoveBy() {
-    var v = snap.view;
-    if (snap.game !== "dots_and_boxes" || !active() || !v || v.last === null || v.last === undefined) return null;
-    return v.drawn[v.last] === snap.to_move ? snap.to_move : null;
+  // Who moves again (Kropki i kwadraty: a box closed; Piłkarzyki: a bounce): the player to
+  // move made the last move too, in a game whose catalogue entry words it (again_words), or
+  // null. Read from the snapshot alone, so a reload shows it too.
+  function againBy() {
+    var movers = snap.movers || [];
+    if (!T.again_you || !active() || !movers.length) return null;
+    return movers[movers.length - 1] === snap.to_move ? snap.to_move : null;
   }
 
   function noticeText(frame) {
-    var extra = extraMoveBy();
-    if (extra !== null) {
-      return extra === you ? T.your_extra_move : fmt(T.extra_move, { name: nameOf(extra) });
+    var again = againBy();
+    if (again !== null) {
+      return again === you ? T.again_you : fmt(T.again_other, { name: nameOf(again) });
     }
     if (snap.end_reason === "no_line_possible") return T.no_line;
     if (snap.game === "kropki" && snap.view && snap.view.ended) {
@@ -392,8 +438,16 @@
         if (!ended) return;
         var side = i + 1;
         var byClock = (snap.clock_ends || []).indexOf(side) !== -1;
-        if (side === you) parts.push(byClock ? T.you_clock_ended : T.you_ended);
-        else parts.push(fmt(byClock ? T.clock_ended : T.ended, { name: nameOf(side) }));
+        // each viewer's own point of view: the one who ended, the one who plays on (alone
+        // against the computer, which is told so), a spectator
+        if (side === you) {
+          if (page.vs_computer) parts.push(byClock ? T.you_clock_ended_computer : T.you_ended_computer);
+          else parts.push(byClock ? T.you_clock_ended : T.you_ended);
+        } else if (you !== null) {
+          parts.push(fmt(byClock ? T.clock_ended_you_play_on : T.ended_you_play_on, { name: nameOf(side) }));
+        } else {
+          parts.push(fmt(byClock ? T.clock_ended : T.ended, { name: nameOf(side) }));
+        }
       });
       if (parts.length && active()) return parts.join(" ");
     }
@@ -455,11 +509,30 @@
 
   function clearError() { $("error").textContent = ""; }
 
+  // A status word ("Your opponent's move") read as a sentence, so a screen reader does not
+  // run it into the link after it.
+  function sentence(text) {
+    text = String(text || "").trim();
+    return text && !/[.!?…:]$/.test(text) ? text + "." : text;
+  }
+
+  // A link out of the match page opens a new tab (the clock runs on here), and says so.
+  function newTabLink(a) {
+    a.target = "_blank";
+    a.rel = "noopener";
+    var note = document.createElement("span");
+    note.className = "visually-hidden";
+    note.textContent = " " + T.new_tab;
+    a.appendChild(note);
+    return a;
+  }
+
   function showError(frame) {
     var box = $("error");
     box.textContent = "";
     var msg = document.createElement("span");
-    msg.textContent = frame.message || frame.code || "";
+    msg.className = "error-text";
+    msg.textContent = sentence(frame.message || frame.code || "");
     box.appendChild(msg);
     if (frame.code && frame.code !== "rate_limited") {
       var url = (page.rule_links && page.rule_links[frame.code]) || snap.rules_url;
@@ -467,8 +540,9 @@
         box.appendChild(document.createTextNode(" "));
         var a = document.createElement("a");
         a.href = url;
+        a.className = "error-rule";
         a.textContent = T.rule;
-        box.appendChild(a);
+        box.appendChild(newTabLink(a));
       }
     }
   }
@@ -487,7 +561,8 @@
     var ms = deadline - now;
     var secs = Math.max(0, Math.ceil(ms / 1000));
     clock.textContent = fmt(T.seconds, { s: secs });
-    clock.classList.toggle("low", secs <= 10);
+    clock.classList.toggle("low", secs <= (lowTime || 10));
+    warnLowTime(secs);
     var grace = (snap.grace_seconds || 0) * 1000;
     if (you !== null && snap.to_move !== you && ms <= -grace - 300 && claimedPly !== snap.ply) {
       claimedPly = snap.ply; // once per turn
@@ -495,6 +570,37 @@
     }
   }
   setInterval(tick, 250);
+
+  // The low-time warning (the player's setting, default 10 s; 0: none): once a turn, at that
+  // second of their own move, the time left is said in a polite live region and a short sound
+  // plays if the player's sounds are on (settings.sound: the same switch as challenges).
+  var warnedTurn = null;
+  function warnLowTime(secs) {
+    if (!lowTime || !myTurn() || secs <= 0 || secs > lowTime) return;
+    var turn = snap.ply + "@" + snap.deadline;
+    if (warnedTurn === turn) return;
+    warnedTurn = turn;
+    $("clock-warning").textContent = fmt(T.low_time, { s: secs });
+    if (settings.sound) beep();
+  }
+
+  function beep() {
+    try {
+      var Audio = window.AudioContext || window.webkitAudioContext;
+      if (!Audio) return;
+      var ctx = new Audio();
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.12, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.25);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.25);
+      osc.onended = function () { ctx.close(); };
+    } catch (e) { /* no sound: the live region still says it */ }
+  }
 
   // A heartbeat: a frame lost on the way (a channel-layer drop, docs/reliability.md)
   // is noticed within seconds, not only at the next move. The server answers a
@@ -517,39 +623,106 @@
   function play(target) {
     if (!target || you === null) return;
     if (!myTurn()) {
-      showError({ code: "not_your_turn", message: T.their_turn });
+      showError({ code: "not_your_turn", message: T.not_your_turn });
       return;
     }
     send({ type: "move", ply: lastPly, action: parseInt(target.getAttribute("data-action"), 10) });
   }
 
+  // Tap to confirm (a game with small targets, games/catalogue tap_confirm): a tap selects a
+  // point, a second tap on it plays. The player's setting: "auto" (on for a coarse pointer or
+  // a narrow screen), "on" or "off"; the checkbox under the board changes it for this page, and
+  // a guest's choice is remembered by this browser (localStorage).
+  var TAP_KEY = "kropki.tapConfirm";
+  var tapBox = $("tap-confirm");
+  var selected = null; // the selected target's action
+  function tapChoice() {
+    var choice = settings.tap_confirm || "auto";
+    if (settings.remember_locally) {
+      try { choice = localStorage.getItem(TAP_KEY) || choice; } catch (e) { /* storage off: the default */ }
+    }
+    if (choice === "auto") {
+      var media = window.matchMedia && (matchMedia("(pointer: coarse)").matches || matchMedia("(max-width: 40rem)").matches);
+      return !!media;
+    }
+    return choice === "on";
+  }
+  var tapConfirm = !!page.tap_confirm && tapChoice();
+  if (tapBox) {
+    tapBox.checked = tapConfirm;
+    tapBox.addEventListener("change", function () {
+      tapConfirm = tapBox.checked;
+      if (settings.remember_locally) {
+        try { localStorage.setItem(TAP_KEY, tapConfirm ? "on" : "off"); } catch (e) { /* this page only */ }
+      }
+      select(null);
+    });
+  }
+  function select(target) {
+    selected = target ? target.getAttribute("data-action") : null;
+    renderSelected();
+  }
+  function renderSelected() {
+    var hint = $("tap-hint");
+    var current = null;
+    targets().forEach(function (t) {
+      var on = selected !== null && t.getAttribute("data-action") === selected;
+      t.classList.toggle("selected", on);
+      if (on) current = t;
+    });
+    if (!current) selected = null;
+    if (hint) hint.textContent = current ? fmt(T.tap_hint, { target: current.getAttribute("aria-label") || "" }) : "";
+  }
+
   boardEl.addEventListener("click", function (event) {
     var target = event.target.closest && event.target.closest("[data-action]");
-    if (target && boardEl.contains(target)) play(target);
+    if (!target || !boardEl.contains(target)) return;
+    if (tapConfirm && you !== null) {
+      if (selected !== target.getAttribute("data-action")) { select(target); return; }
+      select(null);
+    }
+    play(target);
   });
+
+  // Piłkarzyki's keys (data-key-actions): the first press of a key points (focuses that
+  // direction's target), the same key pressed again, with nothing in between and the board
+  // unchanged, kicks. Focus alone is no sign of pointing: after a kick it lands on the same
+  // direction's new target, and a first press there must point, not kick.
+  var pointed = null; // {key, ply}: the key that pointed last, at which ply
 
   boardEl.addEventListener("keydown", function (event) {
     var target = event.target.closest && event.target.closest("[data-action]");
     if (!target) return;
     if (event.key === "Enter" || event.key === " " || event.key === "Spacebar") {
       event.preventDefault();
+      pointed = null;
       play(target);
       return;
     }
-    // A board may name an action per key (Piłkarzyki: the arrows and the keypad's eight
-    // directions): the key focuses that action's target, the same key again plays it.
+    // A board may name an action per key (Piłkarzyki: the arrows, the keypad's and the top
+    // row's digits for eight directions): the key points, the same key again plays it.
     var svg = boardEl.querySelector("svg");
     var keyActions = svg && svg.dataset && svg.dataset.keyActions ? JSON.parse(svg.dataset.keyActions) : null;
     if (keyActions) {
-      var action = keyActions[event.code] !== undefined ? keyActions[event.code] : keyActions[event.key];
+      var key = keyActions[event.code] !== undefined ? event.code : event.key;
+      var action = keyActions[key];
       if (action !== undefined) {
         event.preventDefault();
+        if (event.repeat) return; // a held key points once and never kicks
         var wanted = boardEl.querySelector('[data-action="' + action + '"]');
-        if (!wanted) return; // no move that way
-        if (wanted === target) play(wanted); else wanted.focus();
+        if (!wanted) { pointed = null; return; } // no move that way
+        if (wanted === target && pointed && pointed.key === key && pointed.ply === lastPly) {
+          pointed = null;
+          play(wanted);
+        } else {
+          setRoving(wanted);
+          wanted.focus();
+          pointed = { key: key, ply: lastPly };
+        }
         return;
       }
     }
+    pointed = null;
     var dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
     if (!dir) return;
     event.preventDefault();

@@ -47,14 +47,15 @@ print("JSON:" + json.dumps(out))
 
 WORDS = {
     "pl": {
-        "their": "{name}: czas na ruch minął, więc to koniec gry; drugi gracz może grać dalej.",
+        # to the player who plays on, from their own point of view (issue 25, item 10)
+        "their": "{name}: czas na ruch minął, więc to koniec gry; możesz grać dalej w pojedynkę.",
         "yours": "Twój czas na ruch minął, więc to koniec gry dla Ciebie; przeciwnik może grać dalej.",
         "move": "czas minął",
         "end": "zakończ",
         "result": "Remis przy równym wyniku. {name}: czas na ruch minął.",
     },
     "en": {
-        "their": "{name} ran out of time, which ends their game; the other player may play on.",
+        "their": "{name} ran out of time, which ends their game; you may play on alone.",
         "yours": "Your time ran out, which ends your game; your opponent may play on.",
         "move": "time ran out",
         "end": "end",
