@@ -6,7 +6,7 @@ Sets up a temporary database (SQLite, or a fresh PostgreSQL database next to
 DATABASE_URL when set) and its own Redis, creates N matches, and plays M random
 legal moves in each through ``services.match_play`` exactly as the consumer
 does (one sync call; the commit hook builds the frame and does the Redis
-``group_send``). Prints the mean wall time per move split into the
+``PUBLISH``). Prints the mean wall time per move split into the
 transaction and the commit hook's parts, and with ``--cprofile`` the top of a
 cProfile of the whole run.
 """
@@ -104,12 +104,10 @@ def run(args) -> None:
     import games.display.board as render
 
     timed(services, "match_play", "total: match_play (transaction + commit hook)")
-    timed(realtime, "broadcast_match", "  commit hook: broadcast_match")
-    if hasattr(realtime, "match_frame"):
-        timed(realtime, "match_frame", "    frame (re-read + snapshot)")
+    timed(realtime, "send_to_match", "  commit hook: send_to_match (encode + publish)")
     timed(snapshot, "match_snapshot", "      match_snapshot")
     timed(render, "render_board", "        render_board (SVG)")
-    timed(realtime, "_send", "    group_send (Redis; queued on the loop where the consumer does that)")
+    timed(realtime, "publish", "    publish (one Redis round trip, games/live/hub.py)")
     if hasattr(services, "_enqueue_expire"):  # trees before the beat-driven clock: a publish per move
         timed(services, "_enqueue_expire", "  commit hook: the clock's alarm (Celery publish)")
 
@@ -138,7 +136,7 @@ def run(args) -> None:
     async def play_all() -> int:
         # As in daphne: the sync service runs in a worker thread of a running event loop
         # (the consumer's database_sync_to_async(thread_sensitive=False)), so the commit
-        # hook's async_to_sync(group_send) runs on that loop.
+        # hook's publish runs in that thread.
         try:  # the consumer's own wrapper (its connection handling and loop-queued sends)
             from games.live.dbcall import db_call
         except ImportError:

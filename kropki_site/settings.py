@@ -155,27 +155,24 @@ def celery_broker_url(redis_url: str) -> str:
     return redis_url
 
 
+# Channels' Redis layer now serves only ws/ping/ (tests, bench/live.py's bare group_send baseline):
+# the site's sockets take no channel and hear their frames over pub/sub (games/live/hub.py).
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
             # Hosts as dicts so that socket_timeout=None reaches redis-py: redis-py 8
-            # defaults it to 5 s, which kills idle consumers (channels_redis#422).
-            # max_connections: redis-py 8's pool allows 100 by default and then raises
-            # MaxConnectionsError, so a burst of 100+ simultaneous WebSocket handshakes
-            # (each a group_add) failed with HTTP 500 (bench/live.py --matches 100).
+            # defaults it to 5 s, which kills idle consumers (channels_redis#422); and more
+            # than redis-py 8's 100 connections (bench/live.py opens 100+ ping sockets at once).
             "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}],
-            # Messages waiting per channel (per daphne process for its sockets); beyond it
-            # channels_redis drops and logs "channels over capacity" (clients resync on the
-            # next frame's gap). Env only for tests (tests/live_play/test_socket_lifetime.py).
-            "capacity": env_int("CHANNEL_CAPACITY", 200),
+            "capacity": 200,
             "expiry": 60,
-            # >= daphne's websocket_timeout (24 h by default); MatchConsumer also re-joins its
-            # groups every quarter of it, so a socket older than this still hears its match.
-            "group_expiry": env_int("CHANNEL_GROUP_EXPIRY", 86400),
+            "group_expiry": 86400,
         },
     }
 }
+# Pub/sub channel names of the live frames; default "kropki:live:<database>:" (games/live/hub.py).
+LIVE_PREFIX = os.environ.get("LIVE_PREFIX", "")
 
 # --- Celery ------------------------------------------------------------------
 

@@ -11,12 +11,10 @@ expression pass, no recursion) and refuses a frame nested deeper than
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
@@ -165,20 +163,3 @@ class TokenBucket:
         """Spend the token ``wait`` said would come (never below nothing)."""
         self._refill()
         self.tokens = max(0.0, self.tokens - 1)
-
-
-# channels_redis forgets a group member group_expiry seconds after its group_add (silently:
-# the socket stays open and hears nothing). A socket re-joins its groups this often (as a
-# fraction of the layer's group_expiry), so it stays a member however long it lives.
-REJOIN_FRACTION = 0.25
-
-
-async def keep_joined(layer: Any, join: Callable[[], Awaitable[None]], what: str) -> None:
-    """Call ``join`` (the socket's group_adds) before the layer's group_expiry drops them, forever."""
-    interval = max(0.5, float(getattr(layer, "group_expiry", 86400)) * REJOIN_FRACTION)
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await join()
-        except Exception:  # Redis away for a moment: try again next time
-            log.warning("re-joining the groups of %s failed", what, exc_info=True)
