@@ -52,6 +52,11 @@ MESSAGES = {
     "chat_rate_limited": _("You are writing too fast. Wait a moment."),
     "not_a_spectator": _("Players write in the players' chat."),
     "blocked": _("You cannot write to this player."),
+    "chat_closed": _("The chat of this match is closed."),
+    "chat_full": _("This chat is full: no more messages in this match."),
+    "chat_invisible": _("The message shows nothing: write some visible text."),
+    "chat_bidi": _("The message contains characters that reverse the direction of the text."),
+    "chat_marks": _("The message stacks too many accents on one letter."),
     "report_self": _("You cannot report yourself."),
     "reports_too_often": _("You have sent many reports in the last hour. Try again later."),
     # direct challenges and the site socket (games/play/challenges.py, docs/protocol.md "Site socket")

@@ -267,6 +267,10 @@ BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
 CHAT_MESSAGES_PER_WINDOW = env_int("CHAT_MESSAGES_PER_WINDOW", 5)
 CHAT_WINDOW_SECONDS = env_int("CHAT_WINDOW_SECONDS", 10)
 REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)
+# Lines a chat room of one match holds at most; minutes after the end during which the
+# players and spectators may still write (then the room is closed and its record cached).
+CHAT_LINES_PER_ROOM = env_int("CHAT_LINES_PER_ROOM", 500)
+CHAT_CLOSE_MINUTES = env_int("CHAT_CLOSE_MINUTES", 10)
 
 # Games beyond the built-in ones: modules imported at start-up that register a
 # GameSpec in games.catalogue (docs/games.md), e.g. "tests.plugin.tictactoe.register".

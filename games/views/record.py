@@ -8,8 +8,9 @@ finished match never change, so they are cacheable.
 
 Queries: the page reads the match with both players and its rating changes
 (two queries; the changes are cached, as they never change once the match is
-finished) whatever the length of the game, and its chat, both rooms (one query, not
-cached: players may still write after the end). The rest of the page (the
+finished) whatever the length of the game, and the last RECORD_CHAT_LINES lines of each
+chat room (``?czat=2`` the ones before; cached once the chat has closed, CHAT_CLOSE_MINUTES
+after the end: games/play/chat.py). The rest of the page (the
 final board, the move list) depends only on the variant, the moves and the
 language: it is computed once and kept in the cache under a digest of those
 (``_replay``; the template caches the list's markup under the same key), so
@@ -35,7 +36,7 @@ from games.display import export
 from games.display.board import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
-from games.play.chat import chat_rooms
+from games.play.chat import chat_record_page
 from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
 
@@ -102,6 +103,15 @@ def _changes(match: Match) -> dict[int, RatingChange]:
     return changes
 
 
+def _chat_page(value: str | None) -> int:
+    """``?czat=N``: the chat's page (1: the latest lines); anything else is page 1."""
+    try:
+        page = int(value or 1)
+    except ValueError:
+        return 1
+    return page if 1 <= page <= 10_000 else 1
+
+
 @require_GET
 def record(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
@@ -125,6 +135,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
             "winner": match.winner == side,
         })
     total = len(match.history)
+    chat_page = _chat_page(request.GET.get("czat"))
     return render(request, "games/record.html", {
         "match": match,
         "variant_name": catalogue.variant_name(match.variant),
@@ -135,7 +146,8 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         "moves_key": key,
         "total": total,
         "has_sgf": export.has_sgf(match.variant),
-        "chat": chat_rooms(match_id=match.pk),
+        "chat": chat_record_page(match_id=match.pk, finished_at=match.finished_at, page=chat_page),
+        "chat_page": chat_page,
         "replay_config": {
             "total": total,
             "frameUrl": reverse("record_frame", args=[match.pk, 0]),
