@@ -54,7 +54,13 @@ class User(AbstractUser):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         skeleton = username_skeleton_key(self.username)
-        if skeleton != self.username_skeleton:
+        # An older account whose name became a look-alike of another's under a later rule
+        # (migrations 0003, 0005 keep the oldest account's key) keeps its old key, or none,
+        # rather than failing every save; new names are checked first (services.username_clean).
+        if skeleton != self.username_skeleton and not (
+            self.pk is not None
+            and type(self).objects.filter(username_skeleton=skeleton).exclude(pk=self.pk).exists()
+        ):
             self.username_skeleton = skeleton
             update_fields = kwargs.get("update_fields")
             if update_fields is not None:
