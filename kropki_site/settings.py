@@ -389,6 +389,10 @@ if BEHIND_PROXY:
     # Only behind a proxy (nginx) that sets this header itself.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# /healthz shows the parts' details (workers' host names, PIDs) only with this token in the
+# X-Healthz-Token header, or from the machine itself without the proxy (kropki_site/health.py).
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
+
 # --- Logging ---------------------------------------------------------------------
 
 LOGGING = {
