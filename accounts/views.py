@@ -191,6 +191,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
 def locked_out(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """django-axes lockout page: a clear message, status 429."""
+    """django-axes lockout page: a clear message, status 429 (the address's slow lane:
+    "wait N seconds", accounts/throttle.py)."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes}, status=429)
+    slowed = getattr(request, "kropki_login_slowed", None)
+    return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes, "slowed_seconds": slowed},
+                  status=429)

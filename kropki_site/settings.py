@@ -307,9 +307,11 @@ LOGOUT_REDIRECT_URL = "home"
 
 # django-axes (accounts/throttle.py): lock a (client IP, canonical username) pair
 # after AXES_FAILURE_LIMIT failures, and a client IP for every name after
-# AXES_IP_FAILURE_LIMIT, with a cool-off. The owner on another address is never locked.
+# AXES_IP_FAILURE_LIMIT slow an IP down (AXES_IP_SLOW_SECONDS). The owner on another address is never locked.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 30)
+# ...after which that IP is slowed, not locked: one attempt (checked as usual) per this many seconds.
+AXES_IP_SLOW_SECONDS = env_int("AXES_IP_SLOW_SECONDS", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"], "ip_address"]
 AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
