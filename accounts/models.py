@@ -41,6 +41,8 @@ class User(AbstractUser):
     # How a live notification (a direct challenge) announces itself on any page.
     notify_sound = models.BooleanField(_("sound for challenges"), default=True)
     notify_title = models.BooleanField(_("flash the page title for challenges"), default=True)
+    # Direct challenges only from players this one has finished a match with (docs/social.md).
+    challenges_from_played_only = models.BooleanField(_("challenges only from players I have played"), default=False)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -84,3 +86,35 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class PairFlag(models.Model):
+    """Two accounts staff may want to look at (issue 24 item 9: rating farming): they
+    logged in from one address and played a rated game. A hint, it changes nothing."""
+
+    class Reason(models.TextChoices):
+        SHARED_ADDRESS = "shared_address", _("rated games from a shared address")
+
+    user_a = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")  # the lower id
+    user_b = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=32, choices=Reason.choices)
+    last_match_id = models.BigIntegerField(null=True, blank=True)  # games' Match (accounts imports nothing of games)
+    games = models.PositiveIntegerField(default=0)
+    first_at = models.DateTimeField(auto_now_add=True)
+    last_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("flagged pair")
+        verbose_name_plural = _("flagged pairs")
+        ordering = ["-last_at"]
+        constraints = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_a_id} & {self.user_b_id}: {self.reason}"
+
+    @classmethod
+    def note(cls, a_id: int, b_id: int, *, reason: str, match_id: int | None) -> None:
+        """Count one more game of the pair under ``reason`` (the row made at the first)."""
+        low, high = sorted((a_id, b_id))
+        flag, _created = cls.objects.get_or_create(user_a_id=low, user_b_id=high, reason=reason)
+        cls.objects.filter(pk=flag.pk).update(games=models.F("games") + 1, last_match_id=match_id)

@@ -45,6 +45,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignUpForm(request.POST)
         form.guest_pk = guest.pk if guest is not None else None
         form.language = translation.get_language() if translation.get_language() in ("pl", "en") else "pl"
+        if form.is_valid() and not signup_allowed(request):
+            # SIGNUPS_PER_IP new accounts per client IP per SIGNUP_WINDOW_SECONDS (issue 24 item 3).
+            form.add_error(None, _("Many accounts were made from your network in the last hour. Try again later."))
+            return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=429)
         if form.is_valid():
             if guest is not None:  # keep the matches played as a guest
                 user = guest_convert(
@@ -59,6 +63,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     else:
         form = SignUpForm()
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def signup_allowed(request: HttpRequest) -> bool:
+    """Count one new account from the request's client IP; False over SIGNUPS_PER_IP."""
+    return limits.hit("signup-ip", client_ip(request), limit=settings.SIGNUPS_PER_IP,
+                      window=settings.SIGNUP_WINDOW_SECONDS)
 
 
 def _safe_next(request: HttpRequest) -> str:

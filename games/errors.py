@@ -66,6 +66,8 @@ MESSAGES = {
     "already_challenged": _("You have already challenged this player. Wait for the answer."),
     "too_many_pending": _("You have too many challenges waiting for an answer. Wait a moment."),
     "bad_colour": _("There is no such colour."),
+    # new accounts (games/play/trust.py)
+    "account_too_new": _("Your account is new: rated games, reports and challenges to players you have not played open later."),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

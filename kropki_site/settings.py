@@ -276,6 +276,20 @@ CHAT_CLOSE_MINUTES = env_int("CHAT_CLOSE_MINUTES", 10)
 # GameSpec in games.catalogue (docs/games.md), e.g. "tests.plugin.tictactoe.register".
 EXTRA_GAMES = env_list("KROPKI_EXTRA_GAMES", [])
 
+# --- New accounts and rating farming (games/play/trust.py, docs/social.md "New accounts") ---
+
+# New accounts per IP per window (sign-up; a guest's sign-up too); one more gets a 429 form.
+SIGNUPS_PER_IP = env_int("SIGNUPS_PER_IP", 3)
+SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", 3600)
+# Rated play, reports and direct challenges to players never played need an account this many
+# minutes old, or with this many finished matches.
+NEW_ACCOUNT_MINUTES = env_int("NEW_ACCOUNT_MINUTES", 60)
+NEW_ACCOUNT_GAMES = env_int("NEW_ACCOUNT_GAMES", 3)
+# Rated games of one pair in one variant that change ratings within 24 hours; later ones finish unrated.
+RATED_GAMES_PER_PAIR_PER_DAY = env_int("RATED_GAMES_PER_PAIR_PER_DAY", 3)
+# How long the (hashed) addresses an account logged in from are remembered (accounts/addresses.py).
+ADDRESS_MEMORY_DAYS = env_int("ADDRESS_MEMORY_DAYS", 30)
+
 # --- Challenges (games/services.challenge_create) -------------------------------
 
 CHALLENGE_TTL_MINUTES = env_int("CHALLENGE_TTL_MINUTES", 30)  # an open challenge expires after this

@@ -74,6 +74,14 @@ def _own_limits(settings):
     settings.LIMITS_PREFIX = f"kropki:test-limit:{secrets.token_hex(4)}:"
 
 
+@pytest.fixture(autouse=True)
+def _established_personas(settings):
+    """The personas are made a moment before they play rated games or report: tests of other
+    things treat them as established accounts (games/play/trust.py); the tests of new accounts
+    set NEW_ACCOUNT_MINUTES back."""
+    settings.NEW_ACCOUNT_MINUTES = 0
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):

@@ -266,6 +266,10 @@ def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
         # Every test visitor is 127.0.0.1: a session's browser tests make more guests than
         # one IP may (accounts/guests.py); tests of that limit set it. Counters of their own.
         "GUESTS_PER_IP": "100000",
+        # ...and sign up more accounts than one IP may, and play rated games with them at once
+        # (games/play/trust.py); the tests of those limits set them.
+        "SIGNUPS_PER_IP": "100000",
+        "NEW_ACCOUNT_MINUTES": "0",
         "LIMITS_PREFIX": f"kropki:live-limit:{suffix}:",
         **extra_env,
     }

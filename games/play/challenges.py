@@ -22,6 +22,7 @@ from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge, Match
 
+from . import trust
 from .creating import match_create
 
 
@@ -40,6 +41,8 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
     require_account(user_id)
     if variant not in catalogue.variant_keys():
         raise MatchError("unknown_variant")
+    if rated:
+        trust.require_established(user_id)
     with transaction.atomic():
         # the creator's row lock orders one user's creations (the counts below stay true)
         User.objects.select_for_update().filter(pk=user_id).values_list("pk").first()
@@ -66,6 +69,11 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
             raise MatchError("challenge_expired")
         if challenge.creator_id == user_id:
             raise MatchError("own_challenge")
+        assert user_id is not None  # require_account
+        if blocked_either_way(challenge.creator_id, user_id):
+            raise MatchError("blocked")
+        if challenge.rated:
+            trust.require_established(user_id)
         players = [challenge.creator_id, user_id]
         random.shuffle(players)
         match = match_create(variant=challenge.variant, pink_id=players[0], blue_id=players[1], rated=challenge.rated)
@@ -138,6 +146,9 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
         raise MatchError("not_challengeable")
     if blocked_either_way(user_id, target.pk):
         raise MatchError("blocked")
+    played = trust.have_played(user_id, target.pk)
+    if rated or not played:  # a new account challenges only players it has played, and unrated
+        trust.require_established(user_id)
     with transaction.atomic():
         creator = User.objects.select_for_update().get(pk=user_id)  # orders one user's challenges
         now = timezone.now()
@@ -204,6 +215,8 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
         require_account(user_id)
         if blocked_either_way(challenge.creator_id, user_id):  # a block made since the challenge
             raise MatchError("blocked")
+        if challenge.rated:
+            trust.require_established(user_id)
         pink, blue = _colours(challenge)
         match = match_create(variant=challenge.variant, pink_id=pink, blue_id=blue, rated=challenge.rated)
         challenge.status = Challenge.Status.ACCEPTED

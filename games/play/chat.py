@@ -41,6 +41,8 @@ from games.live import transport
 from games.models import PINK, ChatMessage, Match, Report
 from kropki_site import limits
 
+from . import trust
+
 PLAYERS = ChatMessage.Room.PLAYERS.value
 SPECTATORS = ChatMessage.Room.SPECTATORS.value
 ROOMS = (PLAYERS, SPECTATORS)
@@ -243,6 +245,7 @@ def report_create(*, reporter_id: int, match_id: int, message_id: int | None = N
         context = [chat_line(m) for m in reversed(list(last[:CONTEXT_BEFORE + CONTEXT_AFTER + 1]))]
     if reported_id == reporter_id:
         raise MatchError("report_self")
+    trust.require_established(reporter_id)
     if not limits.hit("report", str(reporter_id), limit=settings.REPORTS_PER_HOUR, window=3600):
         raise MatchError("reports_too_often")
     return Report.objects.create(reporter_id=reporter_id, reported_id=reported_id, match_id=match_id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -75,7 +76,8 @@ def queue_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     variants = catalogue.variant_keys() if choice == "all" else [choice]
     try:
         matchmaking.seek_create(user=request.user, variants=variants)
-    except MatchError:
+    except MatchError as exc:
+        messages.error(request, exc.message)
         return redirect("lobby")
     return redirect("queue")
 
