@@ -108,7 +108,7 @@ def test_an_account_is_established_by_age_or_by_finished_games(new_accounts_gate
     assert trust.minutes_left(User.objects.get(pk=alice.pk)) == 0
     assert trust.minutes_left(bob) in (59, 60)
     for _ in range(3):
-        win(make_match(C4, rated=False), bob, alice)
+        win(make_match(C4, rated=False, pink=bob, blue=alice), bob, alice)
     assert trust.minutes_left(User.objects.get(pk=bob.pk)) == 0
     play.challenge_create(user_id=bob.pk, variant=C4, rated=True)
 
