@@ -31,6 +31,8 @@ MESSAGES = {
     "turn_not_expired": _("Your opponent's time has not run out yet."),
     "no_draw_offer": _("There is no draw offer to answer."),
     "draw_already_offered": _("A draw offer is already waiting for an answer."),
+    "draw_offer_too_soon": _("You offered a draw a moment ago. Play a few more moves first."),
+    "rematch_already_offered": _("You have already offered a rematch in this match."),
     "no_rematch_offer": _("There is no rematch offer to answer."),
     "rematch_unavailable": _("A rematch is not possible."),
     "challenge_not_open": _("This challenge is no longer open."),

@@ -259,6 +259,9 @@ WS_SITE_SOCKETS_PER_USER = env_int("WS_SITE_SOCKETS_PER_USER", 10)
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)
 
+# A player offers a draw at most once per this many plies (games/play/offers.py).
+DRAW_OFFER_PLIES = env_int("DRAW_OFFER_PLIES", 10)
+
 # A block keeps two players apart in the ranked queue this long (docs/social.md).
 BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
 

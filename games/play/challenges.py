@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.blocks import blocked_either_way
-from accounts.models import User
+from accounts.models import Block, User
 from games import catalogue
 from games.errors import MatchError
 from games.live import transport
@@ -249,11 +249,28 @@ def challenge_direct_expire(*, challenge_id: int) -> bool:
     return True
 
 
+def challenges_cancel_on_block(*, blocker_id: int, blocked_id: int) -> int:
+    """A block was just made: the open challenges between the two (direct ones either way, and
+    the blocked player's link and lobby challenges cannot be accepted by the blocker anyway) are
+    cancelled, and both players' pages are told (``challenge_cancelled``). How many."""
+    with transaction.atomic():
+        rows = list(Challenge.objects.select_for_update().filter(
+            Q(creator_id=blocked_id, target_id=blocker_id) | Q(creator_id=blocker_id, target_id=blocked_id),
+            status=Challenge.Status.OPEN))
+        for challenge in rows:
+            challenge.status = Challenge.Status.CANCELLED
+            challenge.save(update_fields=["status"])
+            _tell_both(challenge, {"type": "challenge_cancelled", "id": challenge.pk})
+    return len(rows)
+
+
 def challenges_direct_pending_for(user_id: int) -> list[dict[str, Any]]:
     """The challenges waiting for ``user_id``'s answer, as ``challenge_received`` frames (sent
     again when a site socket opens: a page loaded after the challenge still shows it)."""
     now = timezone.now()
-    rows = Challenge.objects.filter(direct_pending_q(now), target_id=user_id).select_related("creator")
+    blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
+    rows = (Challenge.objects.filter(direct_pending_q(now), target_id=user_id).exclude(creator_id__in=blocked)
+            .select_related("creator"))
     return [
         {"type": "challenge_received", "id": c.pk, "from": c.creator.username, "variant": c.variant,
          "rated": c.rated, "colour": c.colour, "seconds": _seconds_left(c, now)}
