@@ -93,3 +93,7 @@ class SettingsForm(forms.Form):
     )
     notify_sound = forms.BooleanField(label=_("Play a sound when someone challenges me"), required=False)
     notify_title = forms.BooleanField(label=_("Flash the page title when someone challenges me"), required=False)
+    challenges_from_played_only = forms.BooleanField(
+        label=_("Challenges only from players I have played"), required=False,
+        help_text=_("Others can still see your profile; a direct challenge needs a finished match between you."),
+    )

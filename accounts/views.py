@@ -167,6 +167,7 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 invisible=form.cleaned_data["invisible"],
                 notify_sound=form.cleaned_data["notify_sound"],
                 notify_title=form.cleaned_data["notify_title"],
+                challenges_from_played_only=form.cleaned_data["challenges_from_played_only"],
             )
             translation.activate(request.user.language)
             messages.success(request, _("Settings saved."))
@@ -184,6 +185,7 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             "invisible": request.user.invisible,
             "notify_sound": request.user.notify_sound,
             "notify_title": request.user.notify_title,
+            "challenges_from_played_only": request.user.challenges_from_played_only,
         })
     return render(request, "accounts/settings.html", {"form": form})
 

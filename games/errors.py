@@ -67,6 +67,9 @@ MESSAGES = {
     "not_challengeable": _("This player cannot be challenged: a guest plays only the computer."),
     "already_challenged": _("You have already challenged this player. Wait for the answer."),
     "too_many_pending": _("You have too many challenges waiting for an answer. Wait a moment."),
+    "only_played_challenge": _("This player takes challenges only from players they have played."),
+    "target_busy": _("This player has several challenges waiting already. Try again in a minute."),
+    "target_challenged_often": _("This player has been challenged many times in the last hour. Try again later."),
     "bad_colour": _("There is no such colour."),
     # new accounts (games/play/trust.py)
     "account_too_new": _("Your account is new: rated games, reports and challenges to players you have not played open later."),

@@ -304,6 +304,9 @@ CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)  # created in the last 
 DIRECT_CHALLENGE_SECONDS = env_int("DIRECT_CHALLENGE_SECONDS", 60)
 DIRECT_CHALLENGES_PENDING_PER_USER = env_int("DIRECT_CHALLENGES_PENDING_PER_USER", 3)
 DIRECT_CHALLENGES_PER_HOUR = env_int("DIRECT_CHALLENGES_PER_HOUR", 30)
+# ...and per target: waiting for one player at once, received by one player per hour.
+DIRECT_CHALLENGES_PENDING_PER_TARGET = env_int("DIRECT_CHALLENGES_PENDING_PER_TARGET", 2)
+DIRECT_CHALLENGES_PER_TARGET_HOUR = env_int("DIRECT_CHALLENGES_PER_TARGET_HOUR", 10)
 
 # --- Accounts and authentication -----------------------------------------------
 

@@ -128,8 +128,11 @@ def _tell_both(challenge: Challenge, frame: dict[str, Any]) -> None:
 def challenge_direct_create(*, user_id: int, target_name: object, variant: object, rated: bool,
                             colour: object = Challenge.Colour.RANDOM) -> Challenge:
     """Challenge the player called ``target_name`` (any letter case). Refused: to yourself, to a
-    guest, when either blocked the other, a second one to the same player while the first waits,
-    more than DIRECT_CHALLENGES_PENDING_PER_USER waiting or DIRECT_CHALLENGES_PER_HOUR an hour."""
+    guest, when either blocked the other, to a player taking challenges only from players they
+    have played, a second one to the same player while the first waits, more than
+    DIRECT_CHALLENGES_PENDING_PER_USER waiting or DIRECT_CHALLENGES_PER_HOUR an hour, and more
+    than DIRECT_CHALLENGES_PENDING_PER_TARGET waiting for the target or
+    DIRECT_CHALLENGES_PER_TARGET_HOUR received by it in the last hour (accepted ones aside)."""
     require_account(user_id)
     if not isinstance(variant, str) or variant not in catalogue.variant_keys():
         raise MatchError("unknown_variant")
@@ -147,10 +150,14 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
     if blocked_either_way(user_id, target.pk):
         raise MatchError("blocked")
     played = trust.have_played(user_id, target.pk)
+    if target.challenges_from_played_only and not played:
+        raise MatchError("only_played_challenge")
     if rated or not played:  # a new account challenges only players it has played, and unrated
         trust.require_established(user_id)
     with transaction.atomic():
-        creator = User.objects.select_for_update().get(pk=user_id)  # orders one user's challenges
+        # Both rows locked, in id order: the creator's and the target's counts below stay true.
+        locked = {u.pk: u for u in User.objects.select_for_update().filter(pk__in=[user_id, target.pk]).order_by("pk")}
+        creator = locked[user_id]
         now = timezone.now()
         pending = Challenge.objects.filter(direct_pending_q(now), creator_id=user_id)
         if pending.filter(target_id=target.pk).exists():
@@ -160,6 +167,14 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
         sent = Challenge.objects.filter(creator_id=user_id, target__isnull=False, created_at__gt=now - timedelta(hours=1))
         if sent.count() >= settings.DIRECT_CHALLENGES_PER_HOUR:
             raise MatchError("challenges_too_often")
+        # ...and per target (harassment: 8 fresh accounts put 8 live notices on one player's pages)
+        if Challenge.objects.filter(direct_pending_q(now), target_id=target.pk).count() >= \
+                settings.DIRECT_CHALLENGES_PENDING_PER_TARGET:
+            raise MatchError("target_busy")
+        received = Challenge.objects.filter(target_id=target.pk, created_at__gt=now - timedelta(hours=1)).exclude(
+            status=Challenge.Status.ACCEPTED)  # the ones the target wanted do not count
+        if received.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
+            raise MatchError("target_challenged_often")
         challenge = Challenge.objects.create(
             creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False
         )
