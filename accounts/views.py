@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +25,7 @@ from .decorators import AuthenticatedHttpRequest
 from .forms import (
     LoginForm,
     PasswordChangeForm,
+    PasswordResetForm,
     SetPasswordForm,
     SettingsForm,
     SignUpForm,
@@ -112,29 +112,27 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 
 class PasswordResetView(auth_views.PasswordResetView):
     # Django sends mail only to known, active addresses and shows the same
-    # "done" page either way: no enumeration.
+    # "done" page either way: no enumeration. One e-mail lists every account of the address.
+    form_class = PasswordResetForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("password_reset_done")
 
     def form_valid(self, form: auth_forms.PasswordResetForm) -> HttpResponse:
-        # At most PASSWORD_RESETS_PER_ADDRESS e-mails to one address and
-        # PASSWORD_RESETS_PER_IP requests from one client IP an hour. Over the
+        # At most PASSWORD_RESETS_PER_IP requests from one client IP and (the form)
+        # PASSWORD_RESETS_PER_ADDRESS e-mails sent to one address a window. Over a
         # limit nothing is sent and the page is the same "done" page: it tells
         # nobody whether the address has an account, or that a limit was hit.
-        if not password_reset_allowed(request=self.request, email=form.cleaned_data["email"]):
+        if not password_reset_allowed(request=self.request):
             return HttpResponseRedirect(self.get_success_url())
         return super().form_valid(form)
 
 
-def password_reset_allowed(*, request: HttpRequest, email: str) -> bool:
-    """Count one reset request of ``email`` from the request's client IP; False over a limit."""
-    window = settings.PASSWORD_RESET_WINDOW_SECONDS
-    if not limits.hit("password-reset-ip", client_ip(request), limit=settings.PASSWORD_RESETS_PER_IP, window=window):
-        return False
-    address = hashlib.sha256(email.strip().casefold().encode()).hexdigest()  # no address kept in Redis
-    return limits.hit("password-reset-address", address, limit=settings.PASSWORD_RESETS_PER_ADDRESS, window=window)
+def password_reset_allowed(*, request: HttpRequest) -> bool:
+    """Count one reset request from the request's client IP; False over PASSWORD_RESETS_PER_IP."""
+    return limits.hit("password-reset-ip", client_ip(request), limit=settings.PASSWORD_RESETS_PER_IP,
+                      window=settings.PASSWORD_RESET_WINDOW_SECONDS)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
