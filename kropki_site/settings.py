@@ -172,6 +172,20 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     }
 }
 
+# The shared cache: Redis (kropki_site/cache.py), so boards and records of finished matches are
+# drawn once for every process. Keys start with CACHE_KEY_PREFIX (tests give each test its own).
+CACHES = {
+    "default": {
+        "BACKEND": "kropki_site.cache.TolerantRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "kropki"),
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+}
+# Expensive GETs (a board at a ply, a record's frame, the exports) per client IP per minute;
+# one more is a 429 (games/views/record.py). nginx's limit_req stands in front (docs/deploy.md).
+EXPENSIVE_GETS_PER_MINUTE = env_int("EXPENSIVE_GETS_PER_MINUTE", 240)
+
 # --- Celery ------------------------------------------------------------------
 
 CELERY_BROKER_URL = celery_broker_url(REDIS_URL)

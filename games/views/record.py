@@ -37,6 +37,7 @@ from games.display.board import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
 from games.play.chat import chat_record_page
+from games.views.expensive import history_digest, rate_limited
 from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
 
@@ -162,27 +163,35 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+@rate_limited(json_answer=True)
 def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
-    """The board after ``ply`` moves of a finished match (one query, a replay and a render)."""
-    match = get_object_or_404(Match, pk=match_id)
+    """The board after ``ply`` moves of a finished match (one query; a replay and a render the
+    first time any process is asked, then the shared cache's copy)."""
+    match = get_object_or_404(Match.objects.only("pk", "variant", "history", "status"), pk=match_id)
     if match.is_active:
         raise Http404  # frames of a live match would leak nothing, but they would change under the cache
     if not 0 <= ply <= len(match.history):
         raise Http404
-    game = catalogue.variant(match.variant).game()
-    state = game.state_from_history(match.history[:ply])
-    pink, blue = state.scores()
-    response = JsonResponse({
-        "ply": ply,
-        "svg": render_board(state.view(), game.slug, lang=get_language()),
-        "move": game.action_to_string(match.history[ply - 1]) if ply else None,
-        "scores": [pink, blue],
-    })
+    key = f"record-frame:{match.variant}:{ply}:{history_digest(match.history[:ply])}:{get_language()}"
+    data: dict[str, object] | None = cache.get(key)
+    if data is None:
+        game = catalogue.variant(match.variant).game()
+        state = game.state_from_history(match.history[:ply])
+        pink, blue = state.scores()
+        data = {
+            "ply": ply,
+            "svg": render_board(state.view(), game.slug, lang=get_language()),
+            "move": game.action_to_string(match.history[ply - 1]) if ply else None,
+            "scores": [pink, blue],
+        }
+        cache.set(key, data, RECORD_CACHE_SECONDS)
+    response = JsonResponse(data)
     response["Cache-Control"] = f"public, max-age={FRAME_MAX_AGE}"
     return response
 
 
 @require_GET
+@rate_limited()
 def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     moves = list(Move.objects.filter(match=match).order_by("ply"))
@@ -195,6 +204,7 @@ def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+@rate_limited()
 def export_sgf(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     if not export.has_sgf(match.variant):
