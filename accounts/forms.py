@@ -101,7 +101,7 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
     to one address per PASSWORD_RESET_WINDOW_SECONDS (issue 24 item 10). Nothing is said
     either way on the page (no enumeration)."""
 
-    def save(  # type: ignore[override]  # the same keywords as Django's, typed
+    def save(  # the same keywords as Django's
         self, domain_override: str | None = None,
         subject_template_name: str = "registration/password_reset_subject.txt",
         email_template_name: str = "registration/password_reset_email.html",

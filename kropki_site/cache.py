@@ -27,7 +27,7 @@ class TolerantRedisCache(RedisCache):
             log.warning("cache read skipped (Redis: %s)", exc)
             return default
 
-    def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:  # type: ignore[override]
+    def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:
         try:
             super().set(key, value, timeout, version)
         except redis.RedisError as exc:
@@ -47,8 +47,7 @@ class TolerantRedisCache(RedisCache):
             log.warning("cache write skipped (Redis: %s)", exc)
             return []
 
-    def clear(self) -> bool:
+    def clear(self) -> None:
         client = self._cache.get_client(write=True)
         for key in client.scan_iter(match=f"{self.key_prefix}:*", count=1000):
             client.delete(key)
-        return True

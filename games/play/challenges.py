@@ -171,9 +171,9 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
         if Challenge.objects.filter(direct_pending_q(now), target_id=target.pk).count() >= \
                 settings.DIRECT_CHALLENGES_PENDING_PER_TARGET:
             raise MatchError("target_busy")
-        received = Challenge.objects.filter(target_id=target.pk, created_at__gt=now - timedelta(hours=1)).exclude(
+        lately = Challenge.objects.filter(target_id=target.pk, created_at__gt=now - timedelta(hours=1)).exclude(
             status=Challenge.Status.ACCEPTED)  # the ones the target wanted do not count
-        if received.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
+        if lately.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
             raise MatchError("target_challenged_often")
         challenge = Challenge.objects.create(
             creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False

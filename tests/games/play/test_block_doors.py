@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.blocks import block_create
 from games import play
@@ -72,7 +73,8 @@ def test_repeated_draw_offers_wait_ten_plies(alice, bob, make_match, settings):
     play.match_offer_draw(match_id=match.pk, user_id=alice.pk)
     play.match_answer_draw(match_id=match.pk, user_id=bob.pk, accept=False)
     error = refused("draw_offer_too_soon", play.match_offer_draw, match_id=match.pk, user_id=alice.pk)
-    assert "kilka ruchów" in error.message
+    with translation.override("pl"):
+        assert "kilka ruchów" in error.message
     play.match_offer_draw(match_id=match.pk, user_id=bob.pk)  # each player has their own
     play.match_answer_draw(match_id=match.pk, user_id=alice.pk, accept=False)
     # ten plies later alice may offer again (Dots and Boxes: edges far apart, no box closed)

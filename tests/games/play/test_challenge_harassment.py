@@ -9,14 +9,15 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
 from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge
 from games.play.challenges import challenge_direct_create
-from tests.factories import PINK_WINS, play as play_move
+from tests.factories import PINK_WINS
+from tests.factories import play as play_move
 
 pytestmark = pytest.mark.django_db
 C4 = "cztery-w-rzedzie"
@@ -56,7 +57,8 @@ def test_a_player_receives_at_most_the_hourly_cap_of_challenges(alice, make_user
     with pytest.raises(MatchError) as info:
         challenge(make_user("gracz-x"))
     assert info.value.code == "target_challenged_often"
-    assert "w ostatniej godzinie wiele wyzwań" in info.value.message
+    with translation.override("pl"):
+        assert "w ostatniej godzinie wiele wyzwań" in info.value.message
     Challenge.objects.update(created_at=timezone.now() - timedelta(minutes=61))
     challenge(make_user("gracz-y"))
 
@@ -70,7 +72,8 @@ def test_challenges_only_from_players_i_have_played(client, alice, bob, charlie,
     with pytest.raises(MatchError) as info:
         challenge(charlie)
     assert info.value.code == "only_played_challenge"
-    assert info.value.message == "Ten gracz przyjmuje wyzwania tylko od osób, z którymi ma rozegraną partię."
+    with translation.override("pl"):
+        assert info.value.message == "Ten gracz przyjmuje wyzwania tylko od osób, z którymi ma rozegraną partię."
     match = make_match(C4, pink=alice, blue=bob)
     for i, column in enumerate(PINK_WINS):
         play_move(match, alice if i % 2 == 0 else bob, column)

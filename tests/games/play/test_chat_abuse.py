@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import play
 from games.desk import MatchDesk
@@ -59,7 +59,8 @@ def finish(match, user, *, minutes_ago: float = 0) -> None:
 def test_a_guest_writing_in_its_own_computer_game_is_refused(guest):
     match = play.computer_match_start(variant="cztery-w-rzedzie", user_id=guest.pk, level="latwy", colour="pink")
     error = refused("chat_closed", match, guest)
-    assert "komputer" in error.message
+    with translation.override("pl"):
+        assert error.message == "W grze z komputerem nie ma czatu."
     assert not ChatMessage.objects.exists()
 
 
@@ -91,7 +92,8 @@ def test_writing_after_the_end_is_refused_once_the_chat_closed(match, alice, bob
     send(match, alice, "gg")  # a few minutes after the end: still open
     Match.objects.filter(pk=match.pk).update(finished_at=timezone.now() - timedelta(minutes=11))
     error = refused("chat_closed", match, alice, "jeszcze jedno")
-    assert error.message == "Czat tej partii jest zamknięty."
+    with translation.override("pl"):
+        assert error.message == "Czat tej partii jest zamknięty."
     assert ChatMessage.objects.count() == 1
 
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import PairFlag, User
 from games import play
@@ -20,7 +20,8 @@ from games.play import chat, matchmaking, trust
 from games.play.challenges import challenge_direct_create
 from ratings.models import Rating, RatingChange
 from tests.conftest import PASSWORD
-from tests.factories import PINK_WINS, play as play_move
+from tests.factories import PINK_WINS
+from tests.factories import play as play_move
 
 pytestmark = pytest.mark.django_db
 C4 = "cztery-w-rzedzie"
@@ -81,7 +82,8 @@ def test_an_invalid_form_does_not_spend_the_addresss_sign_ups(settings):
 def test_a_brand_new_account_is_refused_rated_play_reports_and_strangers(new_accounts_gated, alice, bob, charlie,
                                                                           make_match):
     age(bob, 24 * 60)
-    error = refused("account_too_new", play.challenge_create, user_id=alice.pk, variant=C4, rated=True)
+    with translation.override("pl"):
+        error = refused("account_too_new", play.challenge_create, user_id=alice.pk, variant=C4, rated=True)
     assert "60 min" in error.message and "3 ukończonych" in error.message
     refused("account_too_new", matchmaking.seek_create, user=alice, variants=[C4])
     refused("account_too_new", challenge_direct_create, user_id=alice.pk, target_name="bob", variant=C4, rated=False)

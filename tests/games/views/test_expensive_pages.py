@@ -11,9 +11,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from games import play
 from games.views import record as record_views
-from tests.factories import PINK_WINS, play as play_move
+from tests.factories import PINK_WINS
+from tests.factories import play as play_move
 
 pytestmark = pytest.mark.django_db
 C4 = "cztery-w-rzedzie"
