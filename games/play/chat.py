@@ -186,7 +186,7 @@ class RecordRoom(TypedDict):
 
 def chat_record_page(*, match_id: int, finished_at: datetime | None, page: int = 1) -> dict[str, RecordRoom]:
     """The record's chat: page ``page`` (1: the latest) of RECORD_CHAT_LINES lines a
-    room, oldest first, and whether older lines exist. Two queries a room whatever
+    room, oldest first, and whether older lines exist. One query a room whatever
     the chat's length; cached once the chat is closed (it never changes then)."""
     closed = finished_at is not None and not chat_open_after_end(finished_at)
     key = f"record-chat:{match_id}:{finished_at.isoformat() if finished_at else ''}:{page}"
