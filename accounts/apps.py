@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from .addresses import on_logged_in
+
+        user_logged_in.connect(on_logged_in, dispatch_uid="accounts.addresses.on_logged_in")

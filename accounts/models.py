@@ -72,6 +72,8 @@ class User(AbstractUser):
     # Small targets (Kropki): a tap selects a point, a second tap on it plays (docs in settings).
     tap_confirm = models.CharField(_("tap to select, tap again to play"), max_length=4,
                                    choices=TapConfirm.choices, default=TapConfirm.AUTO)
+    # Direct challenges only from players this one has finished a match with (docs/social.md).
+    challenges_from_played_only = models.BooleanField(_("challenges only from players I have played"), default=False)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -84,12 +86,20 @@ class User(AbstractUser):
         ]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        derived = {"username_skeleton": username_skeleton_key(self.username), "username_folded": username_fold(self.username)}
-        changed = {name for name, value in derived.items() if getattr(self, name) != value}
-        for name in changed:
-            setattr(self, name, derived[name])
+        self.username_folded = username_fold(self.username)
+        changed = {"username_folded"}
+        skeleton = username_skeleton_key(self.username)
+        # An older account whose name became a look-alike of another's under a later rule
+        # (migrations 0003 and 0008 keep the oldest account's key) keeps its old key, or none,
+        # rather than failing every save; new names are checked first (services.username_clean).
+        if skeleton != self.username_skeleton and not (
+            self.pk is not None
+            and type(self).objects.filter(username_skeleton=skeleton).exclude(pk=self.pk).exists()
+        ):
+            self.username_skeleton = skeleton
+            changed.add("username_skeleton")
         update_fields = kwargs.get("update_fields")
-        if changed and update_fields is not None:
+        if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, *changed}
         super().save(*args, **kwargs)
 
@@ -110,3 +120,35 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class PairFlag(models.Model):
+    """Two accounts staff may want to look at (issue 24 item 9: rating farming): they
+    logged in from one address and played a rated game. A hint, it changes nothing."""
+
+    class Reason(models.TextChoices):
+        SHARED_ADDRESS = "shared_address", _("rated games from a shared address")
+
+    user_a = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")  # the lower id
+    user_b = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=32, choices=Reason.choices)
+    last_match_id = models.BigIntegerField(null=True, blank=True)  # games' Match (accounts imports nothing of games)
+    games = models.PositiveIntegerField(default=0)
+    first_at = models.DateTimeField(auto_now_add=True)
+    last_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("flagged pair")
+        verbose_name_plural = _("flagged pairs")
+        ordering = ["-last_at"]
+        constraints = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_a_id} & {self.user_b_id}: {self.reason}"
+
+    @classmethod
+    def note(cls, a_id: int, b_id: int, *, reason: str, match_id: int | None) -> None:
+        """Count one more game of the pair under ``reason`` (the row made at the first)."""
+        low, high = sorted((a_id, b_id))
+        flag, _created = cls.objects.get_or_create(user_a_id=low, user_b_id=high, reason=reason)
+        cls.objects.filter(pk=flag.pk).update(games=models.F("games") + 1, last_match_id=match_id)

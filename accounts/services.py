@@ -35,10 +35,15 @@ def user_set_language(*, user: User, language: str) -> User:
     return user
 
 
-def user_set_social(*, user: User, invisible: bool, notify_sound: bool, notify_title: bool) -> User:
-    """The presence and notification switches of the settings page (docs/social.md)."""
+def user_set_social(*, user: User, invisible: bool, notify_sound: bool, notify_title: bool,
+                    challenges_from_played_only: bool | None = None) -> User:
+    """The presence, notification and challenge switches of the settings page (docs/social.md)."""
     user.invisible, user.notify_sound, user.notify_title = invisible, notify_sound, notify_title
-    user.save(update_fields=["invisible", "notify_sound", "notify_title"])
+    fields = ["invisible", "notify_sound", "notify_title"]
+    if challenges_from_played_only is not None:
+        user.challenges_from_played_only = challenges_from_played_only
+        fields.append("challenges_from_played_only")
+    user.save(update_fields=fields)
     return user
 
 

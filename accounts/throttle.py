@@ -5,14 +5,18 @@
 - A (client IP, username) pair is locked after ``AXES_FAILURE_LIMIT`` failures:
   guessing at a name from one address locks only that address for that name,
   so the owner on another device or network still logs in.
-- A client IP is locked for every name after ``AXES_IP_FAILURE_LIMIT``
-  failures (one address trying many names).
+- A client IP that failed ``AXES_IP_FAILURE_LIMIT`` times (any names: one
+  address trying many names) is *slowed*, not locked (issue 24: 30 made-up
+  names used to lock every owner behind a school's or a café's address out):
+  it may make one log-in attempt per ``AXES_IP_SLOW_SECONDS`` (a Redis slot,
+  ``kropki_site/limits.py``); that attempt is checked as usual, so a correct
+  password gets through, a wrong one counts; a faster attempt gets the 429
+  page ("wait N seconds") without its password being checked.
 - The client IP is ``accounts.ip.client_ip`` (the proxy's header only when
   ``BEHIND_PROXY``).
 
-axes compares one number with one limit, so ``get_failures`` reports the
-pair's failures or the address's failures scaled to that limit, whichever is
-larger.
+axes compares one number with one limit: ``get_failures`` reports the pair's
+failures (the hard lock), and ``is_locked`` adds the address's slow lane.
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ from axes.helpers import get_failure_limit
 from django.conf import settings
 from django.db.models import Sum
 from django.http import HttpRequest
+
+from kropki_site import limits
+
+from .ip import client_ip
 
 # axes' AccessAttempt.username is a varchar(255).
 _MAX = 255
@@ -55,17 +63,41 @@ class LoginThrottleHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django
     the first query set is the pair's, the second the address's.
     """
 
-    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+    def _counts(self, request: HttpRequest, credentials: dict[str, Any] | None) -> tuple[int, int]:
+        """(the pair's failures, the address's failures)."""
         counts: list[int] = [
             attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
             for attempts in self.get_user_attempts(request, credentials)
         ]
-        pair = counts[0] if counts else 0
-        per_ip = counts[1] if len(counts) > 1 else 0
-        limit: int = get_failure_limit(request, credentials)
-        ip_limit = max(1, settings.AXES_IP_FAILURE_LIMIT)
-        # per_ip * limit // ip_limit >= limit exactly when per_ip >= ip_limit.
-        return max(pair, per_ip * limit // ip_limit)
+        return (counts[0] if counts else 0), (counts[1] if len(counts) > 1 else 0)
+
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        """The pair's failures: what locks hard (and marks a failure as the locking one)."""
+        return self._counts(request, credentials)[0]
+
+    def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
+        """The pair over its limit: locked. The address over its limit: one attempt per
+        AXES_IP_SLOW_SECONDS gets through (to be checked), the others are locked."""
+        pair, per_ip = self._counts(request, credentials)
+        if pair >= get_failure_limit(request, credentials):
+            return True
+        if per_ip < max(1, settings.AXES_IP_FAILURE_LIMIT):
+            return False
+        seconds = max(1, settings.AXES_IP_SLOW_SECONDS)
+        if limits.lock_acquire("login-slow", client_ip(request), ttl=seconds) is not None:
+            return False
+        request.kropki_login_slowed = seconds  # type: ignore[attr-defined]  # read by accounts.views.locked_out
+        return True
+
+    def user_login_failed(self, sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None,
+                          **kwargs: Any) -> None:
+        """An attempt refused by the slow lane was not checked: it shows the 429 page and is
+        not counted (an owner retrying too soon must not lock their own name)."""
+        if request is not None and getattr(request, "kropki_login_slowed", None):
+            request.axes_locked_out = True  # type: ignore[attr-defined]  # axes' flag: the middleware's 429
+            request.axes_credentials = credentials  # type: ignore[attr-defined]
+            return
+        super().user_login_failed(sender, credentials, request, **kwargs)
 
     def reset_user_attempts(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         """A successful log-in clears its own (address, name) pair only: an

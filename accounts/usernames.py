@@ -5,8 +5,12 @@
 - Two names are the same when their *skeletons* are (Unicode TR39, "confusable
   detection"): a Cyrillic "а" in "аnia" is the "a" of "ania", "ＡＮＩＡ" is "ania".
   ``User.username_skeleton`` keeps its hash, unique in the database.
-- Reserved: the guests' and deleted accounts' prefixes (``GUEST_PREFIX``, ``DELETED_PREFIX``), names of the site's staff
-  ("admin", "moderator"...), and names without a letter or a digit (".", "..").
+- Punctuation does not tell names apart: ``._-+@`` (and their look-alikes) are
+  dropped from the skeleton, so "ania.", "ania_", "@ania" and "a.n-i_a" are "ania".
+- Reserved: the guests' prefix (``GUEST_PREFIX``, with any separator or a digit after
+  "gosc"), the deleted accounts' (``DELETED_PREFIX``), names of the site's staff ("admin", "moderator"...), names starting
+  with ``RESERVED_PREFIXES`` ("kropki_team", "moderator2", "admin1"), and names
+  without a letter or a digit (".", "..").
 
 The skeleton: NFKC, NFD, case-folded, then every character replaced by one
 representative of its confusable class. The classes come from the Unicode
@@ -25,6 +29,7 @@ against the taken ones.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -35,6 +40,11 @@ from django.utils.translation import gettext_lazy as _
 GUEST_PREFIX = "gosc-"  # guests' names (accounts/guests.py); reserved for them
 DELETED_PREFIX = "usuniety-"  # deleted accounts' names (accounts.services.user_anonymise); reserved
 RESERVED = frozenset({"admin", "administrator", "staff", "moderator", "kropki", "system", "root", "support"})
+# A staff-like name with anything after it ("kropki_team", "moderator2", "admin1"): reserved.
+RESERVED_PREFIXES = ("admin", "moderator", "kropki", "support", "system")
+# "gosc" followed by a separator, a digit or nothing: a guest's name ("gosc_1", "gość-x"); "goscinny" is fine.
+_GUEST_LIKE = re.compile(r"^gosc(?:[._\-+@0-9]|$)")
+FOLDED = frozenset("._-+@")  # punctuation that does not tell two names apart
 _LRM = "\u200e"  # the data file wraps right-to-left characters in these
 _ALWAYS_ONE_CLASS = ("il1|", "o0")
 
@@ -107,6 +117,16 @@ def username_skeleton(username: str) -> str:
     for _round in range(2):  # a representative may itself decompose or fold
         text = "".join(mapping.get(char, char) for char in text)
         text = unicodedata.normalize("NFD", text).casefold()
+    return "".join(char for char in text if char not in FOLDED)
+
+
+def _skeleton_keeping_punctuation(username: str) -> str:
+    """The skeleton with ``._-+@`` kept (to see where the guests' prefix ends)."""
+    mapping = _classes()
+    text = unicodedata.normalize("NFD", username_normalize(username)).casefold()
+    for _round in range(2):
+        text = "".join(mapping.get(char, char) for char in text)
+        text = unicodedata.normalize("NFD", text).casefold()
     return text
 
 
@@ -126,7 +146,7 @@ def username_check_reserved(username: str) -> None:
     if not any(char.isalnum() for char in username):
         raise ValidationError(MSG_NO_LETTER, code="username_no_letter")
     bare = _bare(username_skeleton(username))
-    if bare in {_bare(username_skeleton(name)) for name in RESERVED} or bare.startswith(
-        (_bare(username_skeleton(GUEST_PREFIX)), _bare(username_skeleton(DELETED_PREFIX)))
-    ):
+    if (bare in {_bare(username_skeleton(name)) for name in RESERVED}
+            or any(bare.startswith(_bare(username_skeleton(prefix))) for prefix in (*RESERVED_PREFIXES, DELETED_PREFIX))
+            or _GUEST_LIKE.match(_bare(_skeleton_keeping_punctuation(username)))):
         raise ValidationError(MSG_RESERVED, code="username_reserved")

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +25,7 @@ from .decorators import AuthenticatedHttpRequest
 from .forms import (
     LoginForm,
     PasswordChangeForm,
+    PasswordResetForm,
     SetPasswordForm,
     SettingsForm,
     SignUpForm,
@@ -45,6 +45,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignUpForm(request.POST)
         form.guest_pk = guest.pk if guest is not None else None
         form.language = translation.get_language() if translation.get_language() in ("pl", "en") else "pl"
+        if form.is_valid() and not signup_allowed(request):
+            # SIGNUPS_PER_IP new accounts per client IP per SIGNUP_WINDOW_SECONDS (issue 24 item 3).
+            form.add_error(None, _("Many accounts were made from your network in the last hour. Try again later."))
+            return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=429)
         if form.is_valid():
             if guest is not None:  # keep the matches played as a guest
                 user = guest_convert(
@@ -59,6 +63,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     else:
         form = SignUpForm()
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def signup_allowed(request: HttpRequest) -> bool:
+    """Count one new account from the request's client IP; False over SIGNUPS_PER_IP."""
+    return limits.hit("signup-ip", client_ip(request), limit=settings.SIGNUPS_PER_IP,
+                      window=settings.SIGNUP_WINDOW_SECONDS)
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -106,29 +116,27 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 
 class PasswordResetView(auth_views.PasswordResetView):
     # Django sends mail only to known, active addresses and shows the same
-    # "done" page either way: no enumeration.
+    # "done" page either way: no enumeration. One e-mail lists every account of the address.
+    form_class = PasswordResetForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("password_reset_done")
 
     def form_valid(self, form: auth_forms.PasswordResetForm) -> HttpResponse:
-        # At most PASSWORD_RESETS_PER_ADDRESS e-mails to one address and
-        # PASSWORD_RESETS_PER_IP requests from one client IP an hour. Over the
+        # At most PASSWORD_RESETS_PER_IP requests from one client IP and (the form)
+        # PASSWORD_RESETS_PER_ADDRESS e-mails sent to one address a window. Over a
         # limit nothing is sent and the page is the same "done" page: it tells
         # nobody whether the address has an account, or that a limit was hit.
-        if not password_reset_allowed(request=self.request, email=form.cleaned_data["email"]):
+        if not password_reset_allowed(request=self.request):
             return HttpResponseRedirect(self.get_success_url())
         return super().form_valid(form)
 
 
-def password_reset_allowed(*, request: HttpRequest, email: str) -> bool:
-    """Count one reset request of ``email`` from the request's client IP; False over a limit."""
-    window = settings.PASSWORD_RESET_WINDOW_SECONDS
-    if not limits.hit("password-reset-ip", client_ip(request), limit=settings.PASSWORD_RESETS_PER_IP, window=window):
-        return False
-    address = hashlib.sha256(email.strip().casefold().encode()).hexdigest()  # no address kept in Redis
-    return limits.hit("password-reset-address", address, limit=settings.PASSWORD_RESETS_PER_ADDRESS, window=window)
+def password_reset_allowed(*, request: HttpRequest) -> bool:
+    """Count one reset request from the request's client IP; False over PASSWORD_RESETS_PER_IP."""
+    return limits.hit("password-reset-ip", client_ip(request), limit=settings.PASSWORD_RESETS_PER_IP,
+                      window=settings.PASSWORD_RESET_WINDOW_SECONDS)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
@@ -170,6 +178,7 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 invisible=form.cleaned_data["invisible"],
                 notify_sound=form.cleaned_data["notify_sound"],
                 notify_title=form.cleaned_data["notify_title"],
+                challenges_from_played_only=form.cleaned_data["challenges_from_played_only"],
             )
             low_time = form.cleaned_data["low_time_seconds"]
             services.user_set_play(  # a field left out keeps its value
@@ -195,6 +204,7 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             "notify_title": request.user.notify_title,
             "low_time_seconds": request.user.low_time_seconds,
             "tap_confirm": request.user.tap_confirm,
+            "challenges_from_played_only": request.user.challenges_from_played_only,
         })
     return render(request, "accounts/settings.html", {"form": form})
 
@@ -212,6 +222,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
 def locked_out(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """django-axes lockout page: a clear message, status 429."""
+    """django-axes lockout page: a clear message, status 429 (the address's slow lane:
+    "wait N seconds", accounts/throttle.py)."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes}, status=429)
+    slowed = getattr(request, "kropki_login_slowed", None)
+    return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes, "slowed_seconds": slowed},
+                  status=429)

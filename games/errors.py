@@ -31,6 +31,8 @@ MESSAGES = {
     "turn_not_expired": _("Your opponent's time has not run out yet."),
     "no_draw_offer": _("There is no draw offer to answer."),
     "draw_already_offered": _("A draw offer is already waiting for an answer."),
+    "draw_offer_too_soon": _("You offered a draw a moment ago. Play a few more moves first."),
+    "rematch_already_offered": _("You have already offered a rematch in this match."),
     "no_rematch_offer": _("There is no rematch offer to answer."),
     "rematch_unavailable": _("A rematch is not possible."),
     "challenge_not_open": _("This challenge is no longer open."),
@@ -63,6 +65,11 @@ MESSAGES = {
     "chat_rate_limited": _("You are writing too fast. Wait a moment."),
     "not_a_spectator": _("Players write in the players' chat."),
     "blocked": _("You cannot write to this player."),
+    "chat_closed": _("The chat of this match is closed."),
+    "chat_full": _("This chat is full: no more messages in this match."),
+    "chat_invisible": _("The message shows nothing: write some visible text."),
+    "chat_bidi": _("The message contains characters that reverse the direction of the text."),
+    "chat_marks": _("The message stacks too many accents on one letter."),
     "report_self": _("You cannot report yourself."),
     "reports_too_often": _("You have sent many reports in the last hour. Try again later."),
     # direct challenges and the site socket (games/play/challenges.py, docs/protocol.md "Site socket")
@@ -71,7 +78,12 @@ MESSAGES = {
     "not_challengeable": _("This player cannot be challenged: a guest plays only the computer."),
     "already_challenged": _("You have already challenged this player. Wait for the answer."),
     "too_many_pending": _("You have too many challenges waiting for an answer. Wait a moment."),
+    "only_played_challenge": _("This player takes challenges only from players they have played."),
+    "target_busy": _("This player has several challenges waiting already. Try again in a minute."),
+    "target_challenged_often": _("This player has been challenged many times in the last hour. Try again later."),
     "bad_colour": _("There is no such colour."),
+    # new accounts (games/play/trust.py)
+    "account_too_new": _("Your account is new: rated games, reports and challenges to players you have not played open later."),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

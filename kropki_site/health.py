@@ -8,10 +8,19 @@ workers, beat and the sweeper was last seen. A part not seen within
 heartbeat.STALE_SECONDS makes the status "degraded" (still 200: daphne can serve,
 and the sweeper keeps the clock while a worker or beat is down) and is named in
 ``missing``.
+
+Who sees what (issue 24): the parts' details (worker host names, PIDs, queues,
+which check failed) only with the ``X-Healthz-Token`` header equal to
+``HEALTHZ_TOKEN`` (when set), or from the machine itself without the proxy (a
+loopback peer and no ``X-Forwarded-For``: supervisor, a monitoring agent; the
+nginx of docs/deploy.md adds that header to every visitor's request). Anyone
+else gets the status alone, with the same HTTP status.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import secrets
 from typing import Any
 
 import redis
@@ -86,6 +95,20 @@ def background_parts() -> tuple[dict[str, Any], list[str]]:
     return report, missing
 
 
+def shows_details(request: HttpRequest) -> bool:
+    """Whether ``request`` may see the parts' details (see the module's docstring)."""
+    token = getattr(settings, "HEALTHZ_TOKEN", "")
+    given = request.headers.get("X-Healthz-Token", "")
+    if token and given and secrets.compare_digest(token.encode(), given.encode()):
+        return True
+    if "X-Forwarded-For" in request.headers:
+        return False
+    try:
+        return ipaddress.ip_address(request.META.get("REMOTE_ADDR") or "").is_loopback
+    except ValueError:
+        return False
+
+
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     results: dict[str, str] = {}
@@ -99,7 +122,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     failing = [name for name, result in results.items() if result != "ok"]
     parts, missing = background_parts()
     status = "fail" if failing else "degraded" if missing else "ok"
-    return JsonResponse(
-        {"status": status, "failing": failing, "checks": results, "missing": missing, "parts": parts},
-        status=503 if failing else 200,
-    )
+    body: dict[str, Any] = {"status": status}
+    if shows_details(request):
+        body.update(failing=failing, checks=results, missing=missing, parts=parts)
+    return JsonResponse(body, status=503 if failing else 200)

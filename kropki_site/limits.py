@@ -71,6 +71,23 @@ def members(name: str, who: str) -> set[str]:
         return set()
 
 
+def last_value(name: str, who: str) -> str | None:
+    """The value ``remember_value`` kept for ``name``/``who``, or None (also without Redis)."""
+    try:
+        value = cast(bytes | None, client().get(key(name, who)))
+    except redis.RedisError as exc:
+        log.warning("%s not read (Redis: %s)", name, exc)
+        return None
+    return value.decode() if value is not None else None
+
+
+def remember_value(name: str, who: str, value: object, *, ttl: int) -> None:
+    try:
+        client().set(key(name, who), str(value), ex=ttl)
+    except redis.RedisError as exc:
+        log.warning("%s not remembered (Redis: %s)", name, exc)
+
+
 # Release only our own lock (it may have expired and been taken by another).
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 

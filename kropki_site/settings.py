@@ -174,6 +174,20 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
 # Pub/sub channel names of the live frames; default "kropki:live:<database>:" (games/live/hub.py).
 LIVE_PREFIX = os.environ.get("LIVE_PREFIX", "")
 
+# The shared cache: Redis (kropki_site/cache.py), so boards and records of finished matches are
+# drawn once for every process. Keys start with CACHE_KEY_PREFIX (tests give each test its own).
+CACHES = {
+    "default": {
+        "BACKEND": "kropki_site.cache.TolerantRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "kropki"),
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+}
+# Expensive GETs (a board at a ply, a record's frame, the exports) per client IP per minute;
+# one more is a 429 (games/views/record.py). nginx's limit_req stands in front (docs/deploy.md).
+EXPENSIVE_GETS_PER_MINUTE = env_int("EXPENSIVE_GETS_PER_MINUTE", 240)
+
 # --- Celery ------------------------------------------------------------------
 
 CELERY_BROKER_URL = celery_broker_url(REDIS_URL)
@@ -291,6 +305,9 @@ WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)
 
+# A player offers a draw at most once per this many plies (games/play/offers.py).
+DRAW_OFFER_PLIES = env_int("DRAW_OFFER_PLIES", 10)
+
 # A block keeps two players apart in the ranked queue this long (docs/social.md).
 BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
 
@@ -299,10 +316,28 @@ BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
 CHAT_MESSAGES_PER_WINDOW = env_int("CHAT_MESSAGES_PER_WINDOW", 5)
 CHAT_WINDOW_SECONDS = env_int("CHAT_WINDOW_SECONDS", 10)
 REPORTS_PER_HOUR = env_int("REPORTS_PER_HOUR", 10)
+# Lines a chat room of one match holds at most; minutes after the end during which the
+# players and spectators may still write (then the room is closed and its record cached).
+CHAT_LINES_PER_ROOM = env_int("CHAT_LINES_PER_ROOM", 500)
+CHAT_CLOSE_MINUTES = env_int("CHAT_CLOSE_MINUTES", 10)
 
 # Games beyond the built-in ones: modules imported at start-up that register a
 # GameSpec in games.catalogue (docs/games.md), e.g. "tests.plugin.tictactoe.register".
 EXTRA_GAMES = env_list("KROPKI_EXTRA_GAMES", [])
+
+# --- New accounts and rating farming (games/play/trust.py, docs/social.md "New accounts") ---
+
+# New accounts per IP per window (sign-up; a guest's sign-up too); one more gets a 429 form.
+SIGNUPS_PER_IP = env_int("SIGNUPS_PER_IP", 3)
+SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", 3600)
+# Rated play, reports and direct challenges to players never played need an account this many
+# minutes old, or with this many finished matches.
+NEW_ACCOUNT_MINUTES = env_int("NEW_ACCOUNT_MINUTES", 60)
+NEW_ACCOUNT_GAMES = env_int("NEW_ACCOUNT_GAMES", 3)
+# Rated games of one pair in one variant that change ratings within 24 hours; later ones finish unrated.
+RATED_GAMES_PER_PAIR_PER_DAY = env_int("RATED_GAMES_PER_PAIR_PER_DAY", 3)
+# How long the (hashed) addresses an account logged in from are remembered (accounts/addresses.py).
+ADDRESS_MEMORY_DAYS = env_int("ADDRESS_MEMORY_DAYS", 30)
 
 # --- Challenges (games/services.challenge_create) -------------------------------
 
@@ -315,6 +350,9 @@ CHALLENGES_PER_HOUR = env_int("CHALLENGES_PER_HOUR", 20)  # created in the last 
 DIRECT_CHALLENGE_SECONDS = env_int("DIRECT_CHALLENGE_SECONDS", 60)
 DIRECT_CHALLENGES_PENDING_PER_USER = env_int("DIRECT_CHALLENGES_PENDING_PER_USER", 3)
 DIRECT_CHALLENGES_PER_HOUR = env_int("DIRECT_CHALLENGES_PER_HOUR", 30)
+# ...and per target: waiting for one player at once, received by one player per hour.
+DIRECT_CHALLENGES_PENDING_PER_TARGET = env_int("DIRECT_CHALLENGES_PENDING_PER_TARGET", 2)
+DIRECT_CHALLENGES_PER_TARGET_HOUR = env_int("DIRECT_CHALLENGES_PER_TARGET_HOUR", 10)
 
 # --- Accounts and authentication -----------------------------------------------
 
@@ -335,9 +373,11 @@ LOGOUT_REDIRECT_URL = "home"
 
 # django-axes (accounts/throttle.py): lock a (client IP, canonical username) pair
 # after AXES_FAILURE_LIMIT failures, and a client IP for every name after
-# AXES_IP_FAILURE_LIMIT, with a cool-off. The owner on another address is never locked.
+# AXES_IP_FAILURE_LIMIT slow an IP down (AXES_IP_SLOW_SECONDS). The owner on another address is never locked.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 30)
+# ...after which that IP is slowed, not locked: one attempt (checked as usual) per this many seconds.
+AXES_IP_SLOW_SECONDS = env_int("AXES_IP_SLOW_SECONDS", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"], "ip_address"]
 AXES_HANDLER = "accounts.throttle.LoginThrottleHandler"
@@ -428,6 +468,10 @@ BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 if BEHIND_PROXY:
     # Only behind a proxy (nginx) that sets this header itself.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# /healthz shows the parts' details (workers' host names, PIDs) only with this token in the
+# X-Healthz-Token header, or from the machine itself without the proxy (kropki_site/health.py).
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
 
 # --- Logging ---------------------------------------------------------------------
 

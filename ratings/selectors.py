@@ -148,3 +148,11 @@ def deltas_for_match(match_id: int) -> dict[str, dict[str, Any]] | None:
 def changes_for_matches(match_ids: Iterable[int], user_id: int) -> dict[int, RatingChange]:
     """``user_id``'s rating change in each of ``match_ids`` (one query), by match id."""
     return {c.match_id: c for c in RatingChange.objects.filter(user_id=user_id, match_id__in=list(match_ids))}
+
+
+def rated_games_between_since(a_id: int, b_id: int, variant: str, since: datetime) -> int:
+    """How many matches of ``variant`` rated the two players together since ``since`` (rating
+    farming: games.play.trust caps a pair's rated games a day)."""
+    theirs = RatingChange.objects.filter(user_id=b_id, variant=variant, created_at__gte=since).values("match_id")
+    return RatingChange.objects.filter(user_id=a_id, variant=variant, created_at__gte=since,
+                                       match_id__in=theirs).count()

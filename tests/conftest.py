@@ -71,7 +71,19 @@ def _own_limits(settings):
     """Each test counts its own rate limits (kropki_site/limits.py keys live in the shared Redis)."""
     import secrets
 
-    settings.LIMITS_PREFIX = f"kropki:test-limit:{secrets.token_hex(4)}:"
+    token = secrets.token_hex(4)
+    settings.LIMITS_PREFIX = f"kropki:test-limit:{token}:"
+    # ...and its own keys in the shared cache (kropki_site/cache.py: Redis)
+    caches = {**settings.CACHES, "default": {**settings.CACHES["default"], "KEY_PREFIX": f"kropki-test-{token}"}}
+    settings.CACHES = caches
+
+
+@pytest.fixture(autouse=True)
+def _established_personas(settings):
+    """The personas are made a moment before they play rated games or report: tests of other
+    things treat them as established accounts (games/play/trust.py); the tests of new accounts
+    set NEW_ACCOUNT_MINUTES back."""
+    settings.NEW_ACCOUNT_MINUTES = 0
 
 
 @pytest.fixture

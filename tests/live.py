@@ -272,7 +272,14 @@ def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
         # The same for WebSocket handshakes (games/live/budget.py); tests of the budget set it.
         "WS_CONNECTS_PER_IP_BURST": "100000", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "100000",
         "WS_CONNECTS_PER_USER_BURST": "100000",
+        # ...and sign up more accounts than one IP may, and play rated games with them at once
+        # (games/play/trust.py); the tests of those limits set them.
+        "SIGNUPS_PER_IP": "100000",
+        "NEW_ACCOUNT_MINUTES": "0",
         "LIMITS_PREFIX": f"kropki:live-limit:{suffix}:",
+        "CACHE_KEY_PREFIX": f"kropki-live-{suffix}",
+        # A session's browser tests step through many replays from 127.0.0.1; the test of that limit sets it.
+        "EXPENSIVE_GETS_PER_MINUTE": "100000",
         **extra_env,
     }
 

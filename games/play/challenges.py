@@ -16,13 +16,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.blocks import blocked_either_way
-from accounts.models import User
+from accounts.models import Block, User
 from accounts.usernames import username_fold
 from games import catalogue
 from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge, Match
 
+from . import trust
 from .creating import match_create
 
 
@@ -41,6 +42,8 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
     require_account(user_id)
     if variant not in catalogue.variant_keys():
         raise MatchError("unknown_variant")
+    if rated:
+        trust.require_established(user_id)
     with transaction.atomic():
         # the creator's row lock orders one user's creations (the counts below stay true)
         User.objects.select_for_update().filter(pk=user_id).values_list("pk").first()
@@ -67,6 +70,11 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
             raise MatchError("challenge_expired")
         if challenge.creator_id == user_id:
             raise MatchError("own_challenge")
+        assert user_id is not None  # require_account
+        if blocked_either_way(challenge.creator_id, user_id):
+            raise MatchError("blocked")
+        if challenge.rated:
+            trust.require_established(user_id)
         players = [challenge.creator_id, user_id]
         random.shuffle(players)
         match = match_create(variant=challenge.variant, pink_id=players[0], blue_id=players[1], rated=challenge.rated)
@@ -119,8 +127,11 @@ def _tell_both(challenge: Challenge, frame: dict[str, Any]) -> None:
 def challenge_direct_create(*, user_id: int, target_name: object, variant: object, rated: bool,
                             colour: object = Challenge.Colour.RANDOM) -> Challenge:
     """Challenge the player called ``target_name`` (any letter case). Refused: to yourself, to a
-    guest, when either blocked the other, a second one to the same player while the first waits,
-    more than DIRECT_CHALLENGES_PENDING_PER_USER waiting or DIRECT_CHALLENGES_PER_HOUR an hour."""
+    guest, when either blocked the other, to a player taking challenges only from players they
+    have played, a second one to the same player while the first waits, more than
+    DIRECT_CHALLENGES_PENDING_PER_USER waiting or DIRECT_CHALLENGES_PER_HOUR an hour, and more
+    than DIRECT_CHALLENGES_PENDING_PER_TARGET waiting for the target or
+    DIRECT_CHALLENGES_PER_TARGET_HOUR received by it in the last hour (accepted ones aside)."""
     require_account(user_id)
     if not isinstance(variant, str) or variant not in catalogue.variant_keys():
         raise MatchError("unknown_variant")
@@ -137,8 +148,15 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
         raise MatchError("not_challengeable")
     if blocked_either_way(user_id, target.pk):
         raise MatchError("blocked")
+    played = trust.have_played(user_id, target.pk)
+    if target.challenges_from_played_only and not played:
+        raise MatchError("only_played_challenge")
+    if rated or not played:  # a new account challenges only players it has played, and unrated
+        trust.require_established(user_id)
     with transaction.atomic():
-        creator = User.objects.select_for_update().get(pk=user_id)  # orders one user's challenges
+        # Both rows locked, in id order: the creator's and the target's counts below stay true.
+        locked = {u.pk: u for u in User.objects.select_for_update().filter(pk__in=[user_id, target.pk]).order_by("pk")}
+        creator = locked[user_id]
         now = timezone.now()
         pending = Challenge.objects.filter(direct_pending_q(now), creator_id=user_id)
         if pending.filter(target_id=target.pk).exists():
@@ -148,6 +166,14 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
         sent = Challenge.objects.filter(creator_id=user_id, target__isnull=False, created_at__gt=now - timedelta(hours=1))
         if sent.count() >= settings.DIRECT_CHALLENGES_PER_HOUR:
             raise MatchError("challenges_too_often")
+        # ...and per target (harassment: 8 fresh accounts put 8 live notices on one player's pages)
+        if Challenge.objects.filter(direct_pending_q(now), target_id=target.pk).count() >= \
+                settings.DIRECT_CHALLENGES_PENDING_PER_TARGET:
+            raise MatchError("target_busy")
+        lately = Challenge.objects.filter(target_id=target.pk, created_at__gt=now - timedelta(hours=1)).exclude(
+            status=Challenge.Status.ACCEPTED)  # the ones the target wanted do not count
+        if lately.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
+            raise MatchError("target_challenged_often")
         challenge = Challenge.objects.create(
             creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False
         )
@@ -203,6 +229,8 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
         require_account(user_id)
         if blocked_either_way(challenge.creator_id, user_id):  # a block made since the challenge
             raise MatchError("blocked")
+        if challenge.rated:
+            trust.require_established(user_id)
         pink, blue = _colours(challenge)
         match = match_create(variant=challenge.variant, pink_id=pink, blue_id=blue, rated=challenge.rated)
         challenge.status = Challenge.Status.ACCEPTED
@@ -235,11 +263,28 @@ def challenge_direct_expire(*, challenge_id: int) -> bool:
     return True
 
 
+def challenges_cancel_on_block(*, blocker_id: int, blocked_id: int) -> int:
+    """A block was just made: the open challenges between the two (direct ones either way, and
+    the blocked player's link and lobby challenges cannot be accepted by the blocker anyway) are
+    cancelled, and both players' pages are told (``challenge_cancelled``). How many."""
+    with transaction.atomic():
+        rows = list(Challenge.objects.select_for_update().filter(
+            Q(creator_id=blocked_id, target_id=blocker_id) | Q(creator_id=blocker_id, target_id=blocked_id),
+            status=Challenge.Status.OPEN))
+        for challenge in rows:
+            challenge.status = Challenge.Status.CANCELLED
+            challenge.save(update_fields=["status"])
+            _tell_both(challenge, {"type": "challenge_cancelled", "id": challenge.pk})
+    return len(rows)
+
+
 def challenges_direct_pending_for(user_id: int) -> list[dict[str, Any]]:
     """The challenges waiting for ``user_id``'s answer, as ``challenge_received`` frames (sent
     again when a site socket opens: a page loaded after the challenge still shows it)."""
     now = timezone.now()
-    rows = Challenge.objects.filter(direct_pending_q(now), target_id=user_id).select_related("creator")
+    blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
+    rows = (Challenge.objects.filter(direct_pending_q(now), target_id=user_id).exclude(creator_id__in=blocked)
+            .select_related("creator"))
     return [
         {"type": "challenge_received", "id": c.pk, "from": c.creator.username, "variant": c.variant,
          "rated": c.rated, "colour": c.colour, "seconds": _seconds_left(c, now)}

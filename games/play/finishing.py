@@ -9,7 +9,7 @@ from typing import Any
 from games.models import BLUE, PINK, Match
 from ratings.services import ratings_apply_result
 
-from . import core
+from . import core, trust
 
 
 def finish(
@@ -39,6 +39,8 @@ def rate(match: Match) -> dict[str, dict[str, Any]] | None:
     if not match.rated or match.status != Match.Status.FINISHED:
         return None
     if not (core.has_moved(match, PINK) and core.has_moved(match, BLUE)):
+        return None
+    if not trust.rating_allowed(match):  # a pair's repeated games of the day (rating farming)
         return None
     score_pink = 1.0 if match.winner == PINK else 0.0 if match.winner == BLUE else 0.5
     # A rated match is between two people, and finish() has just set finished_at.

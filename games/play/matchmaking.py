@@ -39,6 +39,7 @@ from games.errors import MatchError
 from games.models import BLUE, PINK, Match, Move, Seek
 from ratings.selectors import user_ratings
 
+from . import trust
 from .creating import match_create
 from .drain import drain_started
 
@@ -128,6 +129,7 @@ def seek_create(
         raise MatchError("login_required")
     if getattr(user, "is_guest", False):
         raise MatchError("account_required")
+    trust.require_established(user.pk)  # the ranked queue is rated play
     variants = list(dict.fromkeys(variants))
     if not variants or any(v not in catalogue.variant_keys() for v in variants):
         raise MatchError("unknown_variant")

@@ -1,16 +1,26 @@
-"""Resigning, draws and rematches: the offers players make each other."""
+"""Resigning, draws and rematches: the offers players make each other.
+
+Offers are bounded (issue 24 item 7): a player offers a draw at most once per
+DRAW_OFFER_PLIES plies (``draw_offer_too_soon``), and a rematch once a match
+(``rematch_already_offered``); the last offers are remembered in Redis
+(``kropki_site/limits.py``). A block stops offers: no draw offer to a player
+who blocked you, no rematch between two players either of whom blocked the other.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.blocks import blocked_either_way, has_blocked
 from games.engine import other
 from games.errors import MatchError
 from games.models import Match
+from kropki_site import limits
 
 from . import core, finishing
 from .computer import computer_start_allowed
@@ -36,6 +46,13 @@ def match_offer_draw(*, match_id: int, user_id: int | None) -> Match:
             raise MatchError("draw_unavailable")
         if match.draw_offer is not None:
             raise MatchError("draw_already_offered")
+        opponent = match.user_id_of(other(side))
+        if user_id is not None and opponent is not None and has_blocked(opponent, user_id):
+            raise MatchError("blocked")
+        last = limits.last_value("draw-offer", f"{match.pk}:{side}")
+        if last is not None and last.isdigit() and match.ply - int(last) < settings.DRAW_OFFER_PLIES:
+            raise MatchError("draw_offer_too_soon")
+        limits.remember_value("draw-offer", f"{match.pk}:{side}", match.ply, ttl=7 * 86400)
         match.draw_offer = side
         match.save(update_fields=["draw_offer"])
         core.broadcast_on_commit(match, "draw_offered", by=side)
@@ -67,6 +84,9 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
         side = core.side_of_user(match, user_id)
         if match.is_active or match.rematch_id is not None:
             raise MatchError("rematch_unavailable")
+        if match.pink_id is not None and match.blue_id is not None and blocked_either_way(
+                match.pink_id, match.blue_id):
+            raise MatchError("blocked")
         if match.bot_side is not None:  # starts at once: the computer form's limits (issue 24, items 2, 16)
             computer_start_allowed(user_id=match.user_id_of(side) or 0, address="", address_guest_ids=frozenset())
             return _start_rematch(match)
@@ -74,6 +94,8 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
             return _start_rematch(match)
         if match.rematch_offer == side:
             return match
+        if not limits.hit("rematch-offer", f"{match.pk}:{side}", limit=1, window=7 * 86400):
+            raise MatchError("rematch_already_offered")
         match.rematch_offer = side
         match.save(update_fields=["rematch_offer"])
         core.broadcast_on_commit(match, "rematch_offered", by=side)

@@ -34,13 +34,15 @@ def chat_panel(request: HttpRequest, match: Match, you: int | None) -> dict[str,
     refusal = ""
     if user_id is None:
         refusal = str(chat.LOGIN_REQUIRED)
-    elif room == chat.SPECTATORS and getattr(user, "is_guest", False):
+    elif getattr(user, "is_guest", False):
         refusal = str(chat.GUEST)
+    elif not match.is_active and not chat.chat_open_after_end(match.finished_at):
+        refusal = str(chat.CLOSED)
     players = [(p.pk, p.username) for p in (match.pink, match.blue)
                if p is not None and p.pk != user_id and not p.is_deleted]  # nobody to report in a deleted account
     return {
-        # A player alone with the computer has nobody to talk to.
-        "show": not (room == chat.PLAYERS and match.bot_side is not None),
+        # No chat in a game against the computer (games/play/chat.py): nobody writes there.
+        "show": match.bot_side is None,
         "room": room,
         "can_write": not refusal,
         "refusal": refusal,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -82,6 +83,7 @@ def queue_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     except MatchError as exc:
         if exc.code == "queue_cooldown":  # the queue page says why and until when
             return render(request, "games/queue.html", _queue_context(request), status=429)
+        messages.error(request, exc.message)
         return redirect("lobby")
     return redirect("queue")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -24,6 +25,7 @@ from games.display.board import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
 from games.views.chat import chat_panel
+from games.views.expensive import history_digest, rate_limited
 from games.views.rules import rule_url
 
 
@@ -148,11 +150,13 @@ def _next_game(match: Match, you: int | None) -> dict[str, Any] | None:
 
 
 @require_GET
+@rate_limited()
 def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
     """The board of ``match`` after ``ply`` moves as SVG, drawn by the one
     renderer: what a live page fetches after a gap (docs/protocol.md).
     ``?live=1``: with the targets of a match in play; ``?lang=pl|en``: the
-    words. A position never changes once played, so the answer is cached."""
+    words. A position never changes once played, so the answer is cached by
+    browsers, and a finished match's in the shared cache (games/views/expensive.py)."""
     match = get_object_or_404(Match, pk=match_id)
     if ply > match.ply:
         raise Http404
@@ -160,9 +164,16 @@ def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
     known = {code for code, _name in settings.LANGUAGES}
     if lang not in known:
         lang = get_language()
-    state = catalogue.variant(match.variant).game().state_from_history(match.history[:ply])
     live = request.GET.get("live") == "1"
-    response = HttpResponse(board_svg(match, state, live, lang), content_type="image/svg+xml; charset=utf-8")
+    key = (f"board:{match.pk}:{match.status}:{match.variant}:{ply}:{history_digest(match.history[:ply])}:"
+           f"{int(live)}:{lang}")
+    svg: str | None = cache.get(key) if not match.is_active else None
+    if svg is None:
+        state = catalogue.variant(match.variant).game().state_from_history(match.history[:ply])
+        svg = board_svg(match, state, live, lang)
+        if not match.is_active:
+            cache.set(key, svg, 24 * 3600)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     patch_cache_control(response, public=True, max_age=86400, immutable=True)
     return response
 

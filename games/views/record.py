@@ -8,8 +8,9 @@ finished match never change, so they are cacheable.
 
 Queries: the page reads the match with both players and its rating changes
 (two queries; the changes are cached, as they never change once the match is
-finished) whatever the length of the game, and its chat, both rooms (one query, not
-cached: players may still write after the end). The rest of the page (the
+finished) whatever the length of the game, and the last RECORD_CHAT_LINES lines of each
+chat room (``?czat=2`` the ones before; cached once the chat has closed, CHAT_CLOSE_MINUTES
+after the end: games/play/chat.py). The rest of the page (the
 final board, the move list) depends only on the variant, the moves and the
 language: it is computed once and kept in the cache under a digest of those
 (``_replay``; the template caches the list's markup under the same key), so
@@ -35,7 +36,8 @@ from games.display import export
 from games.display.board import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
-from games.play.chat import chat_rooms
+from games.play.chat import chat_record_page
+from games.views.expensive import history_digest, rate_limited
 from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
 
@@ -102,6 +104,15 @@ def _changes(match: Match) -> dict[int, RatingChange]:
     return changes
 
 
+def _chat_page(value: str | None) -> int:
+    """``?czat=N``: the chat's page (1: the latest lines); anything else is page 1."""
+    try:
+        page = int(value or 1)
+    except ValueError:
+        return 1
+    return page if 1 <= page <= 10_000 else 1
+
+
 @require_GET
 def record(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
@@ -125,6 +136,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
             "winner": match.winner == side,
         })
     total = len(match.history)
+    chat_page = _chat_page(request.GET.get("czat"))
     return render(request, "games/record.html", {
         "match": match,
         "variant_name": catalogue.variant_name(match.variant),
@@ -136,7 +148,8 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         "moves_key": key,
         "total": total,
         "has_sgf": export.has_sgf(match.variant),
-        "chat": chat_rooms(match_id=match.pk),
+        "chat": chat_record_page(match_id=match.pk, finished_at=match.finished_at, page=chat_page),
+        "chat_page": chat_page,
         "replay_config": {
             "total": total,
             "frameUrl": reverse("record_frame", args=[match.pk, 0]),
@@ -151,27 +164,35 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+@rate_limited(json_answer=True)
 def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
-    """The board after ``ply`` moves of a finished match (one query, a replay and a render)."""
-    match = get_object_or_404(Match, pk=match_id)
+    """The board after ``ply`` moves of a finished match (one query; a replay and a render the
+    first time any process is asked, then the shared cache's copy)."""
+    match = get_object_or_404(Match.objects.only("pk", "variant", "history", "status"), pk=match_id)
     if match.is_active:
         raise Http404  # frames of a live match would leak nothing, but they would change under the cache
     if not 0 <= ply <= len(match.history):
         raise Http404
-    game = catalogue.variant(match.variant).game()
-    state = game.state_from_history(match.history[:ply])
-    pink, blue = state.scores()
-    response = JsonResponse({
-        "ply": ply,
-        "svg": render_board(state.view(), game.slug, lang=get_language()),
-        "move": game.action_to_string(match.history[ply - 1]) if ply else None,
-        "scores": [pink, blue],
-    })
+    key = f"record-frame:{match.variant}:{ply}:{history_digest(match.history[:ply])}:{get_language()}"
+    data: dict[str, object] | None = cache.get(key)
+    if data is None:
+        game = catalogue.variant(match.variant).game()
+        state = game.state_from_history(match.history[:ply])
+        pink, blue = state.scores()
+        data = {
+            "ply": ply,
+            "svg": render_board(state.view(), game.slug, lang=get_language()),
+            "move": game.action_to_string(match.history[ply - 1]) if ply else None,
+            "scores": [pink, blue],
+        }
+        cache.set(key, data, RECORD_CACHE_SECONDS)
+    response = JsonResponse(data)
     response["Cache-Control"] = f"public, max-age={FRAME_MAX_AGE}"
     return response
 
 
 @require_GET
+@rate_limited()
 def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     moves = list(Move.objects.filter(match=match).order_by("ply"))
@@ -184,6 +205,7 @@ def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+@rate_limited()
 def export_sgf(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     if not export.has_sgf(match.variant):

@@ -13,6 +13,7 @@ from accounts.blocks import block_create, block_delete
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from accounts.models import User
 from accounts.usernames import username_fold
+from games.play.challenges import challenges_cancel_on_block
 
 
 def _player(username: str) -> User:
@@ -30,6 +31,7 @@ def block(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
         messages.error(request, _("You cannot block yourself."))
     else:
         block_create(blocker=request.user, blocked=player)
+        challenges_cancel_on_block(blocker_id=request.user.pk, blocked_id=player.pk)
         messages.success(request, _("You blocked %(name)s: they cannot challenge you or write to you, and the ranked queue does not pair you for 24 hours.") % {"name": player.username})
     return redirect("profile", username=player.username)
 

@@ -212,7 +212,8 @@ def run_together(*funcs):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_timeout_racing_a_resignation_is_rated_once(make_user):
+def test_a_timeout_racing_a_resignation_is_rated_once(make_user, settings):
+    settings.RATED_GAMES_PER_PAIR_PER_DAY = 5  # one pair, five races (games/play/trust.py caps a pair's day)
     alice, bob = make_user("alice"), make_user("bob")
     for _ in range(5):
         match = services.match_create(variant=C4, pink_id=alice.pk, blue_id=bob.pk, rated=True)

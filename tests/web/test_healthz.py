@@ -92,3 +92,33 @@ def test_beat_starts_a_new_schedule_over_a_truncated_one(tmp_path):
         assert "sweep-expired-turns" in scheduler.schedule
     finally:
         scheduler.close()
+
+
+# -- issue 24 item 19: the details are not for anyone -------------------------------------------
+
+def _beat_like_a_site():
+    heartbeat.alive("worker:clock@web-7.internal", queues=["clock"])
+    heartbeat.alive("beat")
+
+
+@pytest.mark.parametrize("meta", [
+    {"REMOTE_ADDR": "203.0.113.9"},  # a visitor reaching daphne directly
+    {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"},  # a visitor through nginx
+    {"REMOTE_ADDR": "203.0.113.9", "HTTP_X_HEALTHZ_TOKEN": "guess"},
+])
+def test_a_visitor_reading_healthz_learns_no_host_names_or_pids(client, settings, meta):
+    settings.HEALTHZ_TOKEN = "s3cret-token"
+    _beat_like_a_site()
+    response = client.get(reverse("healthz"), **meta)
+    assert response.status_code == 200
+    assert response.json() == {"status": "degraded"}
+    assert "web-7" not in response.content.decode() and "pid" not in response.content.decode()
+
+
+def test_the_token_or_the_machine_itself_sees_the_details(client, settings):
+    settings.HEALTHZ_TOKEN = "s3cret-token"
+    _beat_like_a_site()
+    with_token = client.get(reverse("healthz"), REMOTE_ADDR="203.0.113.9", HTTP_X_HEALTHZ_TOKEN="s3cret-token").json()
+    assert with_token["parts"]["workers"]["clock@web-7.internal"]["pid"] > 0
+    local = client.get(reverse("healthz"), REMOTE_ADDR="127.0.0.1").json()
+    assert "clock@web-7.internal" in local["parts"]["workers"] and local["missing"]

@@ -1,0 +1,85 @@
+"""Which accounts are established enough for what abuse feeds on (issue 24 items 3
+and 9; docs/social.md "New accounts").
+
+Free accounts multiply every per-account limit, so rated play (challenges, the
+ranked queue), reports, and direct challenges to a player one has never played
+need an *established* account: one at least NEW_ACCOUNT_MINUTES old, or with
+NEW_ACCOUNT_GAMES finished matches (against people or the computer), or staff.
+A new account plays unrated games, the computer, link challenges and players
+it has played; its refusal is ``account_too_new``, worded with the minutes left.
+
+Rating farming: a pair's rated games count for the rating at most
+RATED_GAMES_PER_PAIR_PER_DAY times a variant in 24 hours (the rest finish unrated), and
+a pair whose accounts logged in from one address (``accounts.addresses``) is
+flagged for staff when a rated game between them finishes.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.addresses import shared_address
+from accounts.models import PairFlag, User
+from games.errors import MatchError
+from games.models import Match
+from ratings.selectors import rated_games_between_since
+
+
+def _finished_games(user_id: int) -> int:
+    return Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.FINISHED).count()
+
+
+def minutes_left(user: User) -> int:
+    """Minutes until ``user`` is established by age (0: it is established)."""
+    if user.is_staff:
+        return 0
+    age = timezone.now() - user.date_joined
+    left = timedelta(minutes=settings.NEW_ACCOUNT_MINUTES) - age
+    if left <= timedelta(0):
+        return 0
+    if settings.NEW_ACCOUNT_GAMES > 0 and _finished_games(user.pk) >= settings.NEW_ACCOUNT_GAMES:
+        return 0
+    return max(1, int(left.total_seconds() // 60) + (1 if left.total_seconds() % 60 else 0))
+
+
+def require_established(user_id: int) -> None:
+    """MatchError ``account_too_new`` unless ``user_id`` is established (see the module)."""
+    user = User.objects.filter(pk=user_id).only("pk", "is_staff", "date_joined").first()
+    if user is None:
+        raise MatchError("login_required")
+    left = minutes_left(user)
+    if left:
+        raise MatchError("account_too_new", _(
+            "Your account is new: rated games, reports and challenges to players you have not played "
+            "open in %(minutes)d min or after %(games)d finished games."
+        ) % {"minutes": left, "games": settings.NEW_ACCOUNT_GAMES})
+
+
+def have_played(a_id: int, b_id: int) -> bool:
+    """Whether the two met in a finished match."""
+    return Match.objects.filter(
+        Q(pink_id=a_id, blue_id=b_id) | Q(pink_id=b_id, blue_id=a_id), status=Match.Status.FINISHED
+    ).exists()
+
+
+def rating_allowed(match: Match) -> bool:
+    """Whether this finishing rated match may change ratings: fewer than
+    RATED_GAMES_PER_PAIR_PER_DAY rated games of the pair in this variant in the last 24 hours.
+    Flags the pair for staff when they share an address."""
+    assert match.pink_id is not None and match.blue_id is not None
+    now = match.finished_at or timezone.now()
+    flag_shared_address(match)
+    earlier = rated_games_between_since(match.pink_id, match.blue_id, match.variant, now - timedelta(hours=24))
+    return earlier < settings.RATED_GAMES_PER_PAIR_PER_DAY
+
+
+def flag_shared_address(match: Match) -> None:
+    if match.pink_id is None or match.blue_id is None:
+        return
+    if shared_address(match.pink_id, match.blue_id):
+        PairFlag.note(match.pink_id, match.blue_id, reason=PairFlag.Reason.SHARED_ADDRESS, match_id=match.pk)

@@ -1,0 +1,72 @@
+"""Issue 24 item 11 through a real daphne with production flags (DEBUG=0): 8 threads fetching
+distinct plies of a finished match from one address. The site answers the limit's worth and then
+429; the frames drawn are in the shared Redis cache, where any other daphne finds them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import redis
+
+from kropki_site import devredis
+from tests import live
+
+pytestmark = pytest.mark.slow
+LIMIT = 30
+
+SETUP = """
+import json
+from django.contrib.auth import get_user_model
+from games import play
+User = get_user_model()
+alice = User.objects.create_user(username="alice", email="a@example.com", password="kropka-Trudna-2024")
+bob = User.objects.create_user(username="bob", email="b@example.com", password="kropka-Trudna-2024")
+match = play.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
+for ply, column in enumerate([0, 1, 0, 1, 0, 1, 0]):
+    play.match_play(match_id=match.pk, user_id=(alice if ply % 2 == 0 else bob).pk, ply=ply, action=column)
+print("JSON:" + json.dumps({"match": match.pk}))
+"""
+
+
+@pytest.fixture(scope="module")
+def board_site():
+    workdir = Path(tempfile.mkdtemp(prefix="kropki-boards-"))
+    redis_proc = devredis.start(workdir / "redis.sock")
+    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", EXPENSIVE_GETS_PER_MINUTE=str(LIMIT))
+    result = site.manage("shell", "-c", SETUP)
+    data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+    _proc, url = site.start_daphne()
+    yield site, url, data, workdir / "redis.sock"
+    site.stop_all()
+    live.stop_group(redis_proc)
+    live.drop_live_database(site.env["DATABASE_URL"])
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def status_of(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=20) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_eight_threads_of_distinct_plies_from_one_address_get_the_limit_then_429(board_site):
+    site, url, data, sock = board_site
+    match = data["match"]
+    urls = [f"{url}/partia/{match}/zapis/klatka/{i % 8}/" if i % 2 else f"{url}/partia/{match}/plansza/{i % 8}/"
+            for i in range(80)]
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(status_of, urls))
+    assert statuses.count(200) == LIMIT and statuses.count(429) == len(urls) - LIMIT, statuses
+    prefix = site.env["CACHE_KEY_PREFIX"]
+    keys = [key.decode() for key in redis.Redis(unix_socket_path=str(sock)).keys(f"{prefix}:*")]
+    assert any("record-frame:" in key for key in keys) and any(":board:" in key for key in keys), keys
