@@ -585,21 +585,7 @@
   }
 
   function beep() {
-    try {
-      var Audio = window.AudioContext || window.webkitAudioContext;
-      if (!Audio) return;
-      var ctx = new Audio();
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
-      osc.frequency.value = 660;
-      gain.gain.setValueAtTime(0.12, ctx.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.25);
-      osc.connect(gain);
-      gain.connect(ctx.destination);
-      osc.start();
-      osc.stop(ctx.currentTime + 0.25);
-      osc.onended = function () { ctx.close(); };
-    } catch (e) { /* no sound: the live region still says it */ }
+    if (window.KropkiBeep) window.KropkiBeep(660, 0.12, 0.25); // static/js/sound.js
   }
 
   // A heartbeat: a frame lost on the way (a channel-layer drop, docs/reliability.md)

@@ -248,21 +248,7 @@
   }
 
   function beep() {
-    try {
-      var Audio = window.AudioContext || window.webkitAudioContext;
-      if (!Audio) return;
-      var ctx = new Audio();
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
-      osc.frequency.value = 880;
-      gain.gain.setValueAtTime(0.15, ctx.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
-      osc.connect(gain);
-      gain.connect(ctx.destination);
-      osc.start();
-      osc.stop(ctx.currentTime + 0.4);
-      osc.onended = function () { ctx.close(); };
-    } catch (e) { /* no sound: the notice and the title still tell */ }
+    if (window.KropkiBeep) window.KropkiBeep(880, 0.15, 0.4); // static/js/sound.js
   }
 
   // -- challenge forms ------------------------------------------------------------

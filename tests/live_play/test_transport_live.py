@@ -6,7 +6,8 @@ scripts/run's flags, a real Redis, a real Celery worker, the site's own handshak
   core layer 1-2 were lost a run), a chat burst's accepted lines reach the opponent, a
   direct challenge's notice reaches its target's site socket, and a logout closes the
   logged-out user's socket (4401);
-- the players sit on different daphnes: moves, chat and notices cross processes;
+- the players sit on different daphnes: moves, chat, challenge notices and presence
+  (the online list) cross processes;
 - Redis restarted mid-match: both players have the position within 3 s of its return.
 """
 
@@ -156,7 +157,14 @@ async def test_no_frame_is_lost_while_sockets_churn(site, urls):
     assert lost == [], f"moved frames not received within {FRAME_WAIT} s: {lost}; also heard {others[-5:]}"
     assert counts["state"] >= LOOPS, counts  # the flood really ran (and the budget let some through)
     assert counts["closed 4429"] > 0, counts  # ... and its excess was refused with 4429
-    for ws in (ws_a, ws_b, site_a, site_c):
+    # Presence across daphnes: alice's lobby (daphne 2) hears bob come online on daphne 1.
+    await site_a.send(json.dumps({"type": "watch_online"}))
+    await until(site_a, lambda f: f["type"] == "online", FRAME_WAIT)
+    site_b = await open_site(urls[0], data["bob"])
+    listed = await until(site_a, lambda f: f["type"] == "online" and "bob" in [p["name"] for p in f["players"]],
+                         FRAME_WAIT + 1)
+    assert {"alice", "bob"} <= {p["name"] for p in listed["players"]}
+    for ws in (ws_a, ws_b, site_a, site_b, site_c):
         await ws.close()
 
 

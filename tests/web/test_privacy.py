@@ -108,7 +108,7 @@ def test_the_profile_list_of_an_opponent_drops_the_name_even_when_cached(client,
 def test_deleting_closes_the_players_sockets_after_commit(client, alice, history, monkeypatch,
                                                           django_capture_on_commit_callbacks):
     closed = []
-    monkeypatch.setattr("games.receivers.close_user_sockets", closed.append)
+    monkeypatch.setattr("games.receivers.close_user_sockets", lambda user_id, session=None: closed.append(user_id))
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True):
         delete(client)
