@@ -7,8 +7,9 @@ group are gone. Shown:
 
 - match A, whose mover stops playing just before the crash, still ends on time
   (deadline + 10 s) and both players' pages show the result;
-- the sockets were closed by daphne (the consumer's channel-layer read fails)
-  and reconnect; they draw the database's state;
+- the sockets stay open: daphne's hub (games/live/hub.py) reconnects to Redis,
+  subscribes again and sends each match socket a fresh state (within 3 s of
+  Redis' return); they draw the database's state;
 - match B is played on after Redis is back: moves work and are broadcast;
 - Celery recovers: with the sweep_turns loop stopped, a new match C's timeout
   is applied by the worker (beat's sweep) within deadline + 10 s.
@@ -57,13 +58,17 @@ async def test_redis_restart_mid_match(fault_site_factory):
     await play(a2, a1, 1)  # A: alice to move; she will not
     a_deadline = deadline_ts(a1.snapshot)
 
-    fs.redis.kill()  # beat's messages, the workers' connections, all groups: gone
+    def states(p: Player) -> int:
+        return sum(1 for f in p.frames if f.get("type") == "state")
+
+    before = {p.name: states(p) for p in (a1, a2, b1, b2)}
+    fs.redis.kill()  # beat's messages, the workers' connections, all subscriptions: gone
     await asyncio.sleep(1.0)
     await asyncio.to_thread(fs.redis.start)
 
-    # B goes on once the sockets are back: moves work and reach the other side
-    for p in (b1, b2):
-        await p.wait(lambda q: q.connects >= 2 and q.ws is not None, 15, "reconnect")
+    # Every page is repaired by a state the server sends (or by a reconnect, which sends one too)
+    for p in (a1, a2, b1, b2):
+        await p.wait(lambda q: q.ws is not None and states(q) > before[q.name], 3, "a state after Redis is back")
     await play(b1, b2, 1, timeout=15)
     await play(b2, b1, 51)
     db_b = await asyncio.to_thread(fs.db_state, match_b["match"])
