@@ -5,6 +5,7 @@ distinct plies of a finished match from one address. The site answers the limit'
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import urllib.error
@@ -47,7 +48,8 @@ def board_site():
     site.stop_all()
     live.stop_group(redis_proc)
     live.drop_live_database(site.env["DATABASE_URL"])
-    shutil.rmtree(workdir, ignore_errors=True)
+    if not os.environ.get("KROPKI_KEEP_LIVE_DIRS"):  # set it to read the processes' logs after a failure
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def status_of(url: str) -> int:
