@@ -73,7 +73,7 @@ def test_challenges_only_from_players_i_have_played(client, alice, bob, charlie,
         challenge(charlie)
     assert info.value.code == "only_played_challenge"
     with translation.override("pl"):
-        assert info.value.message == "Ten gracz przyjmuje wyzwania tylko od osób, z którymi ma rozegraną partię."
+        assert info.value.message == "Ta osoba przyjmuje wyzwania tylko od tych, z którymi ma rozegraną partię."
     match = make_match(C4, pink=alice, blue=bob)
     for i, column in enumerate(PINK_WINS):
         play_move(match, alice if i % 2 == 0 else bob, column)
