@@ -52,6 +52,7 @@ GAMES = {
     "kropki-20": (70, "resign"),
     "cztery-w-rzedzie": (9, "finish"),
     "kropki-i-kwadraty": (24, "finish"),
+    "pilkarzyki": (12, "finish"),
 }
 
 SEED = r"""
