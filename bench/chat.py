@@ -6,7 +6,8 @@
 ``--flood L`` (issue 23's reconnect flood): the second phase has no chat but L anonymous
 loops (in a child process) that open a socket of one of the phase's matches, read its first
 frame and close, again at once, for the whole phase; the site runs with the production
-handshake budget (games/live/budget.py). The JSON's ``flood`` counts what the loops got
+handshake budget (games/live/budget.py), from an address of their own (X-Forwarded-For,
+with BEHIND_PROXY=1; the players connect from 127.0.0.1). The JSON's ``flood`` counts what the loops got
 (``state``, ``closed 4429``, ...); ``p99_ratio`` is then flood ÷ alone (target ≤ 2).
 
 A sibling of bench/live.py, built from its machinery (its Redis, site, daphne,
@@ -175,6 +176,9 @@ def chat_worker(hosts: list[str], cookie_name: str, specs: list[dict], watchers:
     asyncio.run(run())
 
 
+FLOOD_ADDRESS = "203.0.113.7"  # the flood's one address (TEST-NET-3); the players come from 127.0.0.1
+
+
 def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go, stop, results) -> None:
     """``loops`` anonymous reconnect loops over the matches, until ``stop`` (a child process)."""
     import websockets
@@ -185,8 +189,10 @@ def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go,
         host = hosts[i % len(hosts)]
         while not stop.is_set():
             key = "failed"
-            try:
-                ws = await bench_live.connect(host, f"/ws/match/{match_ids[i % len(match_ids)]}/", None, 10)
+            try:  # from the attacker's own address (the site trusts the proxy's header here, BEHIND_PROXY)
+                ws = await websockets.connect(f"ws://{host}/ws/match/{match_ids[i % len(match_ids)]}/",
+                                              origin=f"http://{host}", open_timeout=10,
+                                              additional_headers=[("X-Forwarded-For", FLOOD_ADDRESS)])
                 frame = await asyncio.wait_for(ws.recv(), 10)
                 key = "state" if '"state"' in frame else "other"
                 await ws.close()
@@ -301,7 +307,8 @@ def main() -> int:
     error = None
     try:
         budget = {} if not args.flood else {  # production's handshake budget (tests/live.py lifts it)
-            "WS_CONNECTS_PER_IP_BURST": "60", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "40", "WS_CONNECTS_PER_USER_BURST": "30"}
+            "WS_CONNECTS_PER_IP_BURST": "60", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "40", "WS_CONNECTS_PER_USER_BURST": "30",
+            "BEHIND_PROXY": "1"}  # so that the flood's X-Forwarded-For is its address
         site = bench_live.make_tree_site(workdir, redis_url, ROOT, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING",
                                          **budget)
         result = site.manage("shell", "-c", SETUP % {"n": per_round * args.rounds, "variant": args.variant,
@@ -353,15 +360,15 @@ def main() -> int:
         report["p99_ratio"] = round(report["chat"]["p99_ms"] / report["alone"]["p99_ms"], 3)
         report["p50_ratio"] = round(report["chat"]["p50_ms"] / report["alone"]["p50_ms"], 3)
         report["target_p99_ratio"] = 2.0 if args.flood else 1.2
+        report["rate_limited"] = counters["rate_limited"]
+        for name, samples in counters.get("cpu", {}).items():  # daphne and Redis CPU per move, each phase
+            report[name]["daphne_cpu_ms_per_move"] = [c["daphne"] for c in samples]
+            report[name]["redis_cpu_ms_per_move"] = [c["redis"] for c in samples]
         if args.flood:  # the second phase was the flood: say so
             report["flood"] = report.pop("chat")
             report["flood"].update(loops=args.flood, outcomes=report["flood"].pop("chat_errors"))
             for key in ("chat_lines", "chat_per_s_measured", "chat_p50_ms", "chat_p99_ms"):
                 report["flood"].pop(key, None)
-        report["rate_limited"] = counters["rate_limited"]
-        for name, samples in counters.get("cpu", {}).items():  # daphne and Redis CPU per move, each phase
-            report[name]["daphne_cpu_ms_per_move"] = [c["daphne"] for c in samples]
-            report[name]["redis_cpu_ms_per_move"] = [c["redis"] for c in samples]
         other = report.get("chat") or report["flood"]
         print(f"moves alone: p50 {report['alone']['p50_ms']} ms, p99 {report['alone']['p99_ms']} ms; "
               f"with {'the flood' if args.flood else 'chat'}: p50 {other['p50_ms']} ms, p99 {other['p99_ms']} ms; "
