@@ -65,8 +65,12 @@ def is_valid_for_alice(content: object, legal: list[int]) -> bool:
 
 
 @pytest.fixture
-def arena(alice, bob):
-    """A fresh Cztery w rzędzie match, Alice (to move) logged in."""
+def arena(alice, bob, settings):
+    """A fresh Cztery w rzędzie match, Alice (to move) logged in. Every example opens a socket of
+    its own, more than a user's handshake budget allows (games/live/budget.py): these tests are
+    about frames, so the budget is lifted here (tests/games/live/test_hub.py tests it)."""
+    settings.WS_CONNECTS_PER_USER_BURST = 100000
+    settings.WS_CONNECTS_PER_IP_BURST = 100000
     match = make_match(alice, bob)
     return match.pk, session_cookie(logged_in_client(alice))
 
