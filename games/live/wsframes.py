@@ -45,9 +45,10 @@ class TooDeep(BadFrame):
     pass
 
 
-class LoneSurrogate(BadFrame):
-    """A string with half of a UTF-16 pair (``"\\ud800"``): JSON allows it, UTF-8 cannot carry it,
-    so it used to fail later (a database write, a send) and close the socket with 1011."""
+class UnstorableText(BadFrame):
+    """A string with half of a UTF-16 pair (``"\\ud800"``), which UTF-8 cannot carry, or a NUL,
+    which PostgreSQL refuses: JSON allows both, and they used to fail later (a database write,
+    a send) and close the socket with 1011."""
 
 
 def nesting_depth(text: str) -> int:
@@ -69,11 +70,14 @@ def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
     if nesting_depth(text) > max_depth:
         raise TooDeep(f"nested deeper than {max_depth}")
     value = json.loads(text)
-    if "\\u" in text:  # only an escape can make a lone surrogate (the text itself is valid UTF-8)
+    if "\\u" in text:  # only an escape can make a lone surrogate or a NUL (the text itself is valid UTF-8)
         try:
-            json.dumps(value, ensure_ascii=False).encode()
+            encoded = json.dumps(value, ensure_ascii=False)
+            encoded.encode()
         except UnicodeEncodeError:
-            raise LoneSurrogate("a lone surrogate") from None
+            raise UnstorableText("a lone surrogate") from None
+        if "\x00" in encoded:  # no frame carries one, and PostgreSQL refuses it in a query
+            raise UnstorableText("a NUL character")
     return value
 
 
