@@ -66,6 +66,7 @@ LOGGED_OUT = object()
 # coalesced announcement): kept referenced here until done, per event loop.
 _background: set[asyncio.Task[Any]] = set()
 _announcing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+_wanted: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()  # loops with a change not yet pushed
 
 
 def _spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -76,18 +77,22 @@ def _spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
 
 
 def request_announce(desk: Desk) -> None:
-    """Push the online list soon; requests meanwhile share the one push."""
+    """Push the online list soon; requests meanwhile share the one push. A request that comes
+    while a push is being made (its list may already be read) is served by one more push."""
     loop = asyncio.get_running_loop()
+    _wanted.add(loop)
     task = _announcing.get(loop)
     if task is not None and not task.done():
         return
 
     async def announce() -> None:
-        await asyncio.sleep(ANNOUNCE_DELAY_SECONDS)
-        try:
-            await db_call(desk.announce_online)()
-        except Exception:  # the next change pushes again
-            log.warning("online list not pushed", exc_info=True)
+        while loop in _wanted:
+            await asyncio.sleep(ANNOUNCE_DELAY_SECONDS)
+            _wanted.discard(loop)
+            try:
+                await db_call(desk.announce_online)()
+            except Exception:  # the next change pushes again
+                log.warning("online list not pushed", exc_info=True)
 
     _announcing[loop] = _spawn(announce())
 

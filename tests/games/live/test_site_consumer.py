@@ -421,3 +421,31 @@ async def test_an_invisible_players_tabs_coming_and_going_push_nothing(alice, bo
     await online_names(watcher, ["alice", "bob"])
     for ws in (watcher, ws_b):
         await ws.disconnect()
+
+
+async def test_a_change_heard_while_the_list_is_being_pushed_is_pushed_too(monkeypatch):
+    """The coalesced push read the online set before bob came online, and bob's own request
+    arrived while that push was still running: a second push must follow (a lost update left
+    the lobby without bob; CI saw it as a time-out of the test above)."""
+    monkeypatch.setattr(site_consumer, "ANNOUNCE_DELAY_SECONDS", 0.01)
+    reading, release = asyncio.Event(), asyncio.Event()
+    loop = asyncio.get_running_loop()
+    pushes: list[int] = []
+
+    class SlowDesk:
+        def announce_online(self) -> None:
+            pushes.append(len(pushes))
+            if len(pushes) == 1:
+                loop.call_soon_threadsafe(reading.set)
+                asyncio.run_coroutine_threadsafe(release.wait(), loop).result(timeout=5)
+
+    desk = SlowDesk()
+    site_consumer.request_announce(desk)
+    await asyncio.wait_for(reading.wait(), 5)
+    site_consumer.request_announce(desk)  # bob comes online while the first list is being pushed
+    release.set()
+    for _ in range(100):
+        if len(pushes) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert pushes == [0, 1]
