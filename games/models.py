@@ -82,7 +82,7 @@ class Match(models.Model):
             # The sweeper's only question, asked every second: which active matches are overdue?
             # (status, turn_deadline) rather than a partial index on status="active": SQLite
             # ignores a partial index when the status comes as a bound parameter, as Django
-            # sends it (tests/games/test_clock_sweep.py checks the plan).
+            # sends it (tests/games/play/test_clock_sweep.py checks the plan).
             models.Index(fields=["status", "turn_deadline"], name="match_status_deadline"),
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
             # A player's matches, newest first (profiles).
@@ -193,7 +193,7 @@ class Challenge(models.Model):
 class Seek(models.Model):
     """A player waiting in the ranked queue of one variant ("Graj teraz").
 
-    Only ``games/matchmaking.py`` creates or changes these rows. ``rating`` is
+    Only ``games/play/matchmaking.py`` creates or changes these rows. ``rating`` is
     the player's rating when they joined, so pairing needs no join.
     """
 

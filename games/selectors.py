@@ -97,7 +97,7 @@ def live_summary(limit: int = 5) -> dict[str, Any]:
     """How many people are playing and watching now, and a few live matches.
 
     ``playing``: distinct people in active matches between two people;
-    ``watching``: open spectator sockets on match pages (games.presence,
+    ``watching``: open spectator sockets on match pages (games.live.presence,
     shared by every daphne process); ``matches``: up to ``limit`` of those
     matches, newest first, as dicts with ``variant``, ``pink``, ``blue`` and ``url``.
 

@@ -127,7 +127,7 @@ DATABASES = {
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         # Under ASGI every request may run in another thread: no persistent connections.
         conn_max_age=0,
-        # ...except the match consumer's pool threads (games/match_consumer.db_call), which keep
+        # ...except the match socket's pool threads (games/live/dbcall.db_call), which keep
         # theirs: ping a kept connection before reusing it, reconnect if it died.
         conn_health_checks=True,
     )
@@ -339,7 +339,7 @@ RATED_GAMES_PER_PAIR_PER_DAY = env_int("RATED_GAMES_PER_PAIR_PER_DAY", 3)
 # How long the (hashed) addresses an account logged in from are remembered (accounts/addresses.py).
 ADDRESS_MEMORY_DAYS = env_int("ADDRESS_MEMORY_DAYS", 30)
 
-# --- Challenges (games/services.challenge_create) -------------------------------
+# --- Challenges (games/play/challenges.challenge_create) ------------------------
 
 CHALLENGE_TTL_MINUTES = env_int("CHALLENGE_TTL_MINUTES", 30)  # an open challenge expires after this
 CHALLENGES_OPEN_PER_USER = env_int("CHALLENGES_OPEN_PER_USER", 3)  # open (unexpired) at once

@@ -1,6 +1,6 @@
 """Applying a rated result: the only code that writes Rating and RatingChange rows.
 
-Called by ``games.services._finish`` inside the transaction that finishes the
+Called by ``games.play.finishing.rate`` inside the transaction that finishes the
 match, with plain values (this module never imports games).
 """
 

@@ -22,7 +22,7 @@ from games.engine import Game, State
 
 
 class Board(Protocol):
-    """A game's board drawing (``games/display/boards/<game>.py``): pure
+    """A game's board drawing (``games/boards/<game>.py``): pure
     Python, handed the words of one language (``games.display.board.board_words``)."""
 
     def render(

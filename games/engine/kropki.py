@@ -2,7 +2,7 @@
 
 Rules: docs/rules.md, "Kropki". Where the words leave a case open, the
 replays of the community engine pointsgame/oppai-rs decide
-(tests/engine/test_kropki_vectors.py), so capture detection follows the same local
+(tests/games/engine/test_kropki_vectors.py), so capture detection follows the same local
 method: after a dot is placed, look only at its 8 neighbours, walk the
 tightest chain of live dots around each gap between them, and flood the inside
 of every chain found. Nothing ever scans the whole board per move.

@@ -17,7 +17,8 @@ round trip. Two token buckets in Redis, shared by every daphne:
 A refused handshake is accepted and closed with 4429 after a pause (the time
 until the bucket has a token again, at least ``REFUSAL_HOLD_MIN`` s): a loop
 that reconnects at once is slowed to the budget's pace instead of costing a
-handshake per round trip. The pages back off on 4429 (``static/js/live_socket.js``).
+handshake per round trip. The pages reconnect after a 4429 as after any drop,
+with a growing delay and jitter (``static/js/match.js``, ``static/js/site.js``).
 When Redis does not answer, handshakes are let through (``kropki_site.limits``).
 """
 

@@ -144,7 +144,7 @@ DIAGRAMS = [
     ),
 ]
 
-# Every section id the rules page must have (tests/rules/test_pages.py checks them).
+# Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
     "pierwsza-gra", "zasady", "kolumny", "cztery-w-linii", "dluzsze-linie", "pelna-plansza",
     "wczesny-remis", "zasady-serwisu", "zegar", "pomylki", "zrodla",

@@ -3,7 +3,7 @@
 Each ``Diagram`` holds a move list (the engine's human notation), a caption
 in Polish and English, and a ``claim``: a function of the final state and
 the effects of every move that returns True when what the caption says
-really happens in the engine. ``tests/rules/test_diagrams.py`` replays every
+really happens in the engine. ``tests/games/rules/test_diagrams.py`` replays every
 diagram and checks its claim, so a rules page can never show what the engine
 would not do. Each game's diagrams are in ``games/rules/<game>.py``; the
 rules page draws them (``games/views/rules.py``) with the live board's code.

@@ -136,7 +136,7 @@ DIAGRAMS = [
     ),
 ]
 
-# Every section id the rules page must have (tests/rules/test_pages.py checks them).
+# Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
     "pierwsza-gra", "zasady", "odcinki", "kwadraty", "dodatkowy-ruch", "koniec", "lancuchy",
     "zasady-serwisu", "zegar", "pomylki", "zrodla",

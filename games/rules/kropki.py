@@ -247,7 +247,7 @@ DIAGRAMS = [
     ),
 ]
 
-# Every section id the rules page must have (tests/rules/test_pages.py checks them).
+# Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
     "pierwsza-gra", "zasady", "plansza-i-ruch", "ciag", "okrazenie-puste", "kropka-w-okrazeniu",
     "kolejnosc", "poza-gra", "wieksze-okrazenie", "liczenie", "konczenie", "pelna-plansza",

@@ -245,7 +245,7 @@ DIAGRAMS = [
 # The diagram the home page and the rules index show.
 HOME_PICTURE = "pk-goal"
 
-# Every section id the rules page must have (tests/rules/test_pages.py checks them).
+# Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
     "pierwsza-gra", "zasady", "boisko", "ruch", "odbicie", "gol", "samoboj", "zablokowana-pilka", "koniec",
     "zasady-serwisu", "zegar", "pomylki", "zrodla",

@@ -1,6 +1,6 @@
 /* Patching a live board: a move frame says what changed (docs/protocol.md,
  * "Move frames"), and this script changes just that in the SVG the page
- * already shows. games/render.py stays the one full renderer (first paint,
+ * already shows. games/display/board.py stays the one full renderer (first paint,
  * a board fetched after a gap, records, rules): every element made here is
  * made there the same way (classes, attributes, data-p/data-s/data-b keys),
  * and tests/browser/test_board_patch.py proves that after whole games of

@@ -203,14 +203,14 @@
     var key = snap.status + ":" + (snap.winner || 0) + ":" + (snap.end_reason || "");
     var text = (T.results && T.results[key]) || T.finished;
     if (snap.status !== "finished") return text;
-    // Kropki: whose clock ended their game (games/snapshot.reason_text says the same)
+    // Kropki: whose clock ended their game (games/display/snapshot.reason_text says the same)
     return [text].concat((snap.clock_ends || []).map(function (side) {
       return fmt(T.ran_out, { name: nameOf(side) });
     })).join(" ");
   }
 
   // A move as the move list shows it: Kropki's end in this page's language, and
-  // an end the clock played says so (games/snapshot.move_words).
+  // an end the clock played says so (games/display/snapshot.move_words).
   function moveWords(frame) {
     if (frame.by_timeout) return T.move_timeout;
     if (frame.details && frame.details.ended) return T.move_end;
@@ -386,7 +386,7 @@
   }
 
   // After the end: the winner by name, the rating changes, and the links (the
-  // template draws the same on a reload; games/match_views.py).
+  // template draws the same on a reload; games/views/match.py).
   function signed(d) { return d > 0 ? "+" + d : d < 0 ? "\u2212" + (-d) : "\u00b10"; }
   function winnerLine() {
     if (snap.status !== "finished" || !snap.winner) return "";

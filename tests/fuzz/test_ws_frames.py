@@ -170,7 +170,7 @@ async def test_a_flood_is_rate_limited_with_a_clear_error_and_the_socket_recover
     for _ in range(60):
         await ws.send_json_to({"type": "move", "ply": 7, "action": 3})  # stale: refused either way
     # each frame gets rate_limited alone, or stale_ply then a state while the state bucket allows
-    # (games/match_consumer.STATE_BURST); the states asked for beyond it coalesce into one, later
+    # (games/live/match_consumer.STATE_BURST); the states asked for beyond it coalesce into one, later
     from games.live.match_consumer import STATE_BURST
 
     limited, stale, states = [], 0, 0

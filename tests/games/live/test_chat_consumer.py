@@ -250,14 +250,14 @@ async def test_chat_lines_are_sent_to_the_chat_group_not_the_match_group(make_ma
 
 
 async def test_a_room_goes_on_as_its_sockets_come_and_go(make_match, alice, charlie, make_user):
-    """games/live/chatrooms.py: the process's channel joins a room while one of its sockets reads it."""
+    """games/live/hub.py: the process is subscribed to a room's topic while one of its sockets reads it."""
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     dave = await database_sync_to_async(make_user)("dave")
     ws_c, ws_d = await open_socket(match.pk, charlie), await open_socket(match.pk, dave)
     await ws_d.disconnect()
     await ws_c.send_json_to(chat("spectators", "jeden"))
     assert (await ws_c.receive_json_from(timeout=5))["text"] == "jeden"
-    await ws_c.disconnect()  # the room is empty here now: the process leaves its group
+    await ws_c.disconnect()  # the room is empty here now: the process unsubscribes from its topic
     ws_c = await open_socket(match.pk, charlie)
     assert (await ws_c.receive_json_from(timeout=5))["type"] == "chat_history"
     ws_anon = await open_socket(match.pk)
