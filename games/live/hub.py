@@ -293,6 +293,16 @@ class Hub:
             log.warning("hub: a socket's resync failed", exc_info=True)
 
 
+def loop_running() -> bool:
+    """Whether this code runs in an event loop (a consumer's ``finally`` may run without one,
+    when the garbage collector closes a coroutine whose loop is gone)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 _BY_LOOP: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
 
 

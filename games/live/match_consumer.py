@@ -102,6 +102,8 @@ class MatchConsumer(MatchChat, LiveSocket):
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
+        if not hub.loop_running():  # closed by the garbage collector after its loop ended: the leases lapse
+            return
         hub.hub().unwatch(self._resync)
         await self.unlisten_all()
         cap_key: str | None = getattr(self, "cap_key", None)  # unset if connect() refused early

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import MatchError
 
-from . import online, transport, wsframes
+from . import hub, online, transport, wsframes
 from .dbcall import db_call
 from .match_consumer import socket_language
 from .socket import CLOSE_LOGIN_REQUIRED, LiveSocket
@@ -167,6 +167,8 @@ class SiteConsumer(LiveSocket):
         task = getattr(self, "lease_task", None)
         if task is not None:
             task.cancel()
+        if not hub.loop_running():  # closed by the garbage collector after its loop ended: the leases lapse
+            return
         await self.unlisten_all()
         cap_key: str | None = getattr(self, "cap_key", None)
         if cap_key is not None:
