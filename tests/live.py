@@ -7,18 +7,24 @@ caller's temporary directory; a failed start raises with the log's tail.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from kropki_site import devredis
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -289,6 +295,26 @@ def make_live_site(workdir: Path, redis_url: str, **extra_env: str) -> LiveSite:
     site = LiveSite(env=live_env(workdir, redis_url, **extra_env), workdir=workdir)
     site.manage("migrate", "--noinput")
     return site
+
+
+@contextlib.contextmanager
+def own_site(name: str, **extra_env: str) -> Iterator[LiveSite]:
+    """A migrated LiveSite with a Redis of its own (``site.workdir / "redis.sock"``) in a new
+    temporary folder; on leaving, its processes and Redis are stopped, its database dropped
+    and the folder removed (kept when KROPKI_KEEP_LIVE_DIRS is set, to read the logs)."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"kropki-{name}-"))
+    redis_proc = devredis.start(workdir / "redis.sock")
+    site: LiveSite | None = None
+    try:
+        site = make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", **extra_env)
+        yield site
+    finally:
+        if site is not None:
+            site.stop_all()
+            drop_live_database(site.env["DATABASE_URL"])
+        stop_group(redis_proc)
+        if not os.environ.get("KROPKI_KEEP_LIVE_DIRS"):
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 def site_healthz(url: str) -> dict:

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from kropki_site import devredis
 from tests import live
 
 from .test_match_browser import at_ply, click
@@ -66,16 +62,9 @@ WORDS = {
 
 @pytest.fixture(scope="module")
 def clock_url():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-clock-words-"))
-    redis = devredis.start(workdir / "redis.sock")
-    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", MOVE_SECONDS=str(MOVE_SECONDS),
-                               MOVE_GRACE_SECONDS="1")
-    _proc, url = site.start_daphne()
-    yield site, url
-    site.stop_all()
-    live.stop_group(redis)
-    live.drop_live_database(site.env["DATABASE_URL"])
-    shutil.rmtree(workdir, ignore_errors=True)
+    with live.own_site("clock-words", MOVE_SECONDS=str(MOVE_SECONDS), MOVE_GRACE_SECONDS="1") as site:
+        _proc, url = site.start_daphne()
+        yield site, url
 
 
 def open_page(browser, url: str, data: dict, colour: str, lang: str):

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from kropki_site import devredis
 from tests import live
 
 EXPIRY_SECONDS = 6
@@ -40,18 +37,12 @@ print("JSON:" + json.dumps(out))
 
 @pytest.fixture(scope="module")
 def social_site():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-social-"))
-    redis_proc = devredis.start(workdir / "redis.sock")  # its own: presence is per Redis
-    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}",
-                               DIRECT_CHALLENGE_SECONDS=str(EXPIRY_SECONDS), MOVE_SECONDS="60")
-    _proc, url = site.start_daphne(name="daphne-social")
-    result = site.manage("shell", "-c", SETUP)
-    users = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
-    yield url, users
-    site.stop_all()
-    live.drop_live_database(site.env["DATABASE_URL"])
-    live.stop_group(redis_proc)
-    shutil.rmtree(workdir, ignore_errors=True)
+    # A Redis of its own: presence is per Redis.
+    with live.own_site("social", DIRECT_CHALLENGE_SECONDS=str(EXPIRY_SECONDS), MOVE_SECONDS="60") as site:
+        _proc, url = site.start_daphne(name="daphne-social")
+        result = site.manage("shell", "-c", SETUP)
+        users = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+        yield url, users
 
 
 def as_user(browser, url, user, **kwargs):

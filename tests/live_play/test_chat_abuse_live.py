@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import tempfile
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 import websockets
 
-from kropki_site import devredis
 from tests import live
 
 pytestmark = pytest.mark.slow
@@ -52,18 +48,12 @@ COUNT = "from games.models import ChatMessage; print('COUNT:', ChatMessage.objec
 
 @pytest.fixture(scope="module")
 def chat_site():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-chat-abuse-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
     # CHAT_CLOSE_MINUTES=0: the resigned match's chat is closed at once.
-    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", CHAT_CLOSE_MINUTES="0")
-    result = site.manage("shell", "-c", SETUP)
-    data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
-    _proc, url = site.start_daphne()
-    yield site, url, data
-    site.stop_all()
-    live.stop_group(redis_proc)
-    live.drop_live_database(site.env["DATABASE_URL"])
-    shutil.rmtree(workdir, ignore_errors=True)
+    with live.own_site("chat-abuse", CHAT_CLOSE_MINUTES="0") as site:
+        result = site.manage("shell", "-c", SETUP)
+        data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+        _proc, url = site.start_daphne()
+        yield site, url, data
 
 
 async def chat_codes(url: str, data: dict, who: str, match: int, texts: list[str]) -> list[str]:

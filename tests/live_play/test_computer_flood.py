@@ -13,15 +13,11 @@ tens of seconds. The same client is bench/abuse.py.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
 from bench.abuse import Flooder, honest_latency
-from kropki_site import devredis
 from tests import live
 
 pytestmark = pytest.mark.slow
@@ -31,21 +27,11 @@ BUDGET = 1.8  # kropki trudny, docs/bots.md "Budgets"
 
 @pytest.fixture(scope="module")
 def flood_url():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-flood-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
-    site = live.make_live_site(
-        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
-        MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
-    )
-    try:
+    with live.own_site("flood", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
+                       MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60") as site:
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=2)
         yield url
-    finally:
-        site.stop_all()
-        live.drop_live_database(site.env["DATABASE_URL"])
-        live.stop_group(redis_proc)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def test_a_flooding_guest_does_not_delay_another_guests_computer(flood_url):

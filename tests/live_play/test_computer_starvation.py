@@ -15,14 +15,9 @@ run's quiet baseline are bench/abuse.py's (docs/performance.md).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-
 import pytest
 
 from bench.abuse import attackers_start, attackers_stop, honest_latency
-from kropki_site import devredis
 from tests import live
 
 pytestmark = pytest.mark.slow
@@ -33,20 +28,10 @@ GAME = {"variant": "kropki-10", "level": "trudny"}
 
 @pytest.fixture(scope="module")
 def site_url():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-starve-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
-    site = live.make_live_site(
-        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="60"
-    )
-    try:
+    with live.own_site("starve", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="60") as site:
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=2)
         yield url
-    finally:
-        site.stop_all()
-        live.drop_live_database(site.env["DATABASE_URL"])
-        live.stop_group(redis_proc)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.mark.parametrize(

@@ -5,18 +5,13 @@ distinct plies of a finished match from one address. The site answers the limit'
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import redis
 
-from kropki_site import devredis
 from tests import live
 
 pytestmark = pytest.mark.slow
@@ -38,18 +33,11 @@ print("JSON:" + json.dumps({"match": match.pk}))
 
 @pytest.fixture(scope="module")
 def board_site():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-boards-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
-    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", EXPENSIVE_GETS_PER_MINUTE=str(LIMIT))
-    result = site.manage("shell", "-c", SETUP)
-    data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
-    _proc, url = site.start_daphne()
-    yield site, url, data, workdir / "redis.sock"
-    site.stop_all()
-    live.stop_group(redis_proc)
-    live.drop_live_database(site.env["DATABASE_URL"])
-    if not os.environ.get("KROPKI_KEEP_LIVE_DIRS"):  # set it to read the processes' logs after a failure
-        shutil.rmtree(workdir, ignore_errors=True)
+    with live.own_site("boards", EXPENSIVE_GETS_PER_MINUTE=str(LIMIT)) as site:
+        result = site.manage("shell", "-c", SETUP)
+        data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+        _proc, url = site.start_daphne()
+        yield site, url, data, site.workdir / "redis.sock"
 
 
 def status_of(url: str) -> int:

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import http.client
 import re
-import shutil
-import tempfile
 from http.cookies import SimpleCookie
-from pathlib import Path
 from urllib.parse import urlencode, urlparse
 
 import pytest
 
-from kropki_site import devredis
 from tests import live
 from tests.conftest import PASSWORD
 
@@ -32,16 +28,10 @@ MAKE_ALICE = (
 
 @pytest.fixture(scope="module")
 def proxied_site():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-lockout-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
-    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1")
-    site.manage("shell", "-c", MAKE_ALICE)
-    _proc, url = site.start_daphne()
-    yield url
-    site.stop_all()
-    live.stop_group(redis_proc)
-    live.drop_live_database(site.env["DATABASE_URL"])
-    shutil.rmtree(workdir, ignore_errors=True)
+    with live.own_site("lockout", BEHIND_PROXY="1") as site:
+        site.manage("shell", "-c", MAKE_ALICE)
+        _proc, url = site.start_daphne()
+        yield url
 
 
 def log_in(url: str, client_ip: str, username: str, password: str) -> int:

@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import tempfile
 import time
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 import websockets
 
 from bench.abuse import Browser
-from kropki_site import devredis
 from tests import live
 
 pytestmark = pytest.mark.slow
@@ -37,23 +33,13 @@ GAME = {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"}
 
 @pytest.fixture(scope="module")
 def school():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-school-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
     # The guest quota at its default (tests/live.py raises it for the browser tests);
     # the address's cap below the default (60) to reach it in a few requests.
-    site = live.make_live_site(
-        workdir, f"unix://{workdir / 'redis.sock'}", BEHIND_PROXY="1", GUESTS_PER_IP="60",
-        COMPUTER_MATCHES_PER_GUEST_IP="40", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
-    )
-    try:
+    with live.own_site("school", BEHIND_PROXY="1", GUESTS_PER_IP="60", COMPUTER_MATCHES_PER_GUEST_IP="40",
+                       MATCH_STARTS_PER_ADDRESS_MINUTE="60") as site:
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=1)
         yield url
-    finally:
-        site.stop_all()
-        live.drop_live_database(site.env["DATABASE_URL"])
-        live.stop_group(redis_proc)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 async def _frame(ws, predicate, timeout: float = 15.0) -> dict:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -16,7 +14,6 @@ from urllib.parse import urlparse
 import pytest
 import websockets
 
-from kropki_site import devredis
 from tests import live
 
 from .conftest import create_match
@@ -30,15 +27,9 @@ SECONDS = 6
 
 @pytest.fixture(scope="module")
 def abuse_site():
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-abuse-"))
-    redis_proc = devredis.start(workdir / "redis.sock")
-    site = live.make_live_site(workdir, f"unix://{workdir / 'redis.sock'}")
-    _proc, url = site.start_daphne()
-    yield site, url
-    site.stop_all()
-    live.stop_group(redis_proc)
-    live.drop_live_database(site.env["DATABASE_URL"])
-    shutil.rmtree(workdir, ignore_errors=True)
+    with live.own_site("abuse") as site:
+        _proc, url = site.start_daphne()
+        yield site, url
 
 
 def cpu_seconds(pid: int) -> float:
