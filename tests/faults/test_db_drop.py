@@ -69,6 +69,23 @@ class Terminator(threading.Thread):
 ATTEMPTS = 40
 
 
+async def settled(player: Player, timeout: float = 30) -> None:
+    """Wait until ``player``'s socket answers a ``sync`` with a state frame and stays open a moment."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await player.wait(lambda q: q.ws is not None, 20, "a connection")
+        seen = len(player.frames)
+        if await player.send({"type": "sync"}):
+            try:
+                await player.wait(lambda q: any(f.get("type") == "state" for f in q.frames[seen:]), 5, "a state")
+            except TimeoutError:
+                continue
+            await asyncio.sleep(0.5)
+            if player.ws is not None:
+                return
+    raise TimeoutError(f"{player.name}: no lasting connection within {timeout} s (closes {player.closes[-5:]})")
+
+
 async def test_database_connection_dropped_during_moves(fault_site_factory):
     fs = fault_site_factory(MOVE_SECONDS="60")
     url = await asyncio.to_thread(fs.start_daphne)
@@ -102,10 +119,8 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
                 await other.wait(lambda q: q.last_ply > ply or q.ws is None, 10, "the broadcast")
             else:
                 failed += 1
-                # nothing written: after the error (and the state frame) the match is still at ply
-                await mover.wait(lambda q: q.ws is not None, 20, "a connection")
-                await mover.send({"type": "sync"})
-                await asyncio.sleep(0.2)
+                # nothing written: after the error a state frame read now still shows ply
+                await settled(mover)
                 if mover.last_ply > ply:  # the commit went through and only the answer was lost
                     committed += 1
                     cells[side].pop(0)
@@ -116,11 +131,10 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
     if failed:  # a failed move is answered with an error frame (or, at worst, a close and a resync)
         assert [e for p in (a, b) for e in p.errors if e["code"] == "server_unavailable"]
 
-    # the next move works, both see it
+    # the next move works, both see it (once each has a socket that answers: one opened while
+    # the backends were being killed may still close, and the player then reconnects)
     for p in (a, b):
-        await p.wait(lambda q: q.ws is not None, 20, "a connection")
-        await p.send({"type": "sync"})
-    await asyncio.sleep(0.5)
+        await settled(p)
     side = a.snapshot["to_move"]
     await play(players[side], players[3 - side], cells[side][0])
     db = await asyncio.to_thread(fs.db_state, data["match"])
