@@ -564,6 +564,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for any one frame (default 30)")
     parser.add_argument("--max-seconds", type=float, default=900.0,
                         help="seconds the baseline, and then the matches, may take at most (default 900)")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the ws/ping/ relay baseline (a capacity search judges the moves alone)")
     args = parser.parse_args()
 
     from games.catalogue import variant_keys
@@ -607,16 +609,22 @@ def main() -> int:
         cpu = CpuMeter([p.popen.pid for p in site.procs], redis_proc.pid)
         print(f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
               file=sys.stderr)
-        phase = "baseline"
-        base_lat, base_secs, base_cpu = asyncio.run(run_baseline(hosts, args.matches, args.moves, cpu, args.timeout,
-                                                                 args.max_seconds))
-        report.update({
-            "baseline_relays": len(base_lat),
-            "baseline_per_s": round(len(base_lat) / base_secs, 1),
-            "baseline_p50_ms": ms(percentile(base_lat, 0.5)),
-            "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
-            "baseline_daphne_cpu_ms_per_relay": base_cpu["daphne"],
-        })
+        if not args.no_baseline:
+            phase = "baseline"
+            try:
+                base_lat, base_secs, base_cpu = asyncio.run(run_baseline(
+                    hosts, args.matches, args.moves, cpu, args.timeout, args.max_seconds))
+                report.update({
+                    "baseline_relays": len(base_lat),
+                    "baseline_per_s": round(len(base_lat) / base_secs, 1),
+                    "baseline_p50_ms": ms(percentile(base_lat, 0.5)),
+                    "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
+                    "baseline_daphne_cpu_ms_per_relay": base_cpu["daphne"],
+                })
+            except Exception as exc:  # noqa: BLE001 - the baseline's own failure (channels_redis' core
+                # layer loses relays under load, the very loss the hub removed): reported, the moves still run
+                report["baseline_error"] = f"{type(exc).__name__}: {exc or 'took longer than --max-seconds'}"[:500]
+                print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
         print(f"==> {args.matches} matches of {variant}, up to {args.moves} moves each", file=sys.stderr)
         phase = "matches"
         lat, moves, secs, cpu_move = asyncio.run(run_matches(
@@ -652,9 +660,10 @@ def main() -> int:
         print(f"moves: {moves} in {secs:.1f} s = {report['moves_per_s']} moves/s; latency to the opponent "
               f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms (mean {ms(statistics.fmean(lat))} ms); "
               f"daphne CPU {report['daphne_cpu_ms_per_move']} ms/move")
-        print(f"baseline (bare group_send echo): {report['baseline_relays']} relays, {report['baseline_per_s']}/s; "
-              f"p50 {report['baseline_p50_ms']} ms, p99 {report['baseline_p99_ms']} ms; "
-              f"daphne CPU {report['baseline_daphne_cpu_ms_per_relay']} ms/relay")
+        if "baseline_relays" in report:
+            print(f"baseline (bare group_send echo): {report['baseline_relays']} relays, {report['baseline_per_s']}/s; "
+                  f"p50 {report['baseline_p50_ms']} ms, p99 {report['baseline_p99_ms']} ms; "
+                  f"daphne CPU {report['baseline_daphne_cpu_ms_per_relay']} ms/relay")
         for kind, s in report["frame_bytes"].items():
             print(f"frames {kind}: {s['n']}, median {s['median']} B, max {s['max']} B")
     else:
