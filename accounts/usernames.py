@@ -150,3 +150,17 @@ def username_check_reserved(username: str) -> None:
             or any(bare.startswith(_bare(username_skeleton(prefix))) for prefix in (*RESERVED_PREFIXES, DELETED_PREFIX))
             or _GUEST_LIKE.match(_bare(_skeleton_keeping_punctuation(username)))):
         raise ValidationError(MSG_RESERVED, code="username_reserved")
+
+
+class UsernameConverter:
+    """A player's name in a URL (``<username:username>``): anything but a slash or a NUL.
+    No name holds a NUL, and PostgreSQL refuses one in a query (a 500): such a path is a 404
+    before any view or query sees it."""
+
+    regex = r"[^/\x00]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value

@@ -1,4 +1,6 @@
-from django.urls import path
+from django.urls import path, register_converter
+
+from accounts.usernames import UsernameConverter
 
 from .views import (
     challenge,
@@ -15,6 +17,8 @@ from .views import (
     social,
 )
 
+register_converter(UsernameConverter, "username")
+
 urlpatterns = [
     path("", home.home, name="home"),
     path("zasady/", rules.rules_index, name="rules_index"),
@@ -29,9 +33,9 @@ urlpatterns = [
     path("graj/kolejka/dolacz/", lobby.queue_join, name="queue_join"),
     path("graj/kolejka/anuluj/", lobby.queue_cancel, name="queue_cancel"),
     path("graj/kolejka/stan/", lobby.queue_status, name="queue_status"),
-    path("gracz/<str:username>/", profile.profile, name="profile"),
-    path("gracz/<str:username>/blokuj/", social.block, name="block"),
-    path("gracz/<str:username>/odblokuj/", social.unblock, name="unblock"),
+    path("gracz/<username:username>/", profile.profile, name="profile"),
+    path("gracz/<username:username>/blokuj/", social.block, name="block"),
+    path("gracz/<username:username>/odblokuj/", social.unblock, name="unblock"),
     path("ranking/", ranking.ranking, name="ranking"),
     path("ranking/<slug:variant>/", ranking.ranking, name="ranking_variant"),
     path("partia/<int:match_id>/zapis/", record.record, name="record"),

@@ -17,9 +17,8 @@ from games.play.challenges import challenges_cancel_on_block
 
 
 def _player(username: str) -> User:
-    # A NUL is in no name, and PostgreSQL refuses it in a query (a 500): no such player.
-    player = None if "\x00" in username else (
-        User.objects.filter(username_folded=username_fold(username), is_guest=False).first())
+    # (A NUL never gets here: the URL's converter, accounts.usernames.UsernameConverter.)
+    player = User.objects.filter(username_folded=username_fold(username), is_guest=False).first()
     if player is None:
         raise Http404
     return player

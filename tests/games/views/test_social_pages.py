@@ -137,6 +137,6 @@ def test_the_live_match_lists_do_not_name_an_invisible_player(make_match, alice,
 def test_a_nul_in_a_players_name_is_no_such_player(client, alice, route):
     """PostgreSQL refuses a NUL in a query (the fuzz test saw a 500 on the profile): a 404."""
     client.force_login(alice)
-    url = reverse(route, kwargs={"username": "ali\x00ce"})
+    url = reverse(route, kwargs={"username": "alice"}).replace("alice", "ali%00ce")
     response = client.get(url) if route == "profile" else client.post(url)
     assert response.status_code == 404
