@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import RandomPlayer, choose_action, default_budget  # noqa: E402
-from games.bots import kropki as kropki_bot  # noqa: E402
 from games.engine import get_game  # noqa: E402
+from games.kropki import bot as kropki_bot  # noqa: E402
 
 GAMES = {
     "connect4": {},

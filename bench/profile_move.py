@@ -101,7 +101,7 @@ def run(args) -> None:
 
         setattr(module, name, wrapper)
 
-    import games.display.board as render
+    import games.display.boards as render
 
     timed(services, "match_play", "total: match_play (transaction + commit hook)")
     timed(realtime, "send_to_match", "  commit hook: send_to_match (encode + publish)")

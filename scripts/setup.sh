@@ -33,19 +33,19 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
     echo "$want" > "$STAMP"
 fi
 
-# Build the Kropki computer's compiled search (games/bots/kropki_fast.c, via
+# Build the Kropki computer's compiled search (games/kropki/fast.c, via
 # cffi) only when its source or build script changed or the module is
 # missing. A failed build is not fatal: the bot then logs a warning and plays
 # the old Python search, and tests/games/bots/test_kropki_fast_agrees.py fails.
 FAST_STAMP=.venv/.kropki-fast.sha256
-fast_want="$(sha256sum games/bots/kropki_fast.c games/bots/kropki_fast_build.py | sha256sum | cut -d' ' -f1)"
+fast_want="$(sha256sum games/kropki/fast.c games/kropki/fast_build.py | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$FAST_STAMP" ] || [ "$(cat "$FAST_STAMP")" != "$fast_want" ] \
-    || ! ls games/bots/kropki_fast_ext.*.so >/dev/null 2>&1; then
-    echo "==> building the Kropki computer's compiled search (games/bots/kropki_fast.c)"
-    if "$PY" games/bots/kropki_fast_build.py; then
+    || ! ls games/kropki/fast_ext.*.so >/dev/null 2>&1; then
+    echo "==> building the Kropki computer's compiled search (games/kropki/fast.c)"
+    if "$PY" games/kropki/fast_build.py; then
         echo "$fast_want" > "$FAST_STAMP"
     else
-        echo "!! could not build games/bots/kropki_fast.c: Kropki's computer falls back to the slow Python search" >&2
+        echo "!! could not build games/kropki/fast.c: Kropki's computer falls back to the slow Python search" >&2
     fi
 fi
 

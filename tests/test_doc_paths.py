@@ -51,10 +51,10 @@ APPS = ("games", "accounts", "ratings", "kropki_site")
 ALLOWED = {
     # a rate: random games per second (docs/performance.md)
     "games/s",
-    # the C extension scripts/setup.sh builds from games/bots/kropki_fast.c (.gitignore)
-    "games/bots/kropki_fast_ext.*",
-    "games/bots/kropki_fast_ext.*.so",
-    "games.bots.kropki_fast_ext",
+    # the C extension scripts/setup.sh builds from games/kropki/fast.c (.gitignore)
+    "games/kropki/fast_ext.*",
+    "games/kropki/fast_ext.*.so",
+    "games.kropki.fast_ext",
 }
 
 # Walked when git cannot list the files (a copy without .git).

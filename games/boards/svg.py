@@ -3,7 +3,7 @@ language, and the small SVG writers (every text escaped with ``html.escape``).
 
 Pure Python (no Django). The words live here, not in the gettext catalogue,
 because they are data the page's patch code (static/js/board_patch.js) gets
-as a table too (``games.display.board.board_words``); game names come from
+as a table too (``games.display.boards.board_words``); game names come from
 the catalogue through gettext.
 """
 

@@ -1,9 +1,13 @@
 """The catalogue of games: one ``GameSpec`` per game that every other module
-reads (see ``spec.py``). The built-in games register here, in the site's order."""
+reads (see ``spec.py``). Each built-in game (``games.engine.BUILT_IN``) registers
+itself in its folder's ``spec.py``, loaded here."""
 
 from __future__ import annotations
 
-from . import connect4, dots_and_boxes, kropki, pilkarzyki  # noqa: F401  (each registers its game)
+from importlib import import_module
+
+from games.engine import BUILT_IN
+
 from .spec import (
     Board,
     Bot,
@@ -21,6 +25,9 @@ from .spec import (
     variant_name,
     variants,
 )
+
+for _slug in BUILT_IN:
+    import_module(f"games.{_slug}.spec")  # registers the game
 
 __all__ = [
     "Board",

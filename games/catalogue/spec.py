@@ -8,7 +8,8 @@ catalogue dispatches on a game's slug: pages, sockets, exports and the
 computer ask ``game_spec(slug)`` or ``variant(key)``.
 
 A game joins the site with ``register(spec)``; the built-in games do so in
-``games/catalogue/<game>.py``. docs/games.md says what a new game must bring.
+their folder's ``games/<slug>/spec.py``, which ``games.catalogue`` loads for
+each of ``games.engine.BUILT_IN``. docs/games.md says what a new game must bring.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games import bots
+from games.bots import Bot as Bot
 from games.engine import GAMES as ENGINES
-from games.engine import Game, State
+from games.engine import Game
 
 
 class Board(Protocol):
-    """A game's board drawing (``games/boards/<game>.py``): pure
-    Python, handed the words of one language (``games.display.board.board_words``)."""
+    """A game's board drawing (``games/<slug>/board.py``): pure
+    Python, handed the words of one language (``games.display.boards.board_words``)."""
 
     def render(
         self,
@@ -43,14 +46,6 @@ class Board(Protocol):
     def marks(self, game: Game, actions: list[int]) -> list[Any]:
         """What a rules diagram marks on its "before" picture for the moves still to come."""
         ...
-
-
-class Bot(Protocol):
-    """A game's computer player (``games/bots/<game>.py``)."""
-
-    BUDGETS: dict[str, float]
-
-    def choose(self, state: State, level: str, rng: Any, budget_s: float | None = None) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -142,6 +137,7 @@ def register(spec: GameSpec) -> GameSpec:
     if spec.slug not in ENGINES:  # the engine's own registry (replay, diagrams) knows it too
         ENGINES[spec.slug] = spec.engine
         _ADDED_ENGINES.add(spec.slug)
+    bots.register(spec.slug, spec.bot)  # the one door to the computer (games.bots.choose_action)
     for variant in spec.variants:
         object.__setattr__(variant, "spec", spec)
         _VARIANTS[variant.key] = variant
@@ -167,6 +163,7 @@ def unregister(slug: str) -> None:
         if slug in _ADDED_ENGINES:  # an engine register() added (a game from outside) leaves no trace
             _ADDED_ENGINES.discard(slug)
             del ENGINES[slug]
+        bots.unregister(slug)
 
 
 def game_spec(slug: str) -> GameSpec:

@@ -18,7 +18,7 @@ from games.engine import Game, State
 from games.models import BLUE, PINK, Match, Move
 from ratings.selectors import deltas_for_match
 
-from .board import render_board
+from .boards import render_board
 
 
 def result_words(status: str, winner: int | None, reason: str) -> str:

@@ -12,6 +12,7 @@ Standard library only: this package must never import Django.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable
 
@@ -77,6 +78,16 @@ class GameOverError(IllegalActionError):
 
 class InvalidParamsError(ValueError):
     """Unknown game slug or parameters out of range."""
+
+
+class BadRecord(ValueError):
+    """A game record (``python -m games.engine replay``) we cannot replay: a move
+    of the wrong shape, say."""
+
+
+def is_int(value: object) -> bool:
+    """An int that is not a bool (JSON's true/false are not moves)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # Termination reasons the engine knows (match-level endings such as resign,
@@ -183,6 +194,34 @@ class Game:
         if not 0 <= action < self.num_actions:
             raise InvalidActionError(message=f"action {action} out of range 0..{self.num_actions - 1}")
         return action
+
+    # The parameters other programs' records are replayed with unless they say
+    # otherwise (``python -m games.engine replay``; see games/engine/replay.py).
+    record_params: ClassVar[dict[str, Any]] = {}
+
+    def read_moves(self, moves: object) -> list[object]:
+        """A record's moves, one item each. Raises BadRecord."""
+        if not isinstance(moves, list):
+            raise BadRecord("moves must be a list")
+        return moves
+
+    def read_move(self, move: object) -> int | str:
+        """One move of a record as an action id, or the error code of a move that is
+        rejected before it reaches the board (off the board, no such column). Raises
+        BadRecord for a move of the wrong shape."""
+        raise BadRecord(f"no replay for game {self.slug!r}")
+
+    def _read_index(self, move: object, what: str) -> int | str:
+        """A move written as the action id itself (or the engine's notation)."""
+        if is_int(move):
+            assert isinstance(move, int)
+            return move if 0 <= move < self.num_actions else UNKNOWN_ACTION
+        if isinstance(move, str):
+            try:
+                return self.string_to_action(move)
+            except EngineError as error:
+                return error.code
+        raise BadRecord(f"a {self.slug} move is {what}, not {json.dumps(move)}")
 
     def __eq__(self, other_game: object) -> bool:
         return isinstance(other_game, Game) and (self.slug, self.params) == (other_game.slug, other_game.params)
@@ -318,3 +357,13 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game!r} ply={len(self.history)}>"
+
+
+def column_name(x: int) -> str:
+    """0 -> "a", 25 -> "z", 26 -> "aa", 27 -> "ab" ... (bijective base 26)."""
+    name = ""
+    x += 1
+    while x:
+        x, rest = divmod(x - 1, 26)
+        name = chr(ord("a") + rest) + name
+    return name

@@ -38,64 +38,10 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from . import get_game
-from .base import UNKNOWN_ACTION, EngineError, Game, InvalidParamsError, State
+from . import GAMES, get_game
+from .base import BadRecord, EngineError, Game, InvalidParamsError, State
 
-
-class BadRecord(ValueError):
-    """The line is not a game record we can replay."""
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _kropki_move(game: Game, move: object) -> int | str:
-    if isinstance(move, list) and move == ["end"]:
-        return UNKNOWN_ACTION if game.end_action is None else game.end_action
-    if isinstance(move, list) and len(move) == 2 and _is_int(move[0]) and _is_int(move[1]):
-        try:
-            return game.action_for(move[0], move[1])  # type: ignore[attr-defined, no-any-return]
-        except EngineError as error:
-            return error.code
-    raise BadRecord(f"a kropki move is [x, y] or [\"end\"], not {json.dumps(move)}")
-
-
-def _connect4_move(game: Game, move: object) -> int | str:
-    if _is_int(move):
-        column = move - 1  # type: ignore[operator]
-        return column if 0 <= column < game.num_actions else UNKNOWN_ACTION
-    if isinstance(move, str):
-        try:
-            return game.string_to_action(move)
-        except EngineError as error:
-            return error.code
-    raise BadRecord(f"a connect4 move is a column 1..7, not {json.dumps(move)}")
-
-
-def _dots_and_boxes_move(game: Game, move: object) -> int | str:
-    if _is_int(move):
-        return move if 0 <= move < game.num_actions else UNKNOWN_ACTION  # type: ignore[operator, return-value]
-    raise BadRecord(f"a dots_and_boxes move is a segment id, not {json.dumps(move)}")
-
-
-def _pilkarzyki_move(game: Game, move: object) -> int | str:
-    if _is_int(move):
-        return move if 0 <= move < game.num_actions else UNKNOWN_ACTION  # type: ignore[operator, return-value]
-    if isinstance(move, str):
-        try:
-            return game.string_to_action(move)
-        except EngineError as error:
-            return error.code
-    raise BadRecord(f"a pilkarzyki move is a direction 0..7, not {json.dumps(move)}")
-
-
-_MOVE_READERS = {
-    "kropki": _kropki_move,
-    "connect4": _connect4_move,
-    "dots_and_boxes": _dots_and_boxes_move,
-    "pilkarzyki": _pilkarzyki_move,
-}
+__all__ = ["BadRecord", "read_record", "replay_line", "replay_record", "run"]
 
 
 def read_record(record: object) -> tuple[Game, list[int | str]]:
@@ -109,21 +55,12 @@ def read_record(record: object) -> tuple[Game, list[int | str]]:
         params = {}
     if not isinstance(params, dict):
         raise BadRecord("params must be an object")
-    if slug == "dots_and_boxes":
-        params = {"majority_end": False, **params}
+    engine = GAMES.get(slug) if isinstance(slug, str) else None
     try:
-        game = get_game(slug, **params)  # type: ignore[arg-type]
+        game = get_game(slug, **{**(engine.record_params if engine else {}), **params})  # type: ignore[arg-type]
     except InvalidParamsError as error:
         raise BadRecord(str(error)) from None
-    reader = _MOVE_READERS.get(game.slug)
-    if reader is None:
-        raise BadRecord(f"no replay for game {game.slug!r}")
-    moves = record.get("moves")
-    if game.slug == "connect4" and isinstance(moves, str):
-        moves = list(moves)
-    if not isinstance(moves, list):
-        raise BadRecord("moves must be a list" + (" or a string" if game.slug == "connect4" else ""))
-    return game, [reader(game, move) for move in moves]
+    return game, [game.read_move(move) for move in game.read_moves(record.get("moves"))]
 
 
 def snapshot(state: State, ok: bool, error: str | None) -> dict[str, Any]:

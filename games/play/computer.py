@@ -10,7 +10,7 @@ import redis
 from django.conf import settings
 from django.db.models import Q
 
-from games import catalogue, selectors
+from games import bots, selectors
 from games.errors import MatchError
 from games.models import Match
 from kropki_site import limits
@@ -119,7 +119,7 @@ def match_bot_turn(*, match_id: int, ply: int) -> bool:
 def _think_and_play(match: Match, ply: int) -> bool:
     match_id = match.pk
     state = selectors.match_state(match)
-    action = int(catalogue.variant(match.variant).game_spec.bot.choose(state, match.bot_level, random.Random()))
+    action = bots.choose_action(state, match.bot_level)
     try:
         match_bot_play(match_id=match_id, ply=ply, action=action)
     except MatchError as exc:  # the position changed while thinking: the next task handles it

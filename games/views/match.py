@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from games import catalogue, selectors
-from games.display.board import board_words
+from games.display.boards import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
 from games.views.chat import chat_panel

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_GET
 
 from games import catalogue
 from games.display import export
-from games.display.board import render_board
+from games.display.boards import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
 from games.play.chat import chat_record_page

@@ -3,7 +3,7 @@
 The rules prose lives in one template per game and language
 (``templates/games/rules/<rules_slug>.<lang>.html``); the diagrams in it come
 from the game's catalogue entry (move lists checked by the engine,
-``games/rules/<game>.py``) drawn by ``games.display.board``, the same code as
+``games/rules/<game>.py``) drawn by ``games.display.boards``, the same code as
 the live board.
 """
 
@@ -22,7 +22,7 @@ from django.utils.translation import get_language, gettext
 
 from games import catalogue
 from games.catalogue import GameSpec, by_rules_slug, game_spec
-from games.display.board import render_board
+from games.display.boards import render_board
 from games.rules.diagrams import Diagram
 
 LANGUAGES = ("pl", "en")

@@ -1,6 +1,6 @@
 /* Patching a live board: a move frame says what changed (docs/protocol.md,
  * "Move frames"), and this script changes just that in the SVG the page
- * already shows. games/display/board.py stays the one full renderer (first paint,
+ * already shows. games/display/boards.py stays the one full renderer (first paint,
  * a board fetched after a gap, records, rules): every element made here is
  * made there the same way (classes, attributes, data-p/data-s/data-b keys),
  * and tests/browser/test_board_patch.py proves that after whole games of
@@ -39,7 +39,7 @@
   function other(p) { return 3 - p; }
   function playerName(p, w) { return p === 1 ? w.pink : w.blue; }
 
-  // games/engine/kropki.py column_name: a..z, aa, ab, ... (bijective base 26)
+  // games/kropki/engine.py column_name: a..z, aa, ab, ... (bijective base 26)
   function columnName(x) {
     var name = "";
     x += 1;
@@ -308,7 +308,7 @@
   function pxy(x, y) { return [P_MARGIN + x * P_STEP, P_MARGIN + (y + 1) * P_STEP]; }
   function pointName(p) { return columnName(p[0]) + (p[1] + 1); }
 
-  // games/engine/pilkarzyki.turn_path: the points of the mover's turn so far (the
+  // games/pilkarzyki/engine.py turn_path: the points of the mover's turn so far (the
   // trailing moves by one player: a bounce keeps the turn), or the ball alone once
   // the turn has passed; the whole last turn once the game is over.
   function pTurn(view, toMove) {

@@ -1,5 +1,5 @@
 """Move frames carry what a move changed and the page patches its board
-(static/js/board_patch.js); games/display/board.py stays the one full renderer.
+(static/js/board_patch.js); games/display/boards.py stays the one full renderer.
 
 Whole games of every variant, played through real daphne, Redis and Chromium by
 two players (Polish) and a spectator (English): at checkpoints and at the end,

@@ -176,7 +176,7 @@ def world_async(transactional_db, alice, make_user):
 
 def test_our_javascript_never_puts_data_into_html():
     """textContent for names and messages; innerHTML only for board SVG rendered (and escaped) by
-    games/display/board.py on the server: the board fetched from /partia/<id>/plansza/<ply>/ and the record frame's ``svg``."""
+    games/display/boards.py on the server: the board fetched from /partia/<id>/plansza/<ply>/ and the record frame's ``svg``."""
     offenders = []
     for path in sorted((ROOT / "static" / "js").glob("**/*.js")):
         if ".min." in path.name:

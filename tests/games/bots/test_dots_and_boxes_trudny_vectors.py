@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from games.bots import choose_action
-from games.bots.dots_and_boxes import Solver, geometry
+from games.dots_and_boxes.bot import Solver, geometry
 from games.engine import get_game
 
 

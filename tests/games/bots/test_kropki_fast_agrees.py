@@ -1,4 +1,4 @@
-"""The compiled Kropki board (games/bots/kropki_fast.c) plays exactly the
+"""The compiled Kropki board (games/kropki/fast.c) plays exactly the
 rules of the pure-Python engine, the reference: random games, replayed
 through both, give identical point bytes (dots, owners, captured points,
 territory, empty enclosures), free-point counts and scores after every move.
@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from games.bots import kropki_fast_ext  # noqa: E402
 from games.engine import get_game
+from games.kropki import fast_ext  # noqa: E402
 
-ffi, lib = kropki_fast_ext.ffi, kropki_fast_ext.lib
+ffi, lib = fast_ext.ffi, fast_ext.lib
 
 
 def _random_game(width: int, height: int, seed: int, style: str) -> None:

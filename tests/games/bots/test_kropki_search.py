@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from games.bots import kropki as kropki_bot
 from games.engine import get_game
+from games.kropki import bot as kropki_bot
 
 W = 10
 
@@ -23,7 +23,7 @@ def _state(moves: list[tuple[int, int]], width: int = W):
 
 
 def test_the_compiled_search_is_built() -> None:
-    assert kropki_bot.available(), "run scripts/setup.sh (games/bots/kropki_fast_build.py)"
+    assert kropki_bot.available(), "run scripts/setup.sh (games/kropki/fast_build.py)"
 
 
 @pytest.mark.parametrize("width", [10, 20])
@@ -100,7 +100,7 @@ def test_without_the_extension_the_old_search_plays_with_a_warning(monkeypatch, 
     monkeypatch.setattr(kropki_bot, "lib", None)
     monkeypatch.setattr(kropki_bot, "_warned", False)
     state = _state([(4, 4), (5, 5)])
-    with caplog.at_level(logging.WARNING, logger="games.bots.kropki"):
+    with caplog.at_level(logging.WARNING, logger="games.kropki.bot"):
         action = kropki_bot.choose(state, "trudny", random.Random(1), 0.1)
     assert state.is_legal(action)
     assert "compiled search missing" in caplog.text

@@ -11,8 +11,8 @@ from typing import Iterator
 import pytest
 
 from games.bots import LEVELS, choose_action, default_budget
-from games.bots import pilkarzyki as bot
 from games.engine import State, get_game
+from games.pilkarzyki import bot as bot
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 GAME = get_game("pilkarzyki")

@@ -1,4 +1,4 @@
-"""games.display.board: well-formed SVG whose pieces match the engine's view."""
+"""games.display.boards: well-formed SVG whose pieces match the engine's view."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.display.board import describe, render_board
+from games.display.boards import describe, render_board
 from games.engine import get_game
 
 NS = {"s": "http://www.w3.org/2000/svg"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from games.connect4.engine import LINE_CELLS, NUM_LINES, Connect4, Connect4State
 from games.engine import base
-from games.engine.connect4 import LINE_CELLS, NUM_LINES, Connect4, Connect4State
 
 # Move sequences are inputs (column digits 1..7, pink first); every expected
 # result below is derived from the rules, not copied from the engine.

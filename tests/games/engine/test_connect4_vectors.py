@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from games.connect4.engine import Connect4, Connect4State
 from games.engine import base
-from games.engine.connect4 import Connect4, Connect4State
 
 
 def _games(vectors_dir: Path, name: str) -> list[dict]:

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from games.dots_and_boxes.engine import DotsAndBoxes, DotsAndBoxesState
 from games.engine import base
-from games.engine.dots_and_boxes import DotsAndBoxes, DotsAndBoxesState
 
 
 def play(moves: list[int], **params: object) -> DotsAndBoxesState:

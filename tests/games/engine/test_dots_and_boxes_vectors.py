@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from games.dots_and_boxes.engine import DotsAndBoxes
 from games.engine import base
-from games.engine.dots_and_boxes import DotsAndBoxes
 
 
 def _positions(vectors_dir: Path) -> list[dict]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import base
 from games.engine.base import EngineError
-from games.engine.kropki import Kropki, KropkiState
+from games.kropki.engine import Kropki, KropkiState
 
 sizes = st.tuples(st.integers(5, 14), st.integers(5, 12)) | st.sampled_from([(39, 32), (20, 20)])
 

@@ -22,7 +22,7 @@ from games.engine.base import (
     InvalidActionError,
     InvalidParamsError,
 )
-from games.engine.kropki import Kropki, KropkiState
+from games.kropki.engine import Kropki, KropkiState
 
 
 def build(pink: str, blue: str, width: int = 10, height: int = 10, to_move: int | None = None) -> KropkiState:

@@ -18,7 +18,7 @@ import pytest
 
 from games.engine import base
 from games.engine.base import EngineError
-from games.engine.kropki import Kropki, KropkiState
+from games.kropki.engine import Kropki, KropkiState
 
 EXPECTED_GAMES = {"cases.jsonl": 19, "random_10x10.jsonl.gz": 300, "random_20x20.jsonl.gz": 100}
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.base import EngineError
-from games.engine.pilkarzyki import ERROR_CODES, Pilkarzyki, PilkarzykiState
+from games.pilkarzyki.engine import ERROR_CODES, Pilkarzyki, PilkarzykiState
 
 GAME = Pilkarzyki()
 seeds = st.integers(0, 2**32 - 1)

@@ -14,7 +14,7 @@ from games.engine.base import (
     GameOverError,
     IllegalActionError,
 )
-from games.engine.pilkarzyki import (
+from games.pilkarzyki.engine import (
     GOAL,
     NOT_A_GOAL_ENTRY,
     OWN_GOAL,

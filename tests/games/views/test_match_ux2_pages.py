@@ -12,10 +12,10 @@ from django.utils import translation
 
 from accounts.models import User
 from games import play as games_play
-from games.boards import pilkarzyki as pilkarzyki_board
 from games.catalogue import game_spec
 from games.catalogue import variant as get_variant
 from games.display.snapshot import match_snapshot, move_words
+from games.pilkarzyki import board as pilkarzyki_board
 from tests import factories
 
 pytestmark = pytest.mark.django_db

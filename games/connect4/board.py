@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .svg import COLOURS, HIGHLIGHT, LABEL, el, num, open_svg, player_name, targets
+from games.boards.svg import COLOURS, HIGHLIGHT, LABEL, el, num, open_svg, player_name, targets
 
 _C_CELL = 40.0
 _C_MARGIN = 12.0

@@ -1,11 +1,11 @@
 """Build the compiled hot path of the Kropki computer player.
 
-    .venv/bin/python games/bots/kropki_fast_build.py
+    .venv/bin/python games/kropki/fast_build.py
 
-Compiles ``kropki_fast.c`` with cffi (API mode) into the extension module
-``games.bots.kropki_fast_ext`` (``games/bots/kropki_fast_ext.*.so``, ignored
+Compiles ``fast.c`` with cffi (API mode) into the extension module
+``games.kropki.fast_ext`` (``games/kropki/fast_ext.*.so``, ignored
 by git). ``scripts/setup.sh`` runs this whenever the C source or this file
-changed; nothing is downloaded. ``games/bots/kropki.py`` imports the module
+changed; nothing is downloaded. ``games/kropki/bot.py`` imports the module
 and falls back, with a logged warning, to the pure-Python search when it is
 missing.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
-MODULE = "games.bots.kropki_fast_ext"
+MODULE = "games.kropki.fast_ext"
 
 CDEF = """
 int kf_board_size(int w, int h);
@@ -41,7 +41,7 @@ def make_ffi() -> FFI:
     ffibuilder.cdef(CDEF)
     ffibuilder.set_source(
         MODULE,
-        (HERE / "kropki_fast.c").read_text(),
+        (HERE / "fast.c").read_text(),
         extra_compile_args=["-O3", "-std=gnu99"],
         libraries=["m"],
     )

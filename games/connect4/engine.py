@@ -26,9 +26,10 @@ unchecked tier).
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
-from . import base
+from games.engine import base
 
 COLUMNS = 7
 ROWS = 6
@@ -98,6 +99,27 @@ class Connect4(base.Game):
     @property
     def max_game_length(self) -> int:
         return COLUMNS * ROWS
+
+    def read_moves(self, moves: object) -> list[object]:
+        """A list of columns, or one string of them ("4453...")."""
+        if isinstance(moves, str):
+            return list(moves)
+        if not isinstance(moves, list):
+            raise base.BadRecord("moves must be a list or a string")
+        return moves
+
+    def read_move(self, move: object) -> int | str:
+        """A column 1..7 (another number is ``unknown_action``), or a digit as text."""
+        if base.is_int(move):
+            assert isinstance(move, int)
+            column = move - 1
+            return column if 0 <= column < self.num_actions else base.UNKNOWN_ACTION
+        if isinstance(move, str):
+            try:
+                return self.string_to_action(move)
+            except base.EngineError as error:
+                return error.code
+        raise base.BadRecord(f"a connect4 move is a column 1..7, not {json.dumps(move)}")
 
     def action_to_string(self, action: int) -> str:
         """"1".."7"; raises InvalidActionError for anything but 0..6."""
@@ -274,3 +296,6 @@ class Connect4State(base.State):
 
 
 Connect4.state_class = Connect4State
+
+
+GAME = Connect4  # what games.engine registers for "connect4"

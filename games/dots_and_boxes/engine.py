@@ -33,10 +33,11 @@ order of the two dots and any letter case.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, ClassVar
 
-from . import base
+from games.engine import base
 
 MAX_SIDE = 8
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -121,6 +122,16 @@ class DotsAndBoxes(base.Game):
     @property
     def max_game_length(self) -> int:
         return self.num_segments
+
+    # Other programs' records go on after a player holds a majority of the boxes.
+    record_params: ClassVar[dict[str, Any]] = {"majority_end": False}
+
+    def read_move(self, move: object) -> int | str:
+        """A segment id (one out of range is ``unknown_action``)."""
+        if base.is_int(move):
+            assert isinstance(move, int)
+            return move if 0 <= move < self.num_actions else base.UNKNOWN_ACTION
+        raise base.BadRecord(f"a dots_and_boxes move is a segment id, not {json.dumps(move)}")
 
     def action_to_string(self, action: int) -> str:
         """``a1-b1`` style (see the module docstring); raises InvalidActionError."""
@@ -274,3 +285,6 @@ class DotsAndBoxesState(base.State):
 
 
 DotsAndBoxes.state_class = DotsAndBoxesState
+
+
+GAME = DotsAndBoxes  # what games.engine registers for "dots_and_boxes"

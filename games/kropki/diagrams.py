@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Effect, State
-
-from .diagrams import Diagram
+from games.rules.diagrams import Diagram
 
 # ---------------------------------------------------------------- helpers
 

@@ -1,7 +1,7 @@
 """The Kropki computer player as it was before issue 16, frozen for the bench.
 
 ``bench/bots.py --vs-frozen`` plays the current trudny against this one
-(``frozen-trudny``), and ``games/bots/kropki.py`` falls back to it when the
+(``frozen-trudny``), and ``games/kropki/bot.py`` falls back to it when the
 compiled extension is missing. Do not improve it: it is the yardstick.
 
 The text below is the original module's.

@@ -2,13 +2,13 @@
 bytearray of used directions per point and the ball), turns as sequences of
 steps, Zobrist keys of the segments, and the static value of a position.
 A step sets two bits and undoing it clears them, so nothing is copied inside
-the search (games/bots/pilkarzyki.py)."""
+the search (games/pilkarzyki/bot.py)."""
 
 from __future__ import annotations
 
 import random
 
-from games.engine.pilkarzyki import (
+from games.pilkarzyki.engine import (
     BLOCKED,
     BORDER_USED,
     FREE_DIRECTIONS,

@@ -34,10 +34,11 @@ Equal scores at the end are a draw: ``Outcome(winner=None, reason=SCORE)``.
 
 from __future__ import annotations
 
+import json
 from itertools import compress
 from typing import Any, ClassVar
 
-from .base import (
+from games.engine.base import (
     INSIDE_TERRITORY,
     NOT_YOUR_TURN,
     OCCUPIED,
@@ -45,13 +46,17 @@ from .base import (
     PLAYER_HAS_ENDED,
     SCORE,
     UNKNOWN_ACTION,
+    BadRecord,
     Effect,
+    EngineError,
     Game,
     GameOverError,
     InvalidActionError,
     InvalidParamsError,
     Outcome,
     State,
+    column_name,
+    is_int,
     other,
 )
 
@@ -80,15 +85,6 @@ _GRID_CHARS = ".", ".", "A", "B", "1", "2", "a", "b"
 def _colour_bit(player: int) -> int:
     return _BLUE if player == 2 else 0
 
-
-def column_name(x: int) -> str:
-    """0 -> "a", 25 -> "z", 26 -> "aa", 27 -> "ab" ... (bijective base 26)."""
-    name = ""
-    x += 1
-    while x:
-        x, rest = divmod(x - 1, 26)
-        name = chr(ord("a") + rest) + name
-    return name
 
 
 def _column_index(name: str) -> int:
@@ -174,6 +170,17 @@ class Kropki(Game):
         if action == self.end_action:
             raise InvalidActionError(message="the end action has no coordinates")
         return action % self.width, action // self.width
+
+    def read_move(self, move: object) -> int | str:
+        """A record's move: ``[x, y]`` (a pair off the board is ``off_board``) or ``["end"]``."""
+        if isinstance(move, list) and move == ["end"]:
+            return UNKNOWN_ACTION if self.end_action is None else self.end_action
+        if isinstance(move, list) and len(move) == 2 and is_int(move[0]) and is_int(move[1]):
+            try:
+                return self.action_for(move[0], move[1])
+            except EngineError as error:
+                return error.code
+        raise BadRecord(f'a kropki move is [x, y] or ["end"], not {json.dumps(move)}')
 
     def action_to_string(self, action: int) -> str:
         self.check_action_id(action)
@@ -691,3 +698,6 @@ class KropkiState(State):
 
 
 Kropki.state_class = KropkiState
+
+
+GAME = Kropki  # what games.engine registers for "kropki"

@@ -6,9 +6,8 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from games.engine.kropki import column_name
-
-from .svg import COLOURS, HIGHLIGHT, LABEL, el, num, open_svg, player_name, targets
+from games.boards.svg import COLOURS, HIGHLIGHT, LABEL, el, num, open_svg, player_name, targets
+from games.engine.base import column_name
 
 _B_STEP = 40.0
 _B_MARGIN = 22.0

@@ -1,13 +1,13 @@
 /* Kropki's hot path for the computer player: the board, the capture rules
  * and a Monte Carlo tree search (UCT with RAVE) with fast playouts.
  *
- * The rules are a line-by-line port of games/engine/kropki.py, which stays
+ * The rules are a line-by-line port of games/kropki/engine.py, which stays
  * the reference: the same point bytes (one-point border, stride = width + 1,
  * the _PUT/_BLUE/_CAPTURED/_BOUND/_EMPTY_BASE/_BAD bits), the same chain
  * walk and flood, the same order of operations, so a board copied in from
  * Python and played on here is byte for byte what the engine would make
  * (tests/bots/test_kropki_fast_agrees.py replays random games through both).
- * Built by games/bots/kropki_fast_build.py (cffi, API mode).
+ * Built by games/kropki/fast_build.py (cffi, API mode).
  */
 #include <math.h>
 #include <stddef.h>

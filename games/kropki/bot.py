@@ -1,8 +1,8 @@
 """Computer players for Kropki, on any board size (10x10 and 20x20 on the site).
 
 All three levels run one search, a Monte Carlo tree search written in C
-(``kropki_fast.c``, built by ``kropki_fast_build.py`` into
-``kropki_fast_ext``): UCT with RAVE (all-moves-as-first statistics), random
+(``fast.c``, built by ``fast_build.py`` into
+``fast_ext``): UCT with RAVE (all-moves-as-first statistics), random
 playouts to the end of the board on a copied board, priors at the root and
 near it for tactics. The levels differ in how many playouts they may make
 and in how often they play a looser move (``LEVELS``).
@@ -30,10 +30,10 @@ of the board filled by the opponent alone (the most the opponent could do
 after we end; several random orders) it still leads, and filling them alone
 would gain it nothing more.
 
-The rules in C are a port of ``games/engine/kropki.py``, which stays the
+The rules in C are a port of ``games/kropki/engine.py``, which stays the
 reference (``tests/games/bots/test_kropki_fast_agrees.py`` replays random games
 through both). When the extension is missing (not built), a warning is logged
-and the pre-issue-16 Python search (``kropki_frozen``) plays instead.
+and the pre-issue-16 Python search (``frozen``) plays instead.
 """
 
 from __future__ import annotations
@@ -43,18 +43,18 @@ import random
 import time
 from typing import Any
 
-from . import kropki_frozen
+from . import frozen as kropki_frozen
 
 log = logging.getLogger(__name__)
 
 try:
-    from .kropki_fast_ext import ffi, lib
+    from .fast_ext import ffi, lib
 except ImportError as exc:  # not built: see kropki_fast_build.py
     ffi = lib = None
     log.warning("Kropki: compiled search missing (%s); the slow Python search plays. "
-                "Build it with: .venv/bin/python games/bots/kropki_fast_build.py", exc)
+                "Build it with: .venv/bin/python games/kropki/fast_build.py", exc)
 
-# rave_k, explore, local, expand_after, tactics_depth: see kf_search in kropki_fast.c
+# rave_k, explore, local, expand_after, tactics_depth: see kf_search in fast.c
 SEARCH_PARAMS = (600.0, 0.15, 0.0, 4, 2)
 MARGIN = 3  # playout area: the dots' bounding box grown by this many points
 KOMI = 1  # 1: a playout counts as won when the mover gains from the current score on

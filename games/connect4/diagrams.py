@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Effect, State
-
-from .diagrams import Claim, Diagram
+from games.rules.diagrams import Claim, Diagram
 
 # --------------------------------------------------------- Cztery w rzędzie
 

@@ -6,13 +6,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.boards import pilkarzyki as board
 from games.boards.svg import words_for
-from games.bots import pilkarzyki as bot
-from games.engine.pilkarzyki import DIRECTION_NAMES, GOAL, OWN_GOAL, STUCK, Pilkarzyki
-from games.rules import pilkarzyki as rules
+from games.catalogue.spec import GameSpec, Variant, register
 
-from .spec import GameSpec, Variant, register
+from . import board, bot, diagrams
+from .engine import DIRECTION_NAMES, GOAL, OWN_GOAL, STUCK, Pilkarzyki
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -48,10 +46,10 @@ SPEC = register(GameSpec(
     board=board,
     bot=bot,
     export_move=export_move,
-    diagrams=tuple(rules.DIAGRAMS),
-    home_picture=rules.HOME_PICTURE,
-    sections=rules.SECTIONS,
-    rule_anchors=rules.RULE_ANCHORS,
+    diagrams=tuple(diagrams.DIAGRAMS),
+    home_picture=diagrams.HOME_PICTURE,
+    sections=diagrams.SECTIONS,
+    rule_anchors=diagrams.RULE_ANCHORS,
     reason_words={GOAL: _("a goal"), OWN_GOAL: _("an own goal"), STUCK: _("the opponent had no move left (the ball was stuck)")},
     order=40,
     scored=False,

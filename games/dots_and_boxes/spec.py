@@ -6,12 +6,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.boards import dots_and_boxes as board
-from games.bots import dots_and_boxes as bot
-from games.engine.dots_and_boxes import DotsAndBoxes
-from games.rules import dots_and_boxes as rules
+from games.catalogue.spec import GameSpec, Variant, register
 
-from .spec import GameSpec, Variant, register
+from . import board, bot, diagrams
+from .engine import DotsAndBoxes
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -32,10 +30,10 @@ SPEC = register(GameSpec(
     export_move=export_move,
     # the site's matches end at a majority of boxes (the replay's default is off)
     export_params={"majority_end": True},
-    diagrams=tuple(rules.DIAGRAMS),
+    diagrams=tuple(diagrams.DIAGRAMS),
     home_picture="dab-two-boxes",
-    sections=rules.SECTIONS,
-    rule_anchors=rules.RULE_ANCHORS,
+    sections=diagrams.SECTIONS,
+    rule_anchors=diagrams.RULE_ANCHORS,
     order=30,
     again_words=(_("Extra move! You closed a box: move again."), _("Extra move! %(name)s closed a box and moves again.")),
 ))

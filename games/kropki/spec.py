@@ -6,12 +6,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.boards import kropki as board
-from games.bots import kropki as bot
-from games.engine.kropki import Kropki
-from games.rules import kropki as rules
+from games.catalogue.spec import GameSpec, Variant, register
 
-from .spec import GameSpec, Variant, register
+from . import board, bot, diagrams
+from .engine import Kropki
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -59,10 +57,10 @@ SPEC = register(GameSpec(
     bot=bot,
     export_move=export_move,
     sgf_moves=sgf_moves,
-    diagrams=tuple(rules.DIAGRAMS),
+    diagrams=tuple(diagrams.DIAGRAMS),
     home_picture="kropki-diagonal",
-    sections=rules.SECTIONS,
-    rule_anchors=rules.RULE_ANCHORS,
+    sections=diagrams.SECTIONS,
+    rule_anchors=diagrams.RULE_ANCHORS,
     order=10,
     tap_confirm=True,
 ))

@@ -1,7 +1,7 @@
 """Computer players for Piłkarzyki (paper soccer, the 8 × 10 field).
 
 The search works on its own copy of the engine's tables
-(``games.engine.pilkarzyki``): a bytearray of used directions per point,
+(``games.pilkarzyki.engine``): a bytearray of used directions per point,
 rebuilt from ``state.history`` (the actions are directions), and the ball.
 A step sets two bits and undoing it clears them, so nothing is copied
 inside the search.
@@ -41,9 +41,9 @@ import random
 import time
 from typing import Any
 
-from games.engine.pilkarzyki import BLOCKED, DIRECTIONS, FREE_DIRECTIONS, GOAL_WINNER
+from games.pilkarzyki.engine import BLOCKED, DIRECTIONS, FREE_DIRECTIONS, GOAL_WINNER
 
-from .pilkarzyki_board import MAX_ENDS, PLAYER_KEY, VALUE, WIN, Board, End, Path, Timeout
+from .bot_board import MAX_ENDS, PLAYER_KEY, VALUE, WIN, Board, End, Path, Timeout
 
 # -- trudny ---------------------------------------------------------------------
 

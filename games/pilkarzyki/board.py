@@ -17,9 +17,8 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from games.engine.kropki import column_name
-
-from .svg import COLOURS, GRID, HIGHLIGHT, LABEL, el, num, open_svg, player_name, targets
+from games.boards.svg import COLOURS, GRID, HIGHLIGHT, LABEL, el, num, open_svg, player_name, targets
+from games.engine.base import column_name
 
 STEP = 30.0
 MARGIN = 26.0

@@ -6,12 +6,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.boards import connect4 as board
-from games.bots import connect4 as bot
-from games.engine.connect4 import Connect4
-from games.rules import connect4 as rules
+from games.catalogue.spec import GameSpec, Variant, register
 
-from .spec import GameSpec, Variant, register
+from . import board, bot, diagrams
+from .engine import Connect4
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -30,10 +28,10 @@ SPEC = register(GameSpec(
     board=board,
     bot=bot,
     export_move=export_move,
-    diagrams=tuple(rules.DIAGRAMS),
+    diagrams=tuple(diagrams.DIAGRAMS),
     home_picture="c4-rising",
-    sections=rules.SECTIONS,
-    rule_anchors=rules.RULE_ANCHORS,
+    sections=diagrams.SECTIONS,
+    rule_anchors=diagrams.RULE_ANCHORS,
     order=20,
     scored=False,
 ))

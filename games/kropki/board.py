@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.engine.kropki import column_name
-
-from .svg import (
+from games.boards.svg import (
     COLOURS,
     GRID,
     HIGHLIGHT,
@@ -18,6 +16,7 @@ from .svg import (
     player_name,
     targets,
 )
+from games.engine.base import column_name
 
 _K_STEP = 28.0
 _K_MARGIN = 24.0

@@ -8,8 +8,7 @@ are rows 0 and 12), so the ball starts at e6.
 from __future__ import annotations
 
 from games.engine import Effect, State
-
-from .diagrams import Claim, Diagram
+from games.rules.diagrams import Claim, Diagram
 
 # ---------------------------------------------------------------- Piłkarzyki
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from . import base
+from games.engine import base
 
 WIDTH = 8  # squares; points x = 0..8
 LENGTH = 10  # squares; points y = 0..10
@@ -200,6 +200,10 @@ class Pilkarzyki(base.Game):
     def max_game_length(self) -> int:
         # Every action uses one segment for good.
         return NUM_PLAYABLE_SEGMENTS
+
+    def read_move(self, move: object) -> int | str:
+        """A direction 0..7 or its compass name ("N", "NE"...)."""
+        return self._read_index(move, "a direction 0..7")
 
     def action_to_string(self, action: int) -> str:
         """``"N"``, ``"NE"`` ... ``"NW"``; raises InvalidActionError."""
@@ -407,3 +411,6 @@ class PilkarzykiState(base.State):
 
 
 Pilkarzyki.state_class = PilkarzykiState
+
+
+GAME = Pilkarzyki  # what games.engine registers for "pilkarzyki"

@@ -1,0 +1,3 @@
+"""Cztery w rzędzie (Connect Four): the rules (engine.py), the board drawing
+(board.py), the computer player (bot.py), the rules page's diagrams (rules.py) and
+the site's entry for the game (spec.py). Only spec.py knows Django."""
