@@ -6,18 +6,16 @@ the message. Engine error codes pass through unchanged.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 MESSAGES = {
-    # engine codes
+    # engine codes any game may use (a game's own: GameSpec.error_words)
     "off_board": _("This point is off the board."),
     "occupied": _("This point is already taken."),
-    "inside_territory": _("This point lies inside someone's territory: nobody may play there."),
-    "column_full": _("This column is full."),
     "segment_drawn": _("This segment is already drawn."),
-    "not_a_goal_entry": _("The ball enters a goal only across the goal line, between the posts."),
     "not_your_turn": _("It is your opponent's turn."),
-    "player_has_ended": _("You have ended the game: you cannot place more dots."),
     "game_over": _("The game is over."),
     "unknown_action": _("There is no such move in this game."),
     # match codes
@@ -100,4 +98,15 @@ class MatchError(Exception):
     @property
     def message(self) -> str:
         """In the language active where it is read (a socket's, a page's)."""
-        return self._message if self._message is not None else str(MESSAGES.get(self.code, self.code))
+        return self._message if self._message is not None else message(self.code)
+
+
+# The games' own move errors (GameSpec.error_words), added by games.catalogue.register.
+GAME_MESSAGES: dict[str, Any] = {}
+
+
+def message(code: str) -> str:
+    """The words of ``code`` in the active language: the site's or a game's own;
+    the code itself if nobody words it."""
+    words = MESSAGES.get(code) or GAME_MESSAGES.get(code)
+    return str(words) if words is not None else code

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from games import bots
+from games import bots, errors
 from games.bots import Bot as Bot
 from games.engine import GAMES as ENGINES
 from games.engine import Game
@@ -113,6 +113,12 @@ class GameSpec:
     # a bounce): (to that player, to everyone else with %(name)s), lazy gettext; None: the
     # game has no such rule (Kropki's lone player after "end" is told otherwise).
     again_words: tuple[Any, Any] | None = None
+    # The live page's notice when a match ends in one of the game's own ways that needs
+    # saying (Cztery w rzędzie: no line of four is possible any more): reason -> lazy words.
+    end_notices: dict[str, Any] = field(default_factory=dict)
+    # The game's own move errors (the engine's codes beyond the site's): code -> lazy words,
+    # shown on the page and sent with the socket's error frame (games.errors.message).
+    error_words: dict[str, Any] = field(default_factory=dict)
     # A sentence telling a player what is theirs on this board (Piłkarzyki: which goal they
     # attack), from the engine's view and the player's side; None when nothing needs saying.
     player_note: Callable[[dict[str, Any], int], Any] | None = None
@@ -138,6 +144,7 @@ def register(spec: GameSpec) -> GameSpec:
         ENGINES[spec.slug] = spec.engine
         _ADDED_ENGINES.add(spec.slug)
     bots.register(spec.slug, spec.bot)  # the one door to the computer (games.bots.choose_action)
+    errors.GAME_MESSAGES.update(spec.error_words)  # the words of its own move errors
     for variant in spec.variants:
         object.__setattr__(variant, "spec", spec)
         _VARIANTS[variant.key] = variant
@@ -164,6 +171,8 @@ def unregister(slug: str) -> None:
             _ADDED_ENGINES.discard(slug)
             del ENGINES[slug]
         bots.unregister(slug)
+        for code in spec.error_words:
+            errors.GAME_MESSAGES.pop(code, None)
 
 
 def game_spec(slug: str) -> GameSpec:

@@ -83,10 +83,15 @@ def has_four(bits: int) -> bool:
     return False
 
 
+# The move Cztery w rzędzie refuses with a code of its own (stable: the socket and the replay speak it).
+COLUMN_FULL = "column_full"
+
+
 class Connect4(base.Game):
     """Cztery w rzędzie: 7 columns × 6 rows, no parameters."""
 
     slug: ClassVar[str] = "connect4"
+    error_codes: ClassVar[tuple[str, ...]] = (*base.ERROR_CODES, COLUMN_FULL)
     name: ClassVar[str] = "Cztery w rzędzie"
 
     columns = COLUMNS
@@ -161,7 +166,7 @@ class Connect4State(base.State):
 
     def _illegal_reason(self, action: int) -> str | None:
         if self.heights[action] >= ROWS:
-            return base.COLUMN_FULL
+            return COLUMN_FULL
         return None
 
     def outcome(self) -> base.Outcome | None:

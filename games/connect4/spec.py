@@ -7,9 +7,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from games.catalogue.spec import GameSpec, Variant, register
+from games.engine.base import NO_LINE_POSSIBLE
 
 from . import board, bot, diagrams
-from .engine import Connect4
+from .engine import COLUMN_FULL, Connect4
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -34,4 +35,6 @@ SPEC = register(GameSpec(
     rule_anchors=diagrams.RULE_ANCHORS,
     order=20,
     scored=False,
+    end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
+    error_words={COLUMN_FULL: _("This column is full.")},
 ))

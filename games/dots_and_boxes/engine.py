@@ -48,6 +48,7 @@ class DotsAndBoxes(base.Game):
     """Kropki i kwadraty on ``rows × cols`` boxes."""
 
     slug: ClassVar[str] = "dots_and_boxes"
+    error_codes: ClassVar[tuple[str, ...]] = (*base.ERROR_CODES, base.SEGMENT_DRAWN)
     name: ClassVar[str] = "Kropki i kwadraty"
 
     def __init__(self, **params: Any) -> None:

@@ -25,32 +25,22 @@ def other(player: int) -> int:
 
 
 # Stable error codes: the WebSocket protocol, the replay command and the pages
-# all speak these, so never rename one.
-OFF_BOARD = "off_board"
-OCCUPIED = "occupied"
-INSIDE_TERRITORY = "inside_territory"
-COLUMN_FULL = "column_full"
-SEGMENT_DRAWN = "segment_drawn"
+# all speak these, so never rename one. These are every game's (the contract's);
+# a game adds its own in its engine (``Game.error_codes``) and words them in its
+# spec (``GameSpec.error_words``). OFF_BOARD, OCCUPIED and SEGMENT_DRAWN are here
+# for any game whose board has points or lines; their words are the site's.
 NOT_YOUR_TURN = "not_your_turn"
-PLAYER_HAS_ENDED = "player_has_ended"
 GAME_OVER = "game_over"
 UNKNOWN_ACTION = "unknown_action"
+OFF_BOARD = "off_board"
+OCCUPIED = "occupied"
+SEGMENT_DRAWN = "segment_drawn"
 
-ERROR_CODES = (
-    OFF_BOARD,
-    OCCUPIED,
-    INSIDE_TERRITORY,
-    COLUMN_FULL,
-    SEGMENT_DRAWN,
-    NOT_YOUR_TURN,
-    PLAYER_HAS_ENDED,
-    GAME_OVER,
-    UNKNOWN_ACTION,
-)
+ERROR_CODES = (NOT_YOUR_TURN, GAME_OVER, UNKNOWN_ACTION)
 
 
 class EngineError(ValueError):
-    """Base of every engine error; ``code`` is one of ``ERROR_CODES``."""
+    """Base of every engine error; ``code`` is one of its game's ``error_codes``."""
 
     code: str = UNKNOWN_ACTION
 
@@ -134,6 +124,8 @@ class Game:
     slug: ClassVar[str]
     name: ClassVar[str]  # Polish display name
     state_class: ClassVar[type[State]]
+    # Every code this game's moves can be refused with: the contract's and its own.
+    error_codes: ClassVar[tuple[str, ...]] = ERROR_CODES
     # The action by which a player ends their own part of the game (Kropki's
     # "end"), or None. When a player's time runs out the site plays it for them
     # instead of losing the match (docs/rules.md, "The clock").

@@ -39,11 +39,12 @@ from itertools import compress
 from typing import Any, ClassVar
 
 from games.engine.base import (
-    INSIDE_TERRITORY,
+    ERROR_CODES as CONTRACT_CODES,
+)
+from games.engine.base import (
     NOT_YOUR_TURN,
     OCCUPIED,
     OFF_BOARD,
-    PLAYER_HAS_ENDED,
     SCORE,
     UNKNOWN_ACTION,
     BadRecord,
@@ -59,6 +60,11 @@ from games.engine.base import (
     is_int,
     other,
 )
+
+# The moves Kropki refuses with codes of its own (stable: the socket and the replay speak them).
+INSIDE_TERRITORY = "inside_territory"  # a point inside someone's territory
+PLAYER_HAS_ENDED = "player_has_ended"  # a player who ended their game places no more dots
+ERROR_CODES: tuple[str, ...] = (*CONTRACT_CODES, OFF_BOARD, OCCUPIED, INSIDE_TERRITORY, PLAYER_HAS_ENDED)
 
 MIN_WIDTH, MAX_WIDTH = 5, 39
 MIN_HEIGHT, MAX_HEIGHT = 5, 32
@@ -98,6 +104,7 @@ class Kropki(Game):
     """Kropki on a ``width`` x ``height`` grid of intersections (5..39 x 5..32)."""
 
     slug: ClassVar[str] = "kropki"
+    error_codes: ClassVar[tuple[str, ...]] = ERROR_CODES
     name: ClassVar[str] = "Kropki"
 
     def __init__(self, **params: Any) -> None:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.catalogue.spec import GameSpec, Variant, register
 
 from . import board, bot, diagrams
-from .engine import Kropki
+from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, Kropki
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -63,4 +63,8 @@ SPEC = register(GameSpec(
     rule_anchors=diagrams.RULE_ANCHORS,
     order=10,
     tap_confirm=True,
+    error_words={
+        INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),
+        PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
+    },
 ))

@@ -52,10 +52,10 @@ GOAL_XS = (3, 4, 5)
 TOP_GOAL_Y = -1
 BOTTOM_GOAL_Y = LENGTH + 1
 
+# The ball enters a goal only across the goal line (this game's own code).
 NOT_A_GOAL_ENTRY = "not_a_goal_entry"
-# Every code this game's moves can be refused with (base.ERROR_CODES does not
-# hold NOT_A_GOAL_ENTRY yet: it is this game's own).
-ERROR_CODES: tuple[str, ...] = base.ERROR_CODES + (NOT_A_GOAL_ENTRY,)
+# Every code this game's moves can be refused with.
+ERROR_CODES: tuple[str, ...] = (*base.ERROR_CODES, base.OFF_BOARD, base.SEGMENT_DRAWN, NOT_A_GOAL_ENTRY)
 
 # Termination reasons of this game.
 GOAL = "goal"  # the ball in the goal the mover attacks

@@ -10,7 +10,7 @@ from games.boards.svg import words_for
 from games.catalogue.spec import GameSpec, Variant, register
 
 from . import board, bot, diagrams
-from .engine import DIRECTION_NAMES, GOAL, OWN_GOAL, STUCK, Pilkarzyki
+from .engine import DIRECTION_NAMES, GOAL, NOT_A_GOAL_ENTRY, OWN_GOAL, STUCK, Pilkarzyki
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -57,4 +57,5 @@ SPEC = register(GameSpec(
     again_words=(_("Bounce! The ball hit a used point or the border: kick again."),
                  _("Bounce! %(name)s kicks again.")),
     player_note=player_note,
+    error_words={NOT_A_GOAL_ENTRY: _("The ball enters a goal only across the goal line, between the posts.")},
 ))

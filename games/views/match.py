@@ -48,6 +48,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     you = match.side_of(user_id)
     lang = get_language()
     spec = catalogue.game_spec(snapshot["game"])
+    variant_game = state.game
     user = request.user if request.user.is_authenticated else None
     page = {
         "you": you,
@@ -59,6 +60,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         # what differs by game (games/catalogue): a score to show, tap-to-confirm on small targets
         "scored": spec.scored,
         "tap_confirm": spec.tap_confirm,
+        # a move that ends the player's own game (Kropki's "end"): its button and notices
+        "has_end_action": variant_game.end_action is not None,
         # the player's settings (accounts.User); a guest's tap choice is kept in the browser
         "settings": _player_settings(user),
         "vs_computer": bool(match.bot_level),
@@ -100,9 +103,11 @@ def _player_settings(user: Any) -> dict[str, Any]:
 
 def _game_strings(spec: catalogue.GameSpec) -> dict[str, Any]:
     """The words of this game the page's JS needs (games/catalogue): its move
-    names, and the notice when the same player moves again."""
+    names, the notice when the same player moves again, and the notices of its
+    own endings."""
     again = spec.again_words
     return {
+        "end_notices": {reason: str(words) for reason, words in spec.end_notices.items()},
         "notation": spec.notation_words(get_language()) if spec.notation_words else {},
         "again_you": str(again[0]) if again else "",
         "again_other": str(again[1]) if again else "",
@@ -188,7 +193,6 @@ def _strings() -> dict[str, str]:
         "pink": _("pink"),
         "blue": _("blue"),
         "finished": _("The match is over."),
-        "no_line": _("No line of four is possible any more: the match is a draw."),
         "ended": _("%(name)s has ended the game; the other player may play on."),
         "you_ended": _("You have ended the game; your opponent may play on."),
         # Kropki: the clock ends the game of a player whose time ran out

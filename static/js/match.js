@@ -431,8 +431,9 @@
     if (again !== null) {
       return again === you ? T.again_you : fmt(T.again_other, { name: nameOf(again) });
     }
-    if (snap.end_reason === "no_line_possible") return T.no_line;
-    if (snap.game === "kropki" && snap.view && snap.view.ended) {
+    var endNotice = (T.end_notices || {})[snap.end_reason];
+    if (endNotice) return endNotice;
+    if (page.has_end_action && snap.view && snap.view.ended) {
       var parts = [];
       snap.view.ended.forEach(function (ended, i) {
         if (!ended) return;

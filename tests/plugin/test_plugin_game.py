@@ -11,6 +11,7 @@ layer), ended by the clock, and has a record page and a JSON export.
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -93,9 +94,10 @@ async def test_challenge_socket_play_record_and_export(tictactoe, alice, bob):
         await ws.send_json_to({"type": "move", "ply": ply - 1, "action": action})
         frame = await _moved(ws_blue if ws is ws_pink else ws_pink, ply)
         assert frame["type"] == "moved" and frame["action"] == action
-    await ws_pink.send_json_to({"type": "move", "ply": 4, "action": 4})  # b2 is taken
+    await ws_pink.send_json_to({"type": "move", "ply": 4, "action": 4})  # b2 is taken: the game's own error
     error = await ws_pink.receive_json_from(timeout=5)
-    assert error["type"] == "error" and error["code"] == "occupied"
+    assert error["type"] == "error" and error["code"] == "cell_taken"
+    assert error["message"] == "To pole jest już zajęte."
     await ws_pink.send_json_to({"type": "move", "ply": 4, "action": 8})
     finished = await _moved(ws_blue, 5)
     assert finished["type"] == "finished" and finished["match"]["winner"] == 1
@@ -114,11 +116,53 @@ async def test_challenge_socket_play_record_and_export(tictactoe, alice, bob):
     assert (await database_sync_to_async(a.get)(reverse("export_sgf", args=[match.pk]))).status_code == 404
 
 
-def test_the_clock_ends_it_as_any_other(tictactoe, alice, bob):
+def test_the_clock_plays_its_end_action_as_for_kropki(tictactoe, alice, bob):
+    """A game with an end action: a player whose time runs out has it played for them,
+    and the other plays on alone; the second time-out ends the game (both ended: a draw)."""
     match = play.match_create(variant=VARIANT, pink_id=alice.pk, blue_id=bob.pk)
     play.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=4)
     play.match_play(match_id=match.pk, user_id=bob.pk, ply=1, action=0)
     Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(minutes=1))
     assert play.sweep_expired() == 1
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.end_reason == Match.EndReason.TIMEOUT and match.winner == 2
+    assert match.status == Match.Status.ACTIVE and match.history == [4, 0, 9] and match.to_move == 2
+    play.match_play(match_id=match.pk, user_id=bob.pk, ply=3, action=1)  # bob moves again, alone
+    match.refresh_from_db()
+    assert match.to_move == 2
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(minutes=1))
+    assert play.sweep_expired() == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.winner is None and match.end_reason == "both_ended"
+
+
+def test_the_match_page_asks_the_spec_not_the_slug(tictactoe, alice, bob):
+    """The end button, the score and the endings' notices come from the game's spec and
+    engine: the plug-in has an end action and no score; Cztery w rzędzie neither."""
+    client = logged_in(alice)
+    match = play.match_create(variant=VARIANT, pink_id=alice.pk, blue_id=bob.pk)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-testid="btn-end"' in page
+    assert 'data-testid="score-1"' not in page
+    strings = json.loads(re.search(r'<script id="match-strings" type="application/json">(.*?)</script>', page, re.S)[1])
+    assert strings["end_notices"] == {"full_board": "Plansza jest pełna i nikt nie ułożył trzech w linii: remis."}
+    other = play.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
+    page = client.get(reverse("match", args=[other.pk])).content.decode()
+    assert 'data-testid="btn-end"' not in page and 'data-testid="score-1"' not in page
+    kropki = play.match_create(variant=catalogue.game_spec("kropki").variants[0].key, pink_id=alice.pk, blue_id=bob.pk)
+    page = client.get(reverse("match", args=[kropki.pk])).content.decode()
+    assert 'data-testid="btn-end"' in page and 'data-testid="score-1"' in page
+
+
+async def test_the_end_action_over_the_socket(tictactoe, alice, bob):
+    from channels.db import database_sync_to_async
+
+    match = await database_sync_to_async(play.match_create)(variant=VARIANT, pink_id=alice.pk, blue_id=bob.pk)
+    ws_pink, ws_blue = await open_socket(match.pk, alice), await open_socket(match.pk, bob)
+    await ws_pink.send_json_to({"type": "end", "ply": 0})
+    frame = await _moved(ws_blue, 1)
+    assert frame["action"] == 9 and frame["match"]["to_move"] == 2
+    await ws_blue.send_json_to({"type": "move", "ply": 1, "action": 4})
+    frame = await _moved(ws_pink, 2)
+    assert frame["match"]["to_move"] == 2  # pink has ended: blue plays on alone
+    await ws_pink.disconnect()
+    await ws_blue.disconnect()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.connect4 import engine as connect4_engine
 from games.connect4.engine import LINE_CELLS, NUM_LINES, Connect4, Connect4State
 from games.engine import base
 
@@ -99,12 +100,12 @@ def test_a_move_is_a_column_never_a_cell() -> None:
 
 def test_full_column_is_rejected() -> None:
     state = play("444444")
-    assert state.illegal_reason(3) == base.COLUMN_FULL
+    assert state.illegal_reason(3) == connect4_engine.COLUMN_FULL
     assert 3 not in state.legal_actions()
     before = (str(state), state.current_player(), list(state.history))
     with pytest.raises(base.IllegalActionError) as info:
         state.apply_action(3)
-    assert info.value.code == base.COLUMN_FULL
+    assert info.value.code == connect4_engine.COLUMN_FULL
     assert (str(state), state.current_player(), list(state.history)) == before
 
 

@@ -92,9 +92,9 @@ def check_deeply(state: State, game: Game, rng: random.Random) -> None:
     for action in range(game.num_actions):
         reason = state.illegal_reason(action)
         assert (reason is None) == (action in legal), (action, reason)
-        # A game may refuse with codes of its own (Piłkarzyki's
-        # not_a_goal_entry) until base.ERROR_CODES lists them.
-        assert reason is None or reason in getattr(game, "error_codes", ERROR_CODES)
+        # A game refuses with the contract's codes and those it names as its own.
+        assert reason is None or reason in game.error_codes
+        assert set(ERROR_CODES) <= set(game.error_codes)
     # An illegal action raises with its code and changes nothing.
     illegal = [a for a in range(game.num_actions) if a not in legal]
     tries: list[object] = rng.sample(illegal, min(3, len(illegal))) + [-1, game.num_actions, "1", None, 1.0, True]

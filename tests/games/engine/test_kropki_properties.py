@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import base
 from games.engine.base import EngineError
+from games.kropki import engine as kropki_engine
 from games.kropki.engine import Kropki, KropkiState
 
 sizes = st.tuples(st.integers(5, 14), st.integers(5, 12)) | st.sampled_from([(39, 32), (20, 20)])
@@ -104,7 +105,7 @@ def test_illegal_actions_never_change_the_state(size: tuple[int, int], seed: int
             raise AssertionError(f"illegal action {action} ({reason}) was applied")
         after = (middle.grid(), list(middle.history), middle.current_player(), middle.scores(), middle.free_points())
         assert after == before
-        assert reason in (base.OCCUPIED, base.INSIDE_TERRITORY, base.UNKNOWN_ACTION, base.GAME_OVER)
+        assert reason in (base.OCCUPIED, kropki_engine.INSIDE_TERRITORY, base.UNKNOWN_ACTION, base.GAME_OVER)
 
 
 @settings(max_examples=25, deadline=None)

@@ -22,6 +22,7 @@ from games.engine.base import (
     InvalidActionError,
     InvalidParamsError,
 )
+from games.kropki import engine as kropki_engine
 from games.kropki.engine import Kropki, KropkiState
 
 
@@ -270,7 +271,7 @@ def test_intruder_takes_the_whole_empty_enclosure_with_it() -> None:
     play(state, "e5")
     assert [at(state, s) for s in ("d4", "e4", "d5", "e5")] == ["1", "1", "1", "b"]
     assert state.scores() == (1, 0)
-    assert reason(state, "d4") == base.INSIDE_TERRITORY
+    assert reason(state, "d4") == kropki_engine.INSIDE_TERRITORY
 
 
 def test_mover_captures_first_then_own_dot_lives() -> None:
@@ -289,13 +290,13 @@ def test_mover_captures_first_then_own_dot_lives() -> None:
 def test_territory_cannot_be_played_by_anyone_even_its_owner() -> None:
     state = build("e4 d5 f5 d6 f6 e7", "e5")
     assert at(state, "e6") == "1"
-    assert reason(state, "e6") == base.INSIDE_TERRITORY  # blue to move
+    assert reason(state, "e6") == kropki_engine.INSIDE_TERRITORY  # blue to move
     state.apply_action(filler(state))
     assert state.current_player() == 1
-    assert reason(state, "e6") == base.INSIDE_TERRITORY
+    assert reason(state, "e6") == kropki_engine.INSIDE_TERRITORY
     with pytest.raises(IllegalActionError) as error:
         play(state, "e6")
-    assert error.value.code == base.INSIDE_TERRITORY
+    assert error.value.code == kropki_engine.INSIDE_TERRITORY
 
 
 def test_captured_dots_never_chain_again() -> None:
@@ -521,8 +522,8 @@ def test_player_who_has_ended_can_move_no_more() -> None:
     state.apply_action(state.game.end_action)  # pink ends
     a1 = state.game.string_to_action("a1")
     assert state.has_ended(1) and not state.has_ended(2)
-    assert state.illegal_reason_for(1, a1) == base.PLAYER_HAS_ENDED
-    assert state.illegal_reason_for(1, state.game.end_action) == base.PLAYER_HAS_ENDED
+    assert state.illegal_reason_for(1, a1) == kropki_engine.PLAYER_HAS_ENDED
+    assert state.illegal_reason_for(1, state.game.end_action) == kropki_engine.PLAYER_HAS_ENDED
     assert state.illegal_reason_for(2, a1) is None
     assert state.illegal_reason_for(2, state.game.string_to_action("e5")) == base.OCCUPIED
 

@@ -18,6 +18,7 @@ import pytest
 
 from games.engine import base
 from games.engine.base import EngineError
+from games.kropki import engine as kropki_engine
 from games.kropki.engine import Kropki, KropkiState
 
 EXPECTED_GAMES = {"cases.jsonl": 19, "random_10x10.jsonl.gz": 300, "random_20x20.jsonl.gz": 100}
@@ -46,7 +47,7 @@ def expected_rejection(grid: str, width: int, height: int, x: int, y: int) -> st
     if char in "AaBb":
         return base.OCCUPIED
     if char in "12":
-        return base.INSIDE_TERRITORY
+        return kropki_engine.INSIDE_TERRITORY
     return None
 
 
@@ -116,7 +117,7 @@ def replay(game_record: dict[str, Any]) -> list[str]:
         if accepted:
             check_details(grid, state.grid(), width, player, effect.details, state)
         else:
-            if code != reason or code not in (base.OCCUPIED, base.INSIDE_TERRITORY, base.OFF_BOARD):
+            if code != reason or code not in (base.OCCUPIED, kropki_engine.INSIDE_TERRITORY, base.OFF_BOARD):
                 problems.append(f"{where}: rejected with {code}, expected {reason}")
             if state.history != history or state.grid() != grid or state.current_player() != player:
                 problems.append(f"{where}: a rejected try changed the state")

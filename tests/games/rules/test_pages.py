@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games import catalogue
 from games.engine.base import ERROR_CODES
+from games.errors import MatchError
 from games.selectors import live_summary
 from games.views.rules import draw_diagram, rule_anchor, rule_fragment, rule_url
 
@@ -189,10 +190,18 @@ def test_unknown_game_has_no_rules_page(client):
 
 
 def test_every_engine_error_code_links_to_a_rule():
-    for engine in RULES_SLUGS:
-        for code in ERROR_CODES:
-            anchor = rule_anchor(engine, code)
-            assert anchor in SECTIONS[engine], (engine, code)
+    for spec in catalogue.games():
+        assert set(ERROR_CODES) <= set(spec.engine.error_codes)
+        for code in spec.engine.error_codes:
+            anchor = rule_anchor(spec.slug, code)
+            assert anchor in SECTIONS[spec.slug], (spec.slug, code)
+
+
+def test_every_engine_error_code_has_words():
+    """The site words the contract's codes; a game words its own (GameSpec.error_words)."""
+    for spec in catalogue.games():
+        for code in spec.engine.error_codes:
+            assert MatchError(code).message != code, (spec.slug, code)
     assert rule_anchor("connect4", "column_full") == "kolumny"
     assert rule_anchor("kropki", "inside_territory") == "poza-gra"
     assert rule_fragment("kropki-i-kwadraty", "segment_drawn") == ("kropki-i-kwadraty", "odcinki")

@@ -31,7 +31,8 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
             out.append(f'<text class="mark p{cell}" x="{x + 20}" y="{y + 27}" text-anchor="middle">{"XO"[cell - 1]}</text>')
     if interactive:
         out.append('<g class="targets">')
-        for action in legal if legal is not None else [i for i, c in enumerate(view["cells"]) if not c]:
+        cells = legal if legal is not None else [i for i, c in enumerate(view["cells"]) if not c]
+        for action in (action for action in cells if action < len(view["cells"])):  # "end" has its button
             x, y = action % 3 * CELL, action // 3 * CELL
             out.append(f'<g class="target" data-action="{action}" data-col="{action % 3}" data-row="{action // 3}" '
                        f'role="button" tabindex="0" aria-label="{escape(words["name"])} {action}">'

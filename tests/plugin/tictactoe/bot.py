@@ -6,11 +6,13 @@ from typing import Any
 
 from games.engine import State
 
+from .engine import END
+
 BUDGETS = {"latwy": 0.0, "sredni": 0.0, "trudny": 0.0}
 
 
 def choose(state: State, level: str, rng: Any, budget_s: float | None = None) -> int:
-    legal = state.legal_actions()
+    legal = [action for action in state.legal_actions() if action != END] or state.legal_actions()
     for player in (state.current_player(), 3 - (state.current_player() or 1)):
         for action in legal:
             trial = state.clone()

@@ -8,7 +8,7 @@ from games.catalogue import GameSpec, Variant
 from games.rules.diagrams import Diagram
 
 from . import board, bot
-from .engine import THREE_IN_A_ROW, TicTacToe
+from .engine import CELL_TAKEN, FULL, THREE_IN_A_ROW, TicTacToe
 
 
 def _three(state: Any, effects: list[Any]) -> bool:
@@ -29,7 +29,12 @@ SPEC = GameSpec(
                       caption={"pl": "Trzy na przekątnej.", "en": "Three on the diagonal."}, claim=_three),),
     home_picture="ttt-diagonal",
     sections=("zasady",),
-    rule_anchors={"occupied": "zasady", "not_your_turn": "zasady"},
+    rule_anchors={CELL_TAKEN: "zasady", "not_your_turn": "zasady", "game_over": "zasady", "unknown_action": "zasady"},
     reason_words={THREE_IN_A_ROW: "trzy w linii"},
     order=90,
+    # the hooks shared code asks instead of testing a slug: no score to show, an error
+    # of its own, a notice for one of its endings (its end action is the engine's)
+    scored=False,
+    error_words={CELL_TAKEN: "To pole jest już zajęte."},
+    end_notices={FULL: "Plansza jest pełna i nikt nie ułożył trzech w linii: remis."},
 )
