@@ -24,19 +24,16 @@ import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import RandomPlayer, choose_action, default_budget  # noqa: E402
-from games.engine import get_game  # noqa: E402
+from games.engine import BUILT_IN, get_game  # noqa: E402
 from games.kropki import bot as kropki_bot  # noqa: E402
 
-GAMES = {
-    "connect4": {},
-    "dots_and_boxes": {},
-    "kropki": {"width": 10, "height": 10},
-    "pilkarzyki": {},
-}
+# Every game of the site (games.engine.BUILT_IN), at its default parameters but Kropki's.
+GAMES: dict[str, dict[str, Any]] = {slug: {} for slug in sorted(BUILT_IN)} | {"kropki": {"width": 10, "height": 10}}
 PAIRINGS = (("trudny", "sredni"), ("sredni", "latwy"), ("latwy", "losowy"))
 
 

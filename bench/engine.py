@@ -32,15 +32,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import get_game  # noqa: E402
+from games.engine import BUILT_IN, get_game  # noqa: E402
 
+# Every game of the site (games.engine.BUILT_IN) at its default parameters, but Kropki
+# at three sizes and Kropki i kwadraty named by its size.
+SIZES: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "kropki": [(f"kropki_{w}x{h}", {"width": w, "height": h}) for w, h in ((10, 10), (20, 20), (39, 32))],
+    "dots_and_boxes": [("dots_and_boxes_5x5", {"rows": 5, "cols": 5})],
+}
 CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
-    ("kropki_10x10", "kropki", {"width": 10, "height": 10}),
-    ("kropki_20x20", "kropki", {"width": 20, "height": 20}),
-    ("kropki_39x32", "kropki", {"width": 39, "height": 32}),
-    ("connect4", "connect4", {}),
-    ("dots_and_boxes_5x5", "dots_and_boxes", {"rows": 5, "cols": 5}),
-    ("pilkarzyki", "pilkarzyki", {}),
+    (name, slug, params) for slug in BUILT_IN for name, params in SIZES.get(slug, [(slug, {})])
 ]
 
 

@@ -423,7 +423,11 @@ USE_TZ = True
 # --- Static files ----------------------------------------------------------------
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# The site's own files, and each game folder's (games/<slug>/static/, served as games/<slug>/...).
+STATICFILES_DIRS: list[Any] = [
+    BASE_DIR / "static",
+    *((f"games/{folder.parent.name}", folder) for folder in sorted((BASE_DIR / "games").glob("*/static"))),
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

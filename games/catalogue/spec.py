@@ -122,6 +122,10 @@ class GameSpec:
     # A sentence telling a player what is theirs on this board (Piłkarzyki: which goal they
     # attack), from the engine's view and the player's side; None when nothing needs saying.
     player_note: Callable[[dict[str, Any], int], Any] | None = None
+    # The game's live board patch (a static path, "games/<slug>/board_patch.js", from
+    # games/<slug>/static/), loaded by the match page after static/js/board_patch.js;
+    # "": the page redraws the server's board after each move.
+    board_script: str = ""
     # The board's targets are small for a finger (Kropki: 20×20 points on a phone): the page
     # offers tap to select, tap again to play (the player's "tap to confirm" setting).
     tap_confirm: bool = False

@@ -37,4 +37,5 @@ SPEC = register(GameSpec(
     scored=False,
     end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
     error_words={COLUMN_FULL: _("This column is full.")},
+    board_script="games/connect4/board_patch.js",
 ))

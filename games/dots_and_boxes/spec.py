@@ -36,4 +36,5 @@ SPEC = register(GameSpec(
     rule_anchors=diagrams.RULE_ANCHORS,
     order=30,
     again_words=(_("Extra move! You closed a box: move again."), _("Extra move! %(name)s closed a box and moves again.")),
+    board_script="games/dots_and_boxes/board_patch.js",
 ))

@@ -2,35 +2,27 @@
 
 Reads one JSON game per line and writes one JSON line per game:
 
-- input: ``{"game": "kropki", "params": {"width": W, "height": H}, "moves":
-  [[x, y], ..., ["end"]]}``; ``{"game": "connect4", "moves": "4453..."}``
-  (columns 1..7, as a string or a list of ints); ``{"game": "dots_and_boxes",
-  "params": {"rows": 5, "cols": 5}, "moves": [segment ids]}``;
-  ``{"game": "pilkarzyki", "moves": [directions]}`` (0..7 = N, NE, E, SE, S,
-  SW, W, NW, N towards the top goal; the compass names are read too).
+- input: ``{"game": <slug>, "params": {...}, "moves": [...]}``. How a game's
+  moves are written is its engine's (``Game.read_moves``/``read_move`` in
+  ``games/<slug>/engine.py``): Kropki ``[x, y]`` or ``["end"]``, Cztery w
+  rzędzie columns 1..7 (a list, or one string "4453..."), Kropki i kwadraty
+  segment ids, Piłkarzyki directions 0..7 or compass names. A move of the right
+  shape that no board has (a pair off the board, a column 8) is rejected with
+  its code (``off_board``, ``unknown_action``) rather than malformed. Records
+  are replayed with the engine's ``record_params`` unless ``params`` says
+  otherwise: other programs' Kropki i kwadraty games go on after a player holds
+  a majority of the boxes, which never changes who wins (the site's own matches
+  always end at the majority).
 - output: ``{"after": [{"ok", "error", "to_move", "scores", "over", "winner",
   "reason", ...}, ...]}``, one entry per move tried. A rejected move
   (``ok: false`` with its error code) changes nothing and does not pass the
   turn; the replay carries on with the next move. ``winner`` is 0 for a draw
   and null while the game is not over. The extra fields come from
-  ``State.replay_fields()`` (``grid``, ``dead_lines``, ``boxes``; for
-  Piłkarzyki ``ball``, ``[x, y]`` after the move, and ``moves_again``, true
-  when the player who made the last move moves again after a bounce).
+  ``State.replay_fields()`` (Kropki's ``grid``, Cztery w rzędzie's
+  ``dead_lines``, Kropki i kwadraty's ``boxes``, Piłkarzyki's ``ball`` and
+  ``moves_again``).
 - a line that is not a game (not JSON, unknown game, bad params, a move of the
   wrong shape) gets ``{"error": "..."}`` and the command goes on.
-
-Kropki i kwadraty records are replayed to their last segment (standard rules)
-unless ``params`` asks for ``"majority_end": true``: records from other
-programs go on after a player holds a majority of the boxes, which never
-changes who wins. The site's own matches always end at the majority.
-
-Which moves are rejected rather than malformed: a Kropki pair of integers off
-the board (``off_board``), a Cztery w rzędzie column that is not 1..7 or a
-character that is not a digit (``unknown_action``), a segment id out of range
-(``unknown_action``), a Piłkarzyki direction that is not 0..7 or not a compass
-name (``unknown_action``). A Piłkarzyki move's other refusals come from the
-engine: ``off_board``, ``not_a_goal_entry``, ``segment_drawn`` (a used or
-border segment), ``game_over``.
 """
 
 from __future__ import annotations

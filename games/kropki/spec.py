@@ -67,4 +67,5 @@ SPEC = register(GameSpec(
         INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),
         PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
     },
+    board_script="games/kropki/board_patch.js",
 ))

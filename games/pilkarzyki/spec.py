@@ -58,4 +58,5 @@ SPEC = register(GameSpec(
                  _("Bounce! %(name)s kicks again.")),
     player_note=player_note,
     error_words={NOT_A_GOAL_ENTRY: _("The ball enters a goal only across the goal line, between the posts.")},
+    board_script="games/pilkarzyki/board_patch.js",
 ))

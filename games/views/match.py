@@ -79,6 +79,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "rating_lines": _rating_lines(snapshot, strings),
         "next_game": _next_game(match, you),
         "scored": spec.scored,
+        "board_script": spec.board_script,
         "player_note": str(spec.player_note(snapshot["view"], you)) if spec.player_note and you else "",
         "move_rows": [
             {"notation": notation, "colour": "pink" if side == PINK else "blue",

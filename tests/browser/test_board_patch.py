@@ -1,5 +1,6 @@
 """Move frames carry what a move changed and the page patches its board
-(static/js/board_patch.js); games/display/boards.py stays the one full renderer.
+(static/js/board_patch.js and each game's games/<slug>/static/board_patch.js);
+games/display/boards.py stays the one full renderer.
 
 Whole games of every variant, played through real daphne, Redis and Chromium by
 two players (Polish) and a spectator (English): at checkpoints and at the end,
@@ -44,7 +45,11 @@ def comparable(html: str) -> str:
     return re.sub(r' tabindex="-?\d+"', "", html.replace(" preview", ""))
 
 
+PATCHED = "() => window.KropkiBoard.canPatch(JSON.parse(document.getElementById('match-snapshot').textContent).game)"
+
+
 def assert_board_is_the_servers(page, label: str) -> None:
+    assert page.evaluate(PATCHED), f"{label}: the game's patch (games/<slug>/static/board_patch.js) did not load"
     page.wait_for_function("() => window.kropkiMatch.boardReady()")
     patched = page.locator("#board").inner_html()
     fresh = page.evaluate("() => window.kropkiMatch.freshBoard()")

@@ -1,0 +1,41 @@
+"""A game is a folder (docs/games.md): everything the site knows of Piłkarzyki lives
+in games/pilkarzyki/ (engine, board, computer, diagrams, spec, its board patch), beside
+its rules templates (named by it), the words (locale/) and the docs; elsewhere only
+the line that loads it names it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from games.engine import BUILT_IN
+
+ROOT = Path(__file__).resolve().parents[1]
+SKIP_DIRS = {".git", ".venv", "node_modules", "staticfiles", "var", "__pycache__", ".mypy_cache", ".ruff_cache",
+             ".pytest_cache", ".hypothesis", "docs", "tests", "locale"}
+SKIP_SUFFIXES = {".mo", ".so", ".pyc", ".gz", ".png", ".sqlite3"}
+
+
+def files_naming(word: str, own: Path) -> list[str]:
+    found = []
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if not path.is_file() or SKIP_DIRS & set(rel.parts) or path.suffix in SKIP_SUFFIXES:
+            continue
+        if path.is_relative_to(own) or rel.parts[:3] == ("templates", "games", "rules") or rel.name == "README.md":
+            continue
+        if word in path.read_text(errors="replace").lower():
+            found.append(str(rel))
+    return sorted(found)
+
+
+def test_pilkarzyki_is_named_only_where_it_is_loaded():
+    assert files_naming("pilkarzyki", ROOT / "games" / "pilkarzyki") == ["games/engine/__init__.py"]
+    loading = [line for line in (ROOT / "games/engine/__init__.py").read_text().splitlines() if "pilkarzyki" in line]
+    assert len(loading) == 1 and loading[0].startswith("BUILT_IN = (")
+
+
+def test_each_built_in_game_has_its_folder():
+    for slug in BUILT_IN:
+        folder = ROOT / "games" / slug
+        for part in ("engine.py", "board.py", "bot.py", "diagrams.py", "spec.py", "static/board_patch.js"):
+            assert (folder / part).is_file(), f"games/{slug}/{part}"
