@@ -2,7 +2,7 @@
 
 The live match page, the record page and the rules diagrams all call
 ``render_board`` with a state's ``view()``; it hands the game's drawing
-(``spec.board``, pure Python, ``games/boards/<game>.py``) the words of
+(``spec.board``, pure Python, ``games/<game>/board.py``) the words of
 the page's language and the game's name from the catalogue.
 
 ``render_board(view, slug, *, interactive=False, title="", highlight=(),

@@ -5,7 +5,7 @@ in Polish and English, and a ``claim``: a function of the final state and
 the effects of every move that returns True when what the caption says
 really happens in the engine. ``tests/games/rules/test_diagrams.py`` replays every
 diagram and checks its claim, so a rules page can never show what the engine
-would not do. Each game's diagrams are in ``games/rules/<game>.py``; the
+would not do. Each game's diagrams are in ``games/<game>/diagrams.py``; the
 rules page draws them (``games/views/rules.py``) with the live board's code.
 
 Pure Python: no Django.

@@ -3,7 +3,7 @@
 The rules prose lives in one template per game and language
 (``templates/games/rules/<rules_slug>.<lang>.html``); the diagrams in it come
 from the game's catalogue entry (move lists checked by the engine,
-``games/rules/<game>.py``) drawn by ``games.display.boards``, the same code as
+``games/<game>/diagrams.py``) drawn by ``games.display.boards``, the same code as
 the live board.
 """
 
