@@ -14,7 +14,7 @@ app.autodiscover_tasks()
 
 
 def _add_heartbeat() -> None:
-    from kropki_site.heartbeat import WorkerHeartbeat  # local: needs Django's settings, configured above
+    from kropki_site.lib.heartbeat import WorkerHeartbeat  # local: needs Django's settings, configured above
 
     app.steps["worker"].add(WorkerHeartbeat)
 

@@ -247,7 +247,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The persistent scheduler, plus a heartbeat per tick that /healthz reads.
-CELERY_BEAT_SCHEDULER = "kropki_site.heartbeat:Scheduler"
+CELERY_BEAT_SCHEDULER = "kropki_site.lib.heartbeat:Scheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
 
@@ -256,7 +256,7 @@ CELERY_TIMEZONE = "UTC"
 MOVE_SECONDS = env_int("MOVE_SECONDS", 60)
 MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 
-# --- Fair shares (kropki_site/limits.py, docs/bots.md "Limits") ------------------
+# --- Fair shares (kropki_site/lib/limits.py, docs/bots.md "Limits") ------------------
 
 # Redis key prefix of the shared counters and locks (tests give each test its own).
 LIMITS_PREFIX = os.environ.get("LIMITS_PREFIX", "kropki:limit:")

@@ -33,7 +33,7 @@ import redis
 from django.conf import settings
 
 from games.live import transport
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import publisher
 

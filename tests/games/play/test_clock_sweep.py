@@ -24,7 +24,7 @@ from games import play as services
 from games import tasks
 from games.models import Match
 from games.play import botqueue, clock, core, publisher
-from kropki_site import limits
+from kropki_site.lib import limits
 from tests.factories import play
 
 pytestmark = pytest.mark.django_db(transaction=True)  # commit hooks run
