@@ -20,19 +20,6 @@ log = logging.getLogger(__name__)
 
 # Celery ships no type hints: each @shared_task below carries a type: ignore for its untyped decorator.
 
-@shared_task(name="games.tasks.expire_turn", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
-def expire_turn(match_id: int, ply: int) -> bool:
-    """The per-move alarm of the previous design; nothing publishes it any more.
-
-    Kept so that alarms already waiting in Redis when this release is deployed
-    (a warm shutdown hands them back) run as a harmless no-op or a correct
-    timeout instead of an "unregistered task" error. Delete it a release later.
-    """
-    from games.play import match_expire_turn
-
-    return match_expire_turn(match_id=match_id, ply=ply)
-
-
 @shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_expired_turns() -> int:
     """End every overdue turn (beat: every SWEEP_SECONDS, 1 by default, on the "clock" queue)."""

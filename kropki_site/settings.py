@@ -212,7 +212,6 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # them: docs/reliability.md, row 10); "bots" runs computer opponents.
 CELERY_TASK_ROUTES = {
     "games.tasks.sweep_expired_turns": {"queue": "clock"},
-    "games.tasks.expire_turn": {"queue": "clock"},  # alarms left by the previous release
     "games.tasks.bot_move": {"queue": "bots"},
 }
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
