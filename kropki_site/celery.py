@@ -20,9 +20,3 @@ def _add_heartbeat() -> None:
 
 
 _add_heartbeat()
-
-
-@app.task(name="kropki_site.ping")  # type: ignore[untyped-decorator]  # celery ships no type hints
-def ping() -> str:
-    """A trivial task: the live-server tests use it to prove a worker answers."""
-    return "pong"
