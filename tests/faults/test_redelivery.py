@@ -18,6 +18,8 @@ import time
 
 import pytest
 
+from games import tasknames
+
 from .conftest import (
     Player,
     assert_clients_match_db,
@@ -69,7 +71,7 @@ async def test_a_redelivered_clock_task_ends_the_match_once_and_rates_it_once(fa
         await p.wait(lambda q: q.snapshot["status"] != "active", deadline + 12 - time.time(), "the end")
     await asyncio.sleep(4)  # let the other copies of the held messages run too
     logs = [w.log.read_text() for w in workers]
-    sweeps, sweep_results = runs(logs, "games.tasks.sweep_expired_turns")
+    sweeps, sweep_results = runs(logs, tasknames.SWEEP_EXPIRED_TURNS)
     for held_id in held:
         assert sweeps.count(held_id) > 1, f"a held sweep was not redelivered: {sweeps.count(held_id)} deliveries"
     assert len(set(sweeps) - set(held)) > 5, "beat's one-second sweeps did not run"
