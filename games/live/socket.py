@@ -10,12 +10,11 @@ import logging
 import secrets
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY
 
-from . import hub, transport
+from . import hub, transport, workarounds
 
 log = logging.getLogger(__name__)
 
@@ -23,31 +22,9 @@ CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NOT_READING = 4408  # the client read nothing while WS_MAX_UNSENT_BYTES piled up for it
 
 
-def unsent_bytes(send: Any) -> int | None:
-    """Bytes daphne holds for a socket that the client has not taken yet, or None if unknown.
-
-    A client that never reads (a stalled tab, a hostile script) makes Twisted buffer every
-    frame for it, without bound (issue 24, item 21: ~6 kB/s per socket of a busy match).
-    daphne hands each application ``partial(server.handle_reply, protocol)`` as its send
-    (daphne/server.py ``create_application``); the protocol's Twisted transport keeps the
-    pending bytes in ``dataBuffer`` (from ``offset``) and ``_tempDataBuffer``
-    (``twisted.internet.abstract.FileDescriptor``). These are internals: any other server,
-    or a change in them, gives None and no limit (pinned by the live test,
-    tests/live_play/test_socket_lifetime.py::test_row_21_a_socket_that_never_reads_is_closed).
-    Channels' session middleware wraps ``send``, so ``KeepServerSend`` keeps daphne's own."""
-    args = getattr(send, "args", None)
-    transport = getattr(args[0], "transport", None) if args else None
-    if transport is None:
-        return None
-    try:
-        return len(transport.dataBuffer) - int(transport.offset) + int(transport._tempDataLen)
-    except (AttributeError, TypeError):
-        return None
-
-
 class KeepServerSend:
     """ASGI middleware, outermost: the server's own send callable in the scope (``server_send``),
-    before any middleware wraps it, for ``unsent_bytes``."""
+    before any middleware wraps it, for ``workarounds.unsent_bytes``."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -71,14 +48,8 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         self.closing = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its ``aclose_old_connections`` before every message:
-        that is a hop to the one thread-sensitive thread (per frame), and it only cleans
-        that thread's connection. These sockets touch the database only through
-        ``db_call``, whose pool thread closes old connections itself."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        """Channels' dispatch without its per-message ``aclose_old_connections`` (workarounds.py)."""
+        await workarounds.dispatch(self, message)
 
     # -- topics -------------------------------------------------------------------------------
 
@@ -140,7 +111,7 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         instead (its frames would pile up in daphne's memory), and its page reconnects."""
         if self.closing:
             return
-        unsent = unsent_bytes(self.scope.get("server_send"))
+        unsent = workarounds.unsent_bytes(self.scope.get("server_send"))
         if unsent is not None and unsent > settings.WS_MAX_UNSENT_BYTES:
             log.warning("closing a socket that reads nothing (%d bytes unsent)", unsent)
             self.closing = True
