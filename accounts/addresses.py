@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from .ip import client_ip
 

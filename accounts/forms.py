@@ -14,7 +14,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext_lazy as _
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from .models import User
 from .services import username_clean

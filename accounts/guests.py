@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.http import HttpRequest
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from .ip import client_ip
 from .models import User

@@ -9,7 +9,7 @@
   address trying many names) is *slowed*, not locked (issue 24: 30 made-up
   names used to lock every owner behind a school's or a café's address out):
   it may make one log-in attempt per ``AXES_IP_SLOW_SECONDS`` (a Redis slot,
-  ``kropki_site/limits.py``); that attempt is checked as usual, so a correct
+  ``kropki_site/lib/limits.py``); that attempt is checked as usual, so a correct
   password gets through, a wrong one counts; a faster attempt gets the 429
   page ("wait N seconds") without its password being checked.
 - The client IP is ``accounts.ip.client_ip`` (the proxy's header only when
@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db.models import Sum
 from django.http import HttpRequest
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from .ip import client_ip
 

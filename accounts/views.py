@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import services
 from .decorators import AuthenticatedHttpRequest

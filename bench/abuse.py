@@ -272,7 +272,7 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
     redis_proc = None
     site = None
     try:
-        from kropki_site import devredis
+        from kropki_site.lib import devredis
 
         sock = workdir / "redis.sock"
         redis_proc = devredis.start(sock)

@@ -75,7 +75,7 @@ class BotQueue:
     ``bench/kropki_bot_queue.py``; ``move()`` sends one task and waits."""
 
     def __init__(self) -> None:
-        from kropki_site import devredis
+        from kropki_site.lib import devredis
 
         self.workdir = Path(tempfile.mkdtemp(prefix="kropki-bot-queue-"))
         sock = self.workdir / "redis.sock"

@@ -472,7 +472,7 @@ async def run_matches(hosts: list[str], setup: dict, variant: str, max_moves: in
 
 
 def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
-    from kropki_site import devredis
+    from kropki_site.lib import devredis
 
     sock = workdir / "redis.sock"
     return devredis.start(sock), f"unix://{sock}"

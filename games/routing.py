@@ -6,15 +6,15 @@ from django.urls import path, re_path
 
 from .desk import MatchDesk
 from .live import consumers
-from .live.match_consumer import MatchConsumer
-from .live.site_consumer import SiteConsumer
+from .live.match_consumer import match_socket
+from .live.site_consumer import site_socket
 from .live.wsframes import NotFoundConsumer
 from .site_desk import SiteDesk
 
 websocket_urlpatterns = [
-    path("ws/match/<int:match_id>/", MatchConsumer.as_asgi(desk=MatchDesk()), name="ws_match"),
+    path("ws/match/<int:match_id>/", match_socket(MatchDesk()), name="ws_match"),
     # One per tab of a logged-in page: presence and notifications (docs/protocol.md "Site socket").
-    path("ws/site/", SiteConsumer.as_asgi(desk=SiteDesk()), name="ws_site"),
+    path("ws/site/", site_socket(SiteDesk()), name="ws_site"),
 ]
 if settings.WS_PING:  # development, tests and bench/live.py only (settings.WS_PING)
     websocket_urlpatterns.insert(0, path("ws/ping/", consumers.PingConsumer.as_asgi(), name="ws_ping"))

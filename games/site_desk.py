@@ -22,7 +22,7 @@ from games import selectors
 from games.errors import MatchError
 from games.live import transport
 from games.play import challenges
-from kropki_site import limits
+from kropki_site.lib import limits
 
 # A command returns the id of a direct challenge it created (the consumer times its expiry), else None.
 Command = Callable[[int, dict[str, Any]], "int | None"]

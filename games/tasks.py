@@ -16,24 +16,13 @@ import logging
 
 from celery import shared_task
 
+from games import tasknames
+
 log = logging.getLogger(__name__)
 
 # Celery ships no type hints: each @shared_task below carries a type: ignore for its untyped decorator.
 
-@shared_task(name="games.tasks.expire_turn", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
-def expire_turn(match_id: int, ply: int) -> bool:
-    """The per-move alarm of the previous design; nothing publishes it any more.
-
-    Kept so that alarms already waiting in Redis when this release is deployed
-    (a warm shutdown hands them back) run as a harmless no-op or a correct
-    timeout instead of an "unregistered task" error. Delete it a release later.
-    """
-    from games.play import match_expire_turn
-
-    return match_expire_turn(match_id=match_id, ply=ply)
-
-
-@shared_task(name="games.tasks.sweep_expired_turns", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name=tasknames.SWEEP_EXPIRED_TURNS, ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_expired_turns() -> int:
     """End every overdue turn (beat: every SWEEP_SECONDS, 1 by default, on the "clock" queue)."""
     from games.play import sweep_expired
@@ -41,7 +30,7 @@ def sweep_expired_turns() -> int:
     return sweep_expired()
 
 
-@shared_task(name="games.tasks.bot_move", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name=tasknames.BOT_MOVE, acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
 def bot_move(match_id: int, ply: int) -> bool:
     """A token of the computer's fair queue: makes the fairest waiting computer move,
     not necessarily this match's (docs/bots.md, "Limits"; games/play/botqueue.py)."""
@@ -50,7 +39,7 @@ def bot_move(match_id: int, ply: int) -> bool:
     return computer_token(match_id=match_id, ply=ply)
 
 
-@shared_task(name="games.tasks.pair_seeks", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name=tasknames.PAIR_SEEKS, ignore_result=True)  # type: ignore[untyped-decorator]
 def pair_seeks() -> int:
     """One ranked-queue pairing round (beat: every 2 s, so windows widen without new seeks)."""
     from games.play.matchmaking import seek_pair
@@ -58,7 +47,7 @@ def pair_seeks() -> int:
     return len(seek_pair())
 
 
-@shared_task(name="games.tasks.delete_stale_guests", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name=tasknames.DELETE_STALE_GUESTS, ignore_result=True)  # type: ignore[untyped-decorator]
 def delete_stale_guests() -> int:
     """Delete guests with no match for GUEST_STALE_DAYS days (beat: hourly, default queue)."""
     from games.play.guests import guests_delete_stale
@@ -66,7 +55,7 @@ def delete_stale_guests() -> int:
     return guests_delete_stale()
 
 
-@shared_task(name="games.tasks.delete_unplayed_computer_matches", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name=tasknames.DELETE_UNPLAYED_COMPUTER_MATCHES, ignore_result=True)  # type: ignore[untyped-decorator]
 def delete_unplayed_computer_matches() -> int:
     """Delete aborted computer matches the human never moved in, after a day (beat: hourly)."""
     from games.play.creating import computer_matches_delete_unplayed

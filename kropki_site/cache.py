@@ -2,7 +2,7 @@
 replays and record pages of finished matches are drawn once for every daphne process,
 not once per process as with the per-process memory cache.
 
-Tolerant, as ``kropki_site/limits.py`` is: when Redis does not answer, a read is a miss
+Tolerant, as ``kropki_site/lib/limits.py`` is: when Redis does not answer, a read is a miss
 and a write is skipped (logged), so a page is drawn again rather than failing. ``clear``
 deletes this site's keys only (its KEY_PREFIX), never the whole Redis database that
 the channel layer, Celery and the limits share.

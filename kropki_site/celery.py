@@ -14,15 +14,9 @@ app.autodiscover_tasks()
 
 
 def _add_heartbeat() -> None:
-    from kropki_site.heartbeat import WorkerHeartbeat  # local: needs Django's settings, configured above
+    from kropki_site.lib.heartbeat import WorkerHeartbeat  # local: needs Django's settings, configured above
 
     app.steps["worker"].add(WorkerHeartbeat)
 
 
 _add_heartbeat()
-
-
-@app.task(name="kropki_site.ping")  # type: ignore[untyped-decorator]  # celery ships no type hints
-def ping() -> str:
-    """A trivial task: the live-server tests use it to prove a worker answers."""
-    return "pong"

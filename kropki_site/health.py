@@ -3,7 +3,7 @@
 The HTTP status is what a load balancer needs: 200 when this web process can serve
 (the database, Redis for the channel layer and the Celery broker answer), else 503.
 The background parts are reported beside it from their heartbeats
-(kropki_site/heartbeat.py): which worker serves which queue and when each of the
+(kropki_site/lib/heartbeat.py): which worker serves which queue and when each of the
 workers, beat and the sweeper was last seen. A part not seen within
 heartbeat.STALE_SECONDS makes the status "degraded" (still 200: daphne can serve,
 and the sweeper keeps the clock while a worker or beat is down) and is named in
@@ -30,7 +30,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from kombu.connection import Connection
 
-from kropki_site import heartbeat
+from kropki_site.lib import heartbeat
 
 TIMEOUT_SECONDS = 2
 

@@ -25,6 +25,8 @@ import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from games import tasknames  # the Celery tasks' names (routes, beat), plain strings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -211,9 +213,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # Queues: "clock" runs turn timeouts on its own worker (a busy shared pool delays
 # them: docs/reliability.md, row 10); "bots" runs computer opponents.
 CELERY_TASK_ROUTES = {
-    "games.tasks.sweep_expired_turns": {"queue": "clock"},
-    "games.tasks.expire_turn": {"queue": "clock"},  # alarms left by the previous release
-    "games.tasks.bot_move": {"queue": "bots"},
+    tasknames.SWEEP_EXPIRED_TURNS: {"queue": "clock"},
+    tasknames.BOT_MOVE: {"queue": "bots"},
 }
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
 # ends every overdue turn through the (status, turn_deadline) index, so a timeout
@@ -222,32 +223,32 @@ CELERY_TASK_ROUTES = {
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 1)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "sweep-expired-turns": {
-        "task": "games.tasks.sweep_expired_turns",
+        "task": tasknames.SWEEP_EXPIRED_TURNS,
         "schedule": float(SWEEP_SECONDS),
         "options": {"queue": "clock", "expires": float(SWEEP_SECONDS)},
     },
     # Ranked queue: pair waiting players as their rating windows widen (docs/matchmaking.md).
     "pair-seeks": {
-        "task": "games.tasks.pair_seeks",
+        "task": tasknames.PAIR_SEEKS,
         "schedule": 2.0,
         "options": {"expires": 2},
     },
     # Guests with no match for GUEST_STALE_DAYS are deleted (accounts/guests.py, docs/bots.md).
     "delete-stale-guests": {
-        "task": "games.tasks.delete_stale_guests",
+        "task": tasknames.DELETE_STALE_GUESTS,
         "schedule": 3600.0,
         "options": {"expires": 3600},
     },
     # Aborted computer matches the human never moved in go after UNPLAYED_COMPUTER_MATCH_HOURS.
     "delete-unplayed-computer-matches": {
-        "task": "games.tasks.delete_unplayed_computer_matches",
+        "task": tasknames.DELETE_UNPLAYED_COMPUTER_MATCHES,
         "schedule": 3600.0,
         "options": {"expires": 3600},
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The persistent scheduler, plus a heartbeat per tick that /healthz reads.
-CELERY_BEAT_SCHEDULER = "kropki_site.heartbeat:Scheduler"
+CELERY_BEAT_SCHEDULER = "kropki_site.lib.heartbeat:Scheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
 
@@ -256,7 +257,7 @@ CELERY_TIMEZONE = "UTC"
 MOVE_SECONDS = env_int("MOVE_SECONDS", 60)
 MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 
-# --- Fair shares (kropki_site/limits.py, docs/bots.md "Limits") ------------------
+# --- Fair shares (kropki_site/lib/limits.py, docs/bots.md "Limits") ------------------
 
 # Redis key prefix of the shared counters and locks (tests give each test its own).
 LIMITS_PREFIX = os.environ.get("LIMITS_PREFIX", "kropki:limit:")

@@ -47,7 +47,7 @@ def _embedded_redis():
     if os.environ.get("REDIS_URL"):
         yield
         return
-    from kropki_site import devredis
+    from kropki_site.lib import devredis
 
     sock = settings.EMBEDDED_REDIS_SOCKET
     proc = None if devredis.answers(sock) else devredis.start(sock)
@@ -68,7 +68,7 @@ def _fast_password_hasher(settings):
 
 @pytest.fixture(autouse=True)
 def _own_limits(settings):
-    """Each test counts its own rate limits (kropki_site/limits.py keys live in the shared Redis)."""
+    """Each test counts its own rate limits (kropki_site/lib/limits.py keys live in the shared Redis)."""
     import secrets
 
     token = secrets.token_hex(4)

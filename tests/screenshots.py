@@ -3,7 +3,7 @@
     ./scripts/screenshots [--out docs/screenshots]
     .venv/bin/python -m tests.screenshots [--out docs/screenshots]   # after scripts/setup.sh has run
 
-Starts what it needs and stops it at the end: an embedded Redis (kropki_site.devredis) in a
+Starts what it needs and stops it at the end: an embedded Redis (kropki_site.lib.devredis) in a
 temporary directory, a fresh database migrated there (SQLite, or a new PostgreSQL database next
 to ``DATABASE_URL``'s), daphne and a Celery worker with production flags (``DEBUG=0``), and
 headless Chromium (/usr/bin/chromium). Then:
@@ -39,7 +39,7 @@ from pathlib import Path
 
 from games.bots import choose_action
 from games.catalogue import variant as get_variant
-from kropki_site import devredis
+from kropki_site.lib import devredis
 from tests import live
 
 CHROMIUM, CHROMIUM_ARGS = live.CHROMIUM, live.CHROMIUM_ARGS

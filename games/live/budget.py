@@ -19,7 +19,7 @@ until the bucket has a token again, at least ``REFUSAL_HOLD_MIN`` s): a loop
 that reconnects at once is slowed to the budget's pace instead of costing a
 handshake per round trip. The pages reconnect after a 4429 as after any drop,
 with a growing delay and jitter (``static/js/match.js``, ``static/js/site.js``).
-When Redis does not answer, handshakes are let through (``kropki_site.limits``).
+When Redis does not answer, handshakes are let through (``kropki_site.lib.limits``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from django.conf import settings
 
 from accounts.ip import client_ip_from_scope
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import hub
 from .wsframes import CLOSE_TOO_MANY_SOCKETS

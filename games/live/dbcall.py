@@ -10,6 +10,8 @@ from typing import ParamSpec, TypeVar, cast
 from channels.db import database_sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from . import workarounds
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -39,7 +41,7 @@ def db_call(func: Callable[P, R], executor: ThreadPoolExecutor | None = None) ->
         finally:
             conn = connections[DEFAULT_DB_ALIAS]
             if conn.connection is not None and not conn.in_atomic_block:
-                conn.close_at = None  # not "obsolete" for close_old_connections (CONN_MAX_AGE is 0 for requests)
+                workarounds.keep_connection(conn)  # not "obsolete" for close_old_connections
 
     # channels ships no type hints: database_sync_to_async is untyped (it returns an awaitable version of the function).
     return cast(Callable[P, Awaitable[R]],

@@ -12,29 +12,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
+from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
-from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
-from django.conf import settings
+from asgiref.typing import ASGI3Application
 from django.db import DatabaseError
-from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.errors import MatchError
 
-from . import hub, presence, transport, wsframes
+from . import presence, transport, wsframes
 from .dbcall import db_call
 from .match_chat import CHAT_BURST, CHAT_RATE_PER_SECOND, ChatDesk, MatchChat
-from .socket import LiveSocket
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser
-
-    from accounts.models import User
-
-P = ParamSpec("P")
-R = TypeVar("R")
+from .socket import LiveSocket, socket_language
 
 
 class Desk(ChatDesk, Protocol):
@@ -67,49 +56,35 @@ STATE_RATE_PER_SECOND = 0.5
 STATE_BURST = 3.0
 # What ``_command`` answers when the socket's session is gone (closed with 4401).
 LOGGED_OUT = "logged_out"
-# How often an open socket renews its place under the per-user / per-IP socket cap.
-LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
+
+
+def match_socket(desk: Desk) -> Callable[..., Any]:
+    """The ASGI application of ``ws/match/<id>/`` over ``desk`` (games.routing): typed, so the
+    type checker holds the desk routing hands in to ``Desk`` (``as_asgi`` takes anything). An ASGI
+    application, returned as a callable: django-stubs types ``path()`` for views only."""
+    application: ASGI3Application = MatchConsumer.as_asgi(desk=desk)
+    return application
 
 
 class MatchConsumer(MatchChat, LiveSocket):
     # The socket's state, set in connect() (declared here for the type checker only).
     match_id: int
     user_id: int | None
-    language: str
-    cap_key: str | None
-    lease_task: asyncio.Task[None]
     state_task: asyncio.Task[None] | None
     spectator: bool
     desk: Desk
-    tokens: wsframes.TokenBucket
     state_tokens: wsframes.TokenBucket
     chat_room: str | None
     chat_tokens: wsframes.TokenBucket
+    max_frame_bytes = MAX_FRAME_BYTES
+    task_names = ("lease_task", "state_task", "chat_task")
 
     def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.desk = desk  # games.desk.MatchDesk: the commands and reads of a match
 
-    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:  # also when daphne cancels the instance without a disconnect
-            await self._stop_tasks_and_release()
-
-    async def _stop_tasks_and_release(self) -> None:
-        """Cancel the socket's background tasks and give back its place under the socket cap."""
-        for name in ("lease_task", "state_task", "chat_task"):
-            task = getattr(self, name, None)
-            if task is not None:
-                task.cancel()
-        if not hub.loop_running():  # closed by the garbage collector after its loop ended: the leases lapse
-            return
-        hub.hub().unwatch(self._resync)
-        await self.unlisten_all()
-        cap_key: str | None = getattr(self, "cap_key", None)  # unset if connect() refused early
-        if cap_key is not None:
-            await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
-            self.cap_key = None
+    def describe(self) -> str:
+        return f"match {getattr(self, 'match_id', None)}"
 
     # -- WebSocket handlers ---------------------------------------------------
 
@@ -117,20 +92,17 @@ class MatchConsumer(MatchChat, LiveSocket):
         try:
             self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         except (KeyError, ValueError):
-            await self._refuse(wsframes.CLOSE_NOT_FOUND)
+            await self.refuse(wsframes.CLOSE_NOT_FOUND)
             return
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.language = socket_language(self.scope)
         if not await db_call(self._open)():
-            await self._refuse(wsframes.CLOSE_NOT_FOUND)
+            await self.refuse(wsframes.CLOSE_NOT_FOUND)
             return
-        key, cap = wsframes.socket_key(self.scope, self.user_id)
-        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
-            await self._refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
+        if not await self.take_place(*wsframes.socket_key(self.scope, self.user_id)):
+            await self.refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
             return
-        self.cap_key = key
-        self.lease_task = asyncio.create_task(self._renew_lease_forever(key, cap))
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.state_tokens = wsframes.TokenBucket(STATE_RATE_PER_SECOND, STATE_BURST)
         self.state_task = None
@@ -139,7 +111,7 @@ class MatchConsumer(MatchChat, LiveSocket):
         # Subscribed (confirmed by Redis) before the state is read: no frame falls between the two.
         await self.listen(transport.match_topic(self.match_id), self.send_text)
         await self.listen_to_user()
-        hub.hub().watch(self._resync)
+        self.rejoin_after_reconnect()
         await self.accept()
         self.spectator = await self._is_spectator()
         await self._join_chat()
@@ -147,70 +119,34 @@ class MatchConsumer(MatchChat, LiveSocket):
         await self._send_state()
         await self._send_chat_history()
 
-    async def _refuse(self, code: int) -> None:
-        """Accept, then close with ``code``: a close before the accept reaches the
-        browser as a handshake refused with HTTP 403, and its code is lost."""
-        await self.accept()
-        await self.close(code=code)
-
     async def disconnect(self, code: int) -> None:
-        await self._stop_tasks_and_release()
+        await self.stop()
         if hasattr(self, "spectator"):
             await self._presence(presence.leave)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        try:
-            self._take_token()
-            if text_data is None:  # binary frames are not part of the protocol
-                raise MatchError("bad_frame")
-            if len(text_data.encode()) > MAX_FRAME_BYTES:
-                raise MatchError("frame_too_large")
-            try:
-                content = wsframes.loads_bounded(text_data)
-            except wsframes.BadFrame:  # before json.loads could recurse (RecursionError, 1011)
-                raise MatchError("bad_frame") from None
-            except ValueError:
-                raise MatchError("bad_json") from None
-            if not isinstance(content, dict):
-                raise MatchError("bad_frame")
-            await self._dispatch(content)
-        except MatchError as exc:
-            await self._send_error(exc)
-            if exc.code not in QUIET_ERRORS:
-                await self._send_state_limited()
-        except DatabaseError:
-            # The connection dropped (restart, failover, a killed backend): the transaction
-            # rolled back, so nothing was written; say so, then the state as it is. If even
-            # that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py).
-            log.warning("database error in match %s", self.match_id, exc_info=True)
-            await self._send_error(MatchError("server_unavailable"))
-            try:
-                await self._send_state()
-            except DatabaseError:
-                await self.close(code=1011)
-        except Exception:  # a bug must cost this frame, not the socket (issue 24, item 12)
-            log.exception("match %s: a frame failed", self.match_id)
-            await self._send_error(MatchError("server_unavailable"))
+    async def refused(self, exc: MatchError) -> None:
+        await self.send_error(exc)
+        if exc.code not in QUIET_ERRORS:
+            await self._send_state_limited()
 
-    async def _resync(self) -> None:
+    async def database_error(self) -> None:
+        """Nothing was written (the transaction rolled back); say so, then the state as it is.
+        If even that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py)."""
+        await self.send_error(MatchError("server_unavailable"))
+        try:
+            await self._send_state()
+        except DatabaseError:
+            await self.close(code=1011)
+
+    async def resync(self) -> None:
         """The hub's connection to Redis broke and came back: frames may have been missed, so
         the position now (docs/protocol.md "Transport": repaired within a few seconds)."""
         if not self.closing:
             await self._send_state()
 
-    async def _renew_lease_forever(self, key: str, cap: int) -> None:
-        """Keep this socket counted under its cap (a dead process's sockets lapse)."""
-        while True:
-            await asyncio.sleep(LEASE_RENEW_SECONDS)
-            await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap)
-
     # -- command helpers --------------------------------------------------------
 
-    def _take_token(self) -> None:
-        if not self.tokens.take():
-            raise MatchError("rate_limited")
-
-    async def _dispatch(self, content: dict[str, Any]) -> None:
+    async def command(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "sync":
             # A heartbeat names the version it shows: unchanged, a tiny pong; else the state.
@@ -240,7 +176,7 @@ class MatchConsumer(MatchChat, LiveSocket):
     def _command(self, kind: str, user_id: int, content: dict[str, Any]) -> str | None:
         """In the database thread: the session still valid (a logout's 4401 may have been
         lost), then the desk's one service call."""
-        if not self.desk.credentials_valid(user_id, self.session_key, self.auth_hash):
+        if not self.session_valid():
             return LOGGED_OUT
         return self.desk.command(kind, self.match_id, user_id, content)
 
@@ -263,11 +199,6 @@ class MatchConsumer(MatchChat, LiveSocket):
 
     async def _state_frame(self) -> dict[str, Any] | None:
         return await db_call(self.desk.state)(self.match_id, self.user_id, self.language)
-
-    async def _send_error(self, exc: MatchError) -> None:
-        with translation.override(self.language):  # the message in this socket's language
-            message = exc.message
-        await self.send_json({"type": "error", "code": exc.code, "message": message})
 
     async def _send_state(self) -> None:
         frame = await self._state_frame()
@@ -292,22 +223,3 @@ class MatchConsumer(MatchChat, LiveSocket):
         except Exception:  # the socket closed meanwhile, or the database is away: the next sync asks again
             log.warning("a coalesced state for match %s was not sent", self.match_id, exc_info=True)
 
-
-def socket_language(scope: dict[str, Any]) -> str:
-    """The language of a socket's words, as a page's would be: the user's
-    setting, else the language cookie, else Accept-Language, else Polish."""
-    known = {code for code, _name in settings.LANGUAGES}
-    user: User | AnonymousUser | None = scope.get("user")
-    if user is not None and user.is_authenticated and getattr(user, "language", None) in known:
-        return user.language
-    cookie: str | None = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie is not None and cookie in known:
-        return cookie
-    headers = dict(scope.get("headers") or [])
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for code, _quality in parse_accept_lang_header(accept[:256]):
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE

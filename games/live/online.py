@@ -22,7 +22,7 @@ from typing import cast
 import redis
 from django.conf import settings
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import wsframes
 

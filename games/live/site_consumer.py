@@ -13,21 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
-from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
-from django.db import DatabaseError
-from django.utils import translation
+from asgiref.typing import ASGI3Application
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import MatchError
 
-from . import hub, online, transport, wsframes
+from . import online, transport, wsframes
 from .dbcall import db_call
-from .match_consumer import socket_language
-from .socket import CLOSE_LOGIN_REQUIRED, LiveSocket
+from .socket import CLOSE_LOGIN_REQUIRED, LiveSocket, socket_language
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +48,6 @@ MAX_FRAME_BYTES = 1024
 # Token bucket per socket: a sustained frame a second, bursts of 8 (a person clicks; a flood is refused).
 RATE_PER_SECOND = 1.0
 RATE_BURST = 8.0
-LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 # A tab that reloads, or a click to the next page, closes its socket and opens another within a
 # second or two: the user is called offline (and last_seen written) only if none is back by then.
 OFFLINE_GRACE_SECONDS = 5.0
@@ -97,52 +93,46 @@ def request_announce(desk: Desk) -> None:
     _announcing[loop] = _spawn(announce())
 
 
-def _renew(key: str, channel_name: str, cap: int, user_id: int) -> None:
-    """One thread hop for both leases of an idle socket (its cap place, the user's presence)."""
-    wsframes.acquire(key, channel_name, cap)
-    online.mark_online(user_id)
+def site_socket(desk: Desk) -> Callable[..., Any]:
+    """The ASGI application of ``ws/site/`` over ``desk`` (games.routing): typed, so the type
+    checker holds the desk routing hands in to ``Desk`` (``as_asgi`` takes anything). An ASGI
+    application, returned as a callable: django-stubs types ``path()`` for views only."""
+    application: ASGI3Application = SiteConsumer.as_asgi(desk=desk)
+    return application
 
 
 class SiteConsumer(LiveSocket):
     user_id: int
-    language: str
-    cap_key: str | None
-    tokens: wsframes.TokenBucket
-    lease_task: asyncio.Task[None]
     watching: bool
+    desk: Desk
+    max_frame_bytes = MAX_FRAME_BYTES
 
     def __init__(self, *args: Any, desk: Desk, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.desk = desk
 
-    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:  # also when daphne cancels the instance without a disconnect
-            await self._stop()
+    def describe(self) -> str:
+        return f"the site socket of user {self.user_id}"
 
     # -- WebSocket handlers ---------------------------------------------------
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self._refuse(CLOSE_LOGIN_REQUIRED)  # anonymous visitors open no site socket
+            await self.refuse(CLOSE_LOGIN_REQUIRED)  # anonymous visitors open no site socket
             return
         self.user_id = user.pk
         if not await db_call(self._open)():
-            await self._refuse(CLOSE_LOGIN_REQUIRED)  # nor do guests
+            await self.refuse(CLOSE_LOGIN_REQUIRED)  # nor do guests
             return
         self.language = socket_language(self.scope)
-        key, cap = online.sockets_key(self.user_id), online.socket_cap()
-        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
-            await self._refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
+        if not await self.take_place(online.sockets_key(self.user_id), online.socket_cap()):
+            await self.refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
             return
-        self.cap_key = key
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.watching = False
         await self.listen_to_user()
         await self.listen(transport.site_topic(self.user_id), self.send_text)
-        self.lease_task = asyncio.create_task(self._renew_forever(key, cap))
         await self.accept()
         await sync_to_async(online.mark_online, thread_sensitive=False)(self.user_id)
         # Always: a new page may show a change (a match began, "invisible" switched) at no cost when idle.
@@ -151,29 +141,13 @@ class SiteConsumer(LiveSocket):
         for frame in await db_call(self.desk.welcome)(self.user_id):
             await self.send_json(frame)
 
-    async def _refuse(self, code: int) -> None:
-        await self.accept()
-        await self.close(code=code)
-
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "watching"):  # refused before it joined anything
             return
-        await self._stop()
+        await self.stop()
         user_id = self.user_id
         if not await sync_to_async(online.open_sockets, thread_sensitive=False)(user_id):
             _spawn(self._offline_after_grace(user_id))
-
-    async def _stop(self) -> None:
-        task = getattr(self, "lease_task", None)
-        if task is not None:
-            task.cancel()
-        if not hub.loop_running():  # closed by the garbage collector after its loop ended: the leases lapse
-            return
-        await self.unlisten_all()
-        cap_key: str | None = getattr(self, "cap_key", None)
-        if cap_key is not None:
-            self.cap_key = None
-            await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
 
     async def _offline_after_grace(self, user_id: int) -> None:
         await asyncio.sleep(OFFLINE_GRACE_SECONDS)
@@ -184,32 +158,10 @@ class SiteConsumer(LiveSocket):
                 log.warning("last_seen of user %s not written", user_id, exc_info=True)
             request_announce(self.desk)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        try:
-            self._take_token()
-            if text_data is None:
-                raise MatchError("bad_frame")
-            if len(text_data.encode()) > MAX_FRAME_BYTES:
-                raise MatchError("frame_too_large")
-            try:
-                content = wsframes.loads_bounded(text_data)
-            except wsframes.BadFrame:
-                raise MatchError("bad_frame") from None
-            except ValueError:
-                raise MatchError("bad_json") from None
-            if not isinstance(content, dict):
-                raise MatchError("bad_frame")
-            await self._dispatch(content)
-        except MatchError as exc:
-            await self._send_error(exc.code, exc.message)
-        except DatabaseError:
-            log.warning("database error on the site socket of user %s", self.user_id, exc_info=True)
-            await self._send_error("server_unavailable", MatchError("server_unavailable").message)
-        except Exception:  # a bug must cost this frame, not the socket (issue 24, item 12)
-            log.exception("the site socket of user %s: a frame failed", self.user_id)
-            await self._send_error("server_unavailable", MatchError("server_unavailable").message)
+    async def refused(self, exc: MatchError) -> None:
+        await self.send_error(exc, WORDS)
 
-    async def _dispatch(self, content: dict[str, Any]) -> None:
+    async def command(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "watch_online":
             if not self.watching:
@@ -240,21 +192,11 @@ class SiteConsumer(LiveSocket):
 
     def _command(self, kind: str, content: dict[str, Any]) -> int | None | object:
         """In the database thread: the session still valid (a logout's 4401 may have been lost), then the desk."""
-        if not self.desk.credentials_valid(self.user_id, self.session_key, self.auth_hash):
+        if not self.session_valid():
             return LOGGED_OUT
         return self.desk.command(kind, self.user_id, content)
 
-    def _take_token(self) -> None:
-        if not self.tokens.take():
-            raise MatchError("rate_limited")
-
-    async def _send_error(self, code: str, message: str) -> None:
-        with translation.override(self.language):
-            words = str(WORDS[code]) if code in WORDS else message
-        await self.send_json({"type": "error", "code": code, "message": words})
-
-    async def _renew_forever(self, key: str, cap: int) -> None:
-        """Keep this socket counted (cap and presence): a dead process's sockets lapse."""
-        while True:
-            await asyncio.sleep(LEASE_RENEW_SECONDS)
-            await sync_to_async(_renew, thread_sensitive=False)(key, self.channel_name, cap, self.user_id)
+    def renew_place(self, key: str, cap: int) -> None:
+        """One thread hop for both leases of an idle socket: its cap place, the user's presence."""
+        super().renew_place(key, cap)
+        online.mark_online(self.user_id)

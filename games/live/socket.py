@@ -1,53 +1,56 @@
-"""What the match socket and the site socket share: frames come from the hub (no
-channel layer), the topics a socket hears, its user's control topic (the 4401
-close), the session it was opened with, and a send that never raises on a socket
-already closing."""
+"""What the match socket and the site socket share (``LiveSocket``, the one socket base):
+frames come from the hub (no channel layer), the topics a socket hears and the
+re-join after the hub reconnects, its user's control topic (the 4401 close), the
+session it was opened with and checked before each command, its place under a
+socket cap (a lease renewed in Redis), its language, a frame read within its rate
+and bounds, the error frame, the end that releases everything however the socket
+ends, and a send that never raises on a socket already closing. What leans on the
+frameworks' internals is in workarounds.py."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
-from channels.consumer import get_handler_name
+from asgiref.sync import sync_to_async
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY
+from django.db import DatabaseError
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
-from . import hub, transport
+from games.errors import MatchError
+
+from . import hub, transport, workarounds, wsframes
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 log = logging.getLogger(__name__)
 
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NOT_READING = 4408  # the client read nothing while WS_MAX_UNSENT_BYTES piled up for it
+# How often an open socket renews its place under its socket cap (a dead process's places lapse).
+LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 
 
-def unsent_bytes(send: Any) -> int | None:
-    """Bytes daphne holds for a socket that the client has not taken yet, or None if unknown.
+class SessionDesk(Protocol):
+    """What every socket asks of its desk: is the session it was opened with still valid."""
 
-    A client that never reads (a stalled tab, a hostile script) makes Twisted buffer every
-    frame for it, without bound (issue 24, item 21: ~6 kB/s per socket of a busy match).
-    daphne hands each application ``partial(server.handle_reply, protocol)`` as its send
-    (daphne/server.py ``create_application``); the protocol's Twisted transport keeps the
-    pending bytes in ``dataBuffer`` (from ``offset``) and ``_tempDataBuffer``
-    (``twisted.internet.abstract.FileDescriptor``). These are internals: any other server,
-    or a change in them, gives None and no limit (pinned by the live test,
-    tests/live_play/test_socket_lifetime.py::test_row_21_a_socket_that_never_reads_is_closed).
-    Channels' session middleware wraps ``send``, so ``KeepServerSend`` keeps daphne's own."""
-    args = getattr(send, "args", None)
-    transport = getattr(args[0], "transport", None) if args else None
-    if transport is None:
-        return None
-    try:
-        return len(transport.dataBuffer) - int(transport.offset) + int(transport._tempDataLen)
-    except (AttributeError, TypeError):
-        return None
+    def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool: ...
 
 
 class KeepServerSend:
     """ASGI middleware, outermost: the server's own send callable in the scope (``server_send``),
-    before any middleware wraps it, for ``unsent_bytes``."""
+    before any middleware wraps it, for ``workarounds.unsent_bytes``."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -62,6 +65,15 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
     user_id: int | None = None
     session_key: str | None = None
     auth_hash: str | None = None
+    desk: SessionDesk
+    language: str
+    tokens: wsframes.TokenBucket  # frames a second, set in connect()
+    max_frame_bytes: int
+    # The socket's place under its cap, once connect() took it; its renewal.
+    cap_key: str | None = None
+    lease_task: asyncio.Task[None] | None = None
+    # The socket's own background tasks (attribute names), cancelled when it ends.
+    task_names: tuple[str, ...] = ("lease_task",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -69,16 +81,66 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         self.channel_name = "ws." + secrets.token_hex(10)
         self.listening: dict[str, hub.Listener] = {}
         self.closing = False
+        self.rejoining = False
+
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when daphne cancels the instance without a disconnect
+            await self.stop()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its ``aclose_old_connections`` before every message:
-        that is a hop to the one thread-sensitive thread (per frame), and it only cleans
-        that thread's connection. These sockets touch the database only through
-        ``db_call``, whose pool thread closes old connections itself."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        """Channels' dispatch without its per-message ``aclose_old_connections`` (workarounds.py)."""
+        await workarounds.dispatch(self, message)
+
+    async def stop(self) -> None:
+        """Cancel the socket's background tasks, leave its topics, give back its place under the
+        cap. Runs at the disconnect and again when the instance ends: the second time is a no-op."""
+        for name in self.task_names:
+            task = getattr(self, name, None)
+            if task is not None:
+                task.cancel()
+        if not hub.loop_running():  # closed by the garbage collector after its loop ended: the leases lapse
+            return
+        if self.rejoining:
+            hub.hub().unwatch(self.resync)
+            self.rejoining = False
+        await self.unlisten_all()
+        cap_key = self.cap_key
+        if cap_key is not None:
+            self.cap_key = None
+            await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: a close before the accept reaches the
+        browser as a handshake refused with HTTP 403, and its code is lost."""
+        await self.accept()
+        await self.close(code=code)
+
+    def describe(self) -> str:
+        """The socket in a log line."""
+        return f"a socket of user {self.user_id}"
+
+    # -- its place under the socket cap -------------------------------------------------------------
+
+    async def take_place(self, key: str, cap: int) -> bool:
+        """A place among the at most ``cap`` open sockets counted under ``key``, kept by a lease
+        renewed every LEASE_RENEW_SECONDS (``renew_place``); False: the cap is full."""
+        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
+            return False
+        self.cap_key = key
+        self.lease_task = asyncio.create_task(self._renew_forever(key, cap))
+        return True
+
+    def renew_place(self, key: str, cap: int) -> None:
+        """In a thread, every LEASE_RENEW_SECONDS: the lease on the socket's place (and whatever
+        else a socket keeps alive with it: one thread hop for all)."""
+        wsframes.acquire(key, self.channel_name, cap)
+
+    async def _renew_forever(self, key: str, cap: int) -> None:
+        while True:
+            await asyncio.sleep(LEASE_RENEW_SECONDS)
+            await sync_to_async(self.renew_place, thread_sensitive=False)(key, cap)
 
     # -- topics -------------------------------------------------------------------------------
 
@@ -99,6 +161,15 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
                 await self.unlisten(topic)
             except Exception:  # Redis away: the hub's connection drops its subscriptions anyway
                 log.warning("leaving %s failed", topic, exc_info=True)
+
+    def rejoin_after_reconnect(self) -> None:
+        """Call ``resync`` when the hub's connection to Redis broke and came back (frames may
+        have been missed meanwhile: docs/protocol.md "Transport")."""
+        hub.hub().watch(self.resync)
+        self.rejoining = True
+
+    async def resync(self) -> None:
+        """What a socket that re-joins sends after a reconnect (the match socket: its state)."""
 
     async def listen_to_user(self) -> None:
         """The user's control topic: a logout or password change elsewhere closes this socket."""
@@ -133,6 +204,63 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         self.session_key = session.session_key
         self.auth_hash = session.get(HASH_SESSION_KEY)
 
+    def session_valid(self) -> bool:
+        """In a database thread, before a command: the session this socket acts for is still
+        valid (a logout's 4401 may have been lost)."""
+        return self.user_id is not None and self.desk.credentials_valid(self.user_id, self.session_key, self.auth_hash)
+
+    # -- frames in --------------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """A frame: read within the socket's rate and bounds, then ``command``; every refusal
+        is an error frame and costs the frame, never the socket."""
+        try:
+            await self.command(self.read_frame(text_data))
+        except MatchError as exc:
+            await self.refused(exc)
+        except DatabaseError:
+            log.warning("database error on %s", self.describe(), exc_info=True)
+            await self.database_error()
+        except Exception:  # a bug must cost this frame, not the socket (issue 24, item 12)
+            log.exception("%s: a frame failed", self.describe())
+            await self.send_error(MatchError("server_unavailable"))
+
+    def read_frame(self, text_data: str | None) -> dict[str, Any]:
+        """The frame's JSON object, or MatchError: over the socket's rate, binary, over
+        ``max_frame_bytes``, too deep (before json.loads could recurse: RecursionError, 1011), not JSON."""
+        if not self.tokens.take():
+            raise MatchError("rate_limited")
+        if text_data is None:  # binary frames are not part of the protocol
+            raise MatchError("bad_frame")
+        if len(text_data.encode()) > self.max_frame_bytes:
+            raise MatchError("frame_too_large")
+        try:
+            content = wsframes.loads_bounded(text_data)
+        except wsframes.BadFrame:
+            raise MatchError("bad_frame") from None
+        except ValueError:
+            raise MatchError("bad_json") from None
+        if not isinstance(content, dict):
+            raise MatchError("bad_frame")
+        return content
+
+    async def command(self, content: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def refused(self, exc: MatchError) -> None:
+        await self.send_error(exc)
+
+    async def database_error(self) -> None:
+        """The connection dropped (restart, failover, a killed backend): the transaction rolled
+        back, so nothing was written; say so."""
+        await self.send_error(MatchError("server_unavailable"))
+
+    async def send_error(self, exc: MatchError, words: Mapping[str, Any] | None = None) -> None:
+        """An error frame, its message in the socket's language (``words``: this socket's own for some codes)."""
+        with translation.override(self.language):
+            message = str(words[exc.code]) if words and exc.code in words else exc.message
+        await self.send_json({"type": "error", "code": exc.code, "message": message})
+
     # -- sending --------------------------------------------------------------------------------
 
     async def send_text(self, text: str) -> None:
@@ -140,7 +268,7 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         instead (its frames would pile up in daphne's memory), and its page reconnects."""
         if self.closing:
             return
-        unsent = unsent_bytes(self.scope.get("server_send"))
+        unsent = workarounds.unsent_bytes(self.scope.get("server_send"))
         if unsent is not None and unsent > settings.WS_MAX_UNSENT_BYTES:
             log.warning("closing a socket that reads nothing (%d bytes unsent)", unsent)
             self.closing = True
@@ -151,3 +279,23 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
     @classmethod
     async def encode_json(cls, content: dict[str, Any]) -> str:
         return json.dumps(content, ensure_ascii=False, default=str)
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language of a socket's words, as a page's would be: the user's
+    setting, else the language cookie, else Accept-Language, else Polish."""
+    known = {code for code, _name in settings.LANGUAGES}
+    user: User | AnonymousUser | None = scope.get("user")
+    if user is not None and user.is_authenticated and getattr(user, "language", None) in known:
+        return user.language
+    cookie: str | None = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie is not None and cookie in known:
+        return cookie
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept[:256]):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

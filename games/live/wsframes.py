@@ -24,7 +24,7 @@ from django.conf import settings
 from accounts.ip import (
     client_ip_from_scope,  # the one reading of the proxy's header (BEHIND_PROXY)
 )
-from kropki_site import limits
+from kropki_site.lib import limits
 
 log = logging.getLogger(__name__)
 

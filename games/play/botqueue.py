@@ -32,8 +32,9 @@ from typing import cast
 import redis
 from django.conf import settings
 
+from games import tasknames
 from games.live import transport
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import publisher
 
@@ -107,23 +108,20 @@ return {match, ply}
 """
 
 
-TOKEN_TASK = "games.tasks.bot_move"
-
-
 def submit(match_id: int, ply: int, owner: int) -> None:
     """Queue a job and send its token, unless that position already waits (runs on the
     publisher's thread: games/play/publisher.py). When BOT_QUEUE_LIMIT jobs wait, the
     match's sockets hear ``computer_busy``: its move is made when its turn comes."""
     added, queued = job_add(match_id=match_id, ply=ply, owner=owner)
     if added:
-        publisher.send_now(TOKEN_TASK, (match_id, ply))
+        publisher.send_now(tasknames.BOT_MOVE, (match_id, ply))
     if added and queued >= settings.BOT_QUEUE_LIMIT:
         transport.send_to_match(match_id, {"type": "computer_busy", "ply": ply, "waiting": queued})
 
 
 def kick() -> None:
     """One more token: a job that could not run when its own token came may run now."""
-    publisher.send_now(TOKEN_TASK, (0, 0))
+    publisher.send_now(tasknames.BOT_MOVE, (0, 0))
 
 
 def _address_key(owner: int) -> str:

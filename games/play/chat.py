@@ -39,7 +39,7 @@ from games.display.chat import ChatLine, chat_frame, chat_line
 from games.errors import MatchError
 from games.live import transport
 from games.models import PINK, ChatMessage, Match, Report
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import trust
 

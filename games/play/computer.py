@@ -13,7 +13,7 @@ from django.db.models import Q
 from games import bots, selectors
 from games.errors import MatchError
 from games.models import Match
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import botqueue
 from .creating import match_create

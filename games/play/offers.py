@@ -3,7 +3,7 @@
 Offers are bounded (issue 24 item 7): a player offers a draw at most once per
 DRAW_OFFER_PLIES plies (``draw_offer_too_soon``), and a rematch once a match
 (``rematch_already_offered``); the last offers are remembered in Redis
-(``kropki_site/limits.py``). A block stops offers: no draw offer to a player
+(``kropki_site/lib/limits.py``). A block stops offers: no draw offer to a player
 who blocked you, no rematch between two players either of whom blocked the other.
 """
 
@@ -20,7 +20,7 @@ from accounts.blocks import blocked_either_way, has_blocked
 from games.engine import other
 from games.errors import MatchError
 from games.models import Match
-from kropki_site import limits
+from kropki_site.lib import limits
 
 from . import core, finishing
 from .computer import computer_start_allowed

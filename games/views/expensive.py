@@ -5,7 +5,7 @@ match (47 req/s) raised two players' move round trip from 10 ms to 117 ms. So:
 - finished matches' answers come from the shared cache (Redis, ``kropki_site/cache.py``):
   drawn once for every process;
 - a client IP makes at most EXPENSIVE_GETS_PER_MINUTE of these a minute (a Redis counter,
-  ``kropki_site/limits.py``), then 429 with ``Retry-After`` (JSON where the page expects
+  ``kropki_site/lib/limits.py``), then 429 with ``Retry-After`` (JSON where the page expects
   JSON); nginx's ``limit_req`` stands in front (docs/deploy.md).
 """
 
@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from accounts.ip import client_ip
-from kropki_site import limits
+from kropki_site.lib import limits
 
 WINDOW_SECONDS = 60
 

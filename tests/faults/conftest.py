@@ -32,7 +32,7 @@ from urllib.parse import urlparse
 import pytest
 import websockets
 
-from kropki_site import devredis
+from kropki_site.lib import devredis
 from tests import live
 
 MOVE_SECONDS = 3

@@ -4,15 +4,16 @@ make every way of finishing happen again. tests/live_play/test_clock_live.py
 shows the timing part on an unrated match; this adds "nothing rated twice":
 
 - the sweep_turns loop ends the match within deadline + 10 s (no worker alive);
-- a new worker starts; a sweep and an ``expire_turn`` alarm of the previous
-  release are sent again, beat's sweeps run, the loser resigns and claims, the
-  sweep runs by hand: none of it changes the result;
+- a new worker starts; a clock task (``sweep_expired_turns``) is sent again and
+  the new worker runs it, beat's sweeps run, the loser resigns and claims, the
+  timeout and the sweep run by hand: none of it changes the result;
 - exactly one RatingChange per player, and each player's Rating counts one game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
@@ -35,11 +36,10 @@ import json
 from games import play as services, tasks
 from games.models import Match
 m = Match.objects.get(pk=%(match)d)
-tasks.expire_turn.apply_async((m.pk, %(ply)d))  # an alarm the previous release left for that turn
-tasks.sweep_expired_turns.apply_async()  # a clock task delivered again
+sent = tasks.sweep_expired_turns.apply_async().id  # a clock task delivered again
 again = [services.match_expire_turn(match_id=m.pk), services.match_expire_turn(match_id=m.pk, ply=%(ply)d),
          services.sweep_expired()]
-print("JSON:" + json.dumps(again))
+print("JSON:" + json.dumps([again, sent]))
 """
 
 
@@ -67,18 +67,21 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     deltas = [f["rating_deltas"] for f in a.frames if f.get("type") == "finished"]
     assert deltas and deltas[0] and set(deltas[0]) == {"1", "2"}
 
-    # every path to the end, again: a new worker (old alarm, beat's sweeps), the players, the sweep
+    # every path to the end, again: a new worker (a sweep sent again, beat's sweeps), the players, the sweep
     worker2 = await asyncio.to_thread(fs.site.start_worker, "default,clock,bots", "worker-2")
-    again = await asyncio.to_thread(fs.shell, AGAIN % {"match": data["match"], "ply": db["ply"]})
+    again, sent = await asyncio.to_thread(fs.shell, AGAIN % {"match": data["match"], "ply": db["ply"]})
     assert again == [False, False, 0]
     await a.send({"type": "resign"})
     await b.send({"type": "claim_timeout"})
     await a.wait(lambda q: any(e["code"] == "match_not_active" for e in q.errors), 10, "resign refused")
     await b.wait(lambda q: any(e["code"] == "turn_not_expired" for e in q.errors), 10, "claim refused")
-    await asyncio.to_thread(live.wait_for_log, worker2, "expire_turn", 10)  # the new worker ran the alarm
-    await asyncio.to_thread(live.wait_for_log, worker2, "sweep_expired_turns", 10)  # and beat's sweeps
+    # the new worker ran the sweep sent again, which found nothing to end, and beat's sweeps
+    await asyncio.to_thread(live.wait_for_log, worker2, f"sweep_expired_turns[{sent}] succeeded", 10)
     await asyncio.sleep(3)
-    assert "Traceback" not in worker2.log.read_text()
+    log = worker2.log.read_text()
+    assert re.search(re.escape(f"sweep_expired_turns[{sent}] succeeded in ") + r"[0-9.e-]+s: 0\b", log)
+    assert set(re.findall(r"sweep_expired_turns\[([0-9a-f-]+)\] received", log)) - {sent}, "beat's sweeps did not run"
+    assert "Traceback" not in log
 
     after = await asyncio.to_thread(fs.db_state, data["match"])
     assert after["rating_changes"] == db["rating_changes"]

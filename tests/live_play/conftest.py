@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kropki_site import devredis
+from kropki_site.lib import devredis
 from tests import live
 
 MOVE_SECONDS = 3

@@ -5,7 +5,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from kropki_site import heartbeat
+from kropki_site.lib import heartbeat
 
 pytestmark = pytest.mark.django_db
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1

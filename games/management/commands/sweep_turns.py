@@ -21,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
 from games.play import sweep_expired
-from kropki_site import heartbeat
+from kropki_site.lib import heartbeat
 
 log = logging.getLogger(__name__)
 

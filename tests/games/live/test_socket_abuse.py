@@ -13,8 +13,8 @@ from channels.testing import WebsocketCommunicator
 
 from games.live import wsframes
 from games.live.match_consumer import STATE_BURST, STATE_RATE_PER_SECOND
-from kropki_site import limits
 from kropki_site.asgi import application
+from kropki_site.lib import limits
 from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -21,10 +21,10 @@ from django.db import connection
 from django.utils import timezone
 
 from games import play as services
-from games import tasks
+from games import tasknames, tasks
 from games.models import Match
 from games.play import botqueue, clock, core, publisher
-from kropki_site import limits
+from kropki_site.lib import limits
 from tests.factories import play
 
 pytestmark = pytest.mark.django_db(transaction=True)  # commit hooks run
@@ -92,7 +92,7 @@ def test_a_move_against_the_computer_does_not_wait_for_the_broker(alice, publish
     assert sent.started.wait(5), "the computer's move was never published"
     sent.release()
     publisher.wait_idle()
-    assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [match.pk, 1])]
+    assert [(name, args) for name, args, _t in sent.sent] == [(tasknames.BOT_MOVE, [match.pk, 1])]
     assert all(thread != threading.get_ident() for _n, _a, thread in sent.sent)
 
 
@@ -105,7 +105,7 @@ def test_a_failed_publish_is_logged_and_the_move_stands(alice, monkeypatch, capl
     with caplog.at_level(logging.ERROR, logger="games.play.publisher"):
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=3)
         publisher.wait_idle()
-    assert f"could not publish games.tasks.bot_move({match.pk}, 1)" in caplog.text
+    assert f"could not publish {tasknames.BOT_MOVE}({match.pk}, 1)" in caplog.text
     match.refresh_from_db()
     assert match.ply == 1 and match.to_move == 2
 
@@ -165,7 +165,7 @@ def test_a_computer_move_that_never_came_is_rescued_without_duplicates(bob, publ
     sent = publishes()
     match = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=bob.pk, bot_level="latwy")
     publisher.wait_idle()
-    assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [match.pk, 0])]
+    assert [(name, args) for name, args, _t in sent.sent] == [(tasknames.BOT_MOVE, [match.pk, 0])]
     sent.sent.clear()
     monkeypatch.setattr(clock, "_bot_rescue_due", 0.0)
     assert services.sweep_expired() == 0
@@ -177,7 +177,7 @@ def test_a_computer_move_that_never_came_is_rescued_without_duplicates(bob, publ
     services.sweep_expired()  # the next second's sweep: nothing
     publisher.wait_idle()
     # issue 24, item 2: the job is not queued again, one bare token wakes a free process
-    assert [(name, args) for name, args, _t in sent.sent] == [("games.tasks.bot_move", [0, 0])]
+    assert [(name, args) for name, args, _t in sent.sent] == [(tasknames.BOT_MOVE, [0, 0])]
     assert botqueue.waiting() == 1
     # a job lost with Redis's data is queued again, once
     limits.client().delete(limits.key(botqueue.JOBS))

@@ -31,7 +31,7 @@ def finished(make_match, alice, bob):
 def test_the_cache_is_the_shared_redis():
     assert django_settings.CACHES["default"]["BACKEND"] == "kropki_site.cache.TolerantRedisCache"
     cache.set("probe", {"a": 1}, 30)
-    from kropki_site import limits
+    from kropki_site.lib import limits
 
     keys = [k.decode() for k in limits.client().keys(f"{django_settings.CACHES['default']['KEY_PREFIX']}:*")]
     assert any(k.endswith(":probe") for k in keys)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.blocks import has_blocked
 from games.live import online
-from kropki_site import limits
+from kropki_site.lib import limits
 
 pytestmark = pytest.mark.django_db
 

