@@ -3,8 +3,6 @@ sources, and no verb forms that fit only men."""
 
 from __future__ import annotations
 
-import ast
-import json
 import os
 import re
 import shlex
@@ -57,7 +55,7 @@ def test_every_msgid_has_a_polish_translation_and_none_is_fuzzy():
     assert len(entries) > 200
     untranslated = [e["msgid"] for e in entries if not all(e["msgstr"])]
     fuzzy = [e["msgid"] for e in entries if "fuzzy" in e["flags"]]
-    assert not untranslated, f"no Polish (add it to locale/pl-tables/, run ./scripts/messages): {untranslated}"
+    assert not untranslated, f"no Polish (write it into locale/pl/LC_MESSAGES/django.po): {untranslated}"
     assert not fuzzy, f"fuzzy (a guess from another msgid): {fuzzy}"
 
 
@@ -114,14 +112,9 @@ GENDERED_WORDS = re.compile(
 
 
 def _polish_texts() -> list[tuple[str, str]]:
-    """Every Polish sentence a visitor may read: the catalogue, its tables, the Polish
-    templates, and Polish written into code (the board's words, the rules' pictures)."""
+    """Every Polish sentence a visitor may read: the catalogue, the Polish templates,
+    and Polish written into code (the board's words, the rules' pictures)."""
     texts = [("django.po", s) for e in read_po(PO) for s in e["msgstr"]]
-    for table in sorted((ROOT / "locale" / "pl-tables").glob("*.json")):
-        texts += [(table.name, s) for s in json.loads(table.read_text(encoding="utf-8")).values()]
-    tree = ast.parse((ROOT / "scripts" / "fill_po.py").read_text(encoding="utf-8"))
-    pl = next(n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.targets[0].id == "PL")
-    texts += [("fill_po.py", s) for s in ast.literal_eval(pl).values()]
     for pattern in ("templates/**/*.html", "games/**/*.py", "accounts/*.py", "ratings/*.py", "static/js/*.js"):
         for path in sorted(ROOT.glob(pattern)):
             texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
