@@ -37,7 +37,7 @@ class User(AbstractUser):
     # same row into a real account, so the guest's matches stay theirs.
     is_guest = models.BooleanField(_("guest"), default=False)
     # The SHA-256 of the username's confusable skeleton (accounts/usernames.py):
-    # "аnia" with a Cyrillic "а" and "ANIA" have the skeleton of "ania". Unique:
+    # "аnia" with a Cyrillic "а" and "ANIA" have the skeleton of "ania". Unique:  # noqa: RUF003 - the look-alike is the example
     # no look-alike of a taken name. Set on every save; NULL only for an older
     # look-alike found by migration 0003.
     username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)

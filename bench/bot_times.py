@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import LEVELS, choose_action  # noqa: E402
-from games.engine import get_game  # noqa: E402
+from games.bots import LEVELS, choose_action
+from games.engine import get_game
 
 GAMES = {
     "connect4": ("connect4", {}),

@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import RandomPlayer, choose_action, default_budget  # noqa: E402
-from games.bots import kropki as kropki_bot  # noqa: E402
-from games.engine import get_game  # noqa: E402
+from games.bots import RandomPlayer, choose_action, default_budget
+from games.bots import kropki as kropki_bot
+from games.engine import get_game
 
 GAMES = {
     "connect4": {},

@@ -198,7 +198,7 @@ def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go,
                 await ws.close()
             except websockets.ConnectionClosed as exc:
                 key = f"closed {exc.rcvd.code if exc.rcvd else None}"
-            except Exception:  # noqa: BLE001 - counted
+            except Exception:  # counted
                 await asyncio.sleep(0.05)
             counts[key] = counts.get(key, 0) + 1
 
@@ -333,7 +333,7 @@ def main() -> int:
                     res["lines"] += load.lines
                     for code, n in load.errors.items():
                         res["errors"][code] = res["errors"].get(code, 0) + n
-    except Exception as exc:  # noqa: BLE001 - reported in the JSON line
+    except Exception as exc:  # reported in the JSON line
         error = f"{type(exc).__name__}: {exc}"[:2000]
         for proc in site.procs if site is not None else ():
             print(f"--- {proc.name} log (tail) ---\n{proc.log.read_text(errors='replace')[-3000:]}", file=sys.stderr)

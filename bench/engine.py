@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import get_game  # noqa: E402
+from games.engine import get_game
 
 CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
     ("kropki_10x10", "kropki", {"width": 10, "height": 10}),

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import kropki as kropki_bot  # noqa: E402
-from games.engine import get_game  # noqa: E402
-from games.engine.base import EngineError  # noqa: E402
+from games.bots import kropki as kropki_bot
+from games.engine import get_game
+from games.engine.base import EngineError
 
 
 def serve(level: str, frozen: bool, seed: int, lines, out) -> None:

@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import kropki as kropki_bot  # noqa: E402
-from games.bots import kropki_frozen  # noqa: E402
-from games.engine import get_game  # noqa: E402
+from games.bots import kropki as kropki_bot
+from games.bots import kropki_frozen
+from games.engine import get_game
 
 
 def position(size: int, fill: float, seed: int = 5):

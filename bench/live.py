@@ -230,7 +230,7 @@ async def read_frames(index: int, ws, queue: asyncio.Queue, sizes: FrameSizes) -
             frame = json.loads(text)
             sizes.add(text, frame)
             queue.put_nowait((index, t, frame))
-    except Exception as exc:  # noqa: BLE001 - handed to the player loop
+    except Exception as exc:  # handed to the player loop
         queue.put_nowait((index, time.perf_counter(), Closed(describe_close(ws, exc))))
         return
     queue.put_nowait((index, time.perf_counter(), Closed(describe_close(ws, None))))
@@ -621,7 +621,7 @@ def main() -> int:
                     "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
                     "baseline_daphne_cpu_ms_per_relay": base_cpu["daphne"],
                 })
-            except Exception as exc:  # noqa: BLE001 - the baseline's own failure (channels_redis' core
+            except Exception as exc:  # the baseline's own failure (channels_redis' core
                 # layer loses relays under load, the very loss the hub removed): reported, the moves still run
                 report["baseline_error"] = f"{type(exc).__name__}: {exc or 'took longer than --max-seconds'}"[:500]
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
@@ -630,7 +630,7 @@ def main() -> int:
         lat, moves, secs, cpu_move = asyncio.run(run_matches(
             hosts, setup, variant, args.moves, args.seed, args.think_ms / 1000, cpu, sizes, counters, args.timeout,
             args.max_seconds))
-    except Exception as exc:  # noqa: BLE001 - reported in the JSON line
+    except Exception as exc:  # reported in the JSON line
         if isinstance(exc, TimeoutError) and not str(exc):
             exc = TimeoutError(f"the {phase} took longer than --max-seconds {args.max_seconds}")
         error = f"{phase}: {type(exc).__name__}: {exc}"[:2000] + daphne_hint(site)

@@ -197,7 +197,7 @@ def run_together(*funcs):
         try:
             barrier.wait(timeout=10)
             results[i] = func()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test
+        except BaseException as exc:  # reported to the test
             results[i] = exc
         finally:
             close_old_connections()

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from games.bots import kropki_fast_ext  # noqa: E402
+from games.bots import kropki_fast_ext
 from games.engine import get_game
 
 ffi, lib = kropki_fast_ext.ffi, kropki_fast_ext.lib

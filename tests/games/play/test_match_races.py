@@ -31,7 +31,7 @@ def run_together(*calls, timeout: float = 30.0) -> list:
         try:
             barrier.wait(timeout=timeout)
             results[i] = call()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test
+        except BaseException as exc:  # reported to the test
             results[i] = exc
         finally:
             connection.close()

@@ -198,7 +198,7 @@ def run_together(funcs):
         try:
             barrier.wait(timeout=20)
             func()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test
+        except BaseException as exc:  # reported to the test
             errors.append(exc)
         finally:
             connection.close()
