@@ -80,7 +80,7 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
             models.UniqueConstraint(fields=["username_skeleton"], name="accounts_user_username_skeleton_unique"),
         ]
@@ -116,7 +116,7 @@ class Block(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")]
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
@@ -140,8 +140,8 @@ class PairFlag(models.Model):
     class Meta:
         verbose_name = _("flagged pair")
         verbose_name_plural = _("flagged pairs")
-        ordering = ["-last_at"]
-        constraints = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
+        ordering: ClassVar[list[str]] = ["-last_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
 
     def __str__(self) -> str:
         return f"{self.user_a_id} & {self.user_b_id}: {self.reason}"
