@@ -11,7 +11,8 @@ random legal action, as a yardstick for benchmarks.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import connect4, dots_and_boxes, kropki, pilkarzyki
 

@@ -79,7 +79,7 @@ def is_four(pos: int) -> bool:
 class Board:
     """Bitboard position; ``moves`` = number of discs."""
 
-    __slots__ = ("pos", "mask", "moves")
+    __slots__ = ("mask", "moves", "pos")
 
     def __init__(self, pos: int = 0, mask: int = 0, moves: int = 0) -> None:
         self.pos = pos

@@ -57,7 +57,7 @@ VALUE = [_position_value(p, 1) for p in range(len(BORDER_USED))]
 class Board:
     """The bots' position: used directions per point, the ball, the mover."""
 
-    __slots__ = ("used", "ball", "to_move", "zobrist")
+    __slots__ = ("ball", "to_move", "used", "zobrist")
 
     def __init__(self) -> None:
         self.used = bytearray(BORDER_USED)

@@ -54,7 +54,7 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     return f"{colour}: {why}." if why else f"{colour}."
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _end_action(variant: str) -> int | None:
     return catalogue.variant(variant).game().end_action
 

@@ -296,7 +296,7 @@ class KropkiState(State):
         play); nobody once both have ended or no free point is left."""
         opponent = other(player)
         nxt: int | None = player if self.ended[opponent] else opponent
-        if self.ended[1] and self.ended[2] or self.free == 0:
+        if (self.ended[1] and self.ended[2]) or self.free == 0:
             nxt = None
         self.to_move = nxt
         if nxt is None:

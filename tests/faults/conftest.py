@@ -238,7 +238,7 @@ class Player:
 
     # connection loop
 
-    async def start(self, timeout: float = 15) -> "Player":
+    async def start(self, timeout: float = 15) -> Player:
         self._task = asyncio.create_task(self._run())
         await self.wait(lambda p: p.snapshot is not None, timeout, "first state frame")
         return self
@@ -256,7 +256,7 @@ class Player:
         while not self.stopped:
             try:
                 ws = await self._connect()
-            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake, websockets.InvalidURI):
+            except (TimeoutError, OSError, websockets.InvalidHandshake, websockets.InvalidURI):
                 ws = None
             if ws is not None:
                 attempts = 0

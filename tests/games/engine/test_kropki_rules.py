@@ -477,7 +477,7 @@ def test_game_ends_when_no_free_point() -> None:
     game = Kropki(width=5, height=5)
     state = game.new_initial_state()
     # Pink rings c3, blue enters it (taken); then everything else is filled.
-    for square in "c2 a1 b3 a2 d3 a3 c4 c3".split():
+    for square in ["c2", "a1", "b3", "a2", "d3", "a3", "c4", "c3"]:
         play(state, square)
     assert at(state, "c3") == "b"
     while not state.is_terminal():
@@ -492,8 +492,8 @@ def test_game_ends_when_no_free_point() -> None:
 def test_last_free_point_swallowed_by_territory_ends_the_game() -> None:
     game = Kropki(width=5, height=5)
     state = game.new_initial_state()
-    pink = "c3 a1 a2 a3 a4 a5 b1 b2 b5 c1 d1 e1".split()
-    blue = "c2 b3 d3 b4 d4 d2 e2 e3 e4 e5 d5".split()  # a ring around c3 c4, open at c5
+    pink = ["c3", "a1", "a2", "a3", "a4", "a5", "b1", "b2", "b5", "c1", "d1", "e1"]
+    blue = ["c2", "b3", "d3", "b4", "d4", "d2", "e2", "e3", "e4", "e5", "d5"]  # a ring around c3 c4, open at c5
     for i, square in enumerate(pink):
         play(state, square)
         if i < len(blue):

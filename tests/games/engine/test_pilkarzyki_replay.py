@@ -35,7 +35,7 @@ def test_every_action_reports_the_ball_and_whether_the_mover_moves_again() -> No
     # pink N, blue E, pink SW back to the start (a bounce), pink W, then a goal
     (game,) = replay({"game": "pilkarzyki", "moves": [N, E, SW, W]})
     after = game["after"]
-    assert all(KEYS == set(a) for a in after)
+    assert all(set(a) == KEYS for a in after)
     assert [a["ball"] for a in after] == [[4, 4], [5, 4], [4, 5], [3, 5]]
     assert [a["to_move"] for a in after] == [2, 1, 1, 2]
     assert [a["moves_again"] for a in after] == [False, False, True, False]
