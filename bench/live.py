@@ -264,7 +264,7 @@ async def play_match(hosts: list[str], cookie_name: str, spec: dict, variant: st
 
     try:
         # with several daphnes, the two players sit on different ones (hosts rotate per match)
-        for i, (host, p) in enumerate(zip(hosts, spec["players"])):
+        for i, (host, p) in enumerate(zip(hosts, spec["players"], strict=True)):
             ws = await connect(host, f"/ws/match/{spec['match']}/", f"{cookie_name}={p['cookie']}", timeout)
             sockets.append(ws)
             readers.append(asyncio.create_task(read_frames(i, ws, queue, sizes)))

@@ -112,7 +112,7 @@ def _kropki_match(alice, bob, moves: int = 400, seed: int = 7):
         history=history, pink_score=pink, blue_score=blue,
     )
     Move.objects.bulk_create(
-        [Move(match=match, ply=i + 1, player=p, action=a) for i, (a, p) in enumerate(zip(history, players))]
+        [Move(match=match, ply=i + 1, player=p, action=a) for i, (a, p) in enumerate(zip(history, players, strict=True))]
     )
     return match
 

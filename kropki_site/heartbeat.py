@@ -48,7 +48,7 @@ def seen() -> dict[str, dict[str, Any]]:
     keys = sorted(conn.scan_iter(match=PREFIX + "*", count=100))
     now = time.time()
     parts: dict[str, dict[str, Any]] = {}
-    for key, raw in zip(keys, conn.mget(keys) if keys else []):
+    for key, raw in zip(keys, conn.mget(keys) if keys else [], strict=True):
         if raw is None:
             continue
         value = json.loads(raw)

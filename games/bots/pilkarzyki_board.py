@@ -180,5 +180,5 @@ class Board:
 
     def undo_path(self, path: Path, origins: list[int]) -> None:
         self.to_move = 3 - self.to_move
-        for d, origin in zip(reversed(path), reversed(origins)):
+        for d, origin in zip(reversed(path), reversed(origins), strict=True):
             self.unstep(origin, d)

@@ -623,7 +623,7 @@ class KropkiState(State):
         details["territories"] = [
             {"owner": t["owner"], "chain": t["chain"], "captured": t["captured"]} for t in details["territories"]
         ]
-        details["cells"] = [[i, char] for i, (old, char) in enumerate(zip(before, after)) if old != char]
+        details["cells"] = [[i, char] for i, (old, char) in enumerate(zip(before, after, strict=True)) if old != char]
         return effect
 
     def view(self) -> dict[str, Any]:

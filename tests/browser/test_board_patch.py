@@ -17,6 +17,7 @@ import json
 import random
 import re
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def assert_board_is_the_servers(page, label: str) -> None:
     fresh = page.evaluate("() => window.kropkiMatch.freshBoard()")
     patched, fresh = comparable(patched), comparable(fresh)
     if patched != fresh:
-        at = next((i for i, (a, b) in enumerate(zip(patched, fresh)) if a != b), min(len(patched), len(fresh)))
+        at = next((i for i, (a, b) in enumerate(zip(patched, fresh, strict=False)) if a != b), min(len(patched), len(fresh)))
         raise AssertionError(f"{label}: the patched board differs from the server's render at {at}:\n"
                              f"patched: …{patched[max(0, at - 150):at + 250]}\nserver:  …{fresh[max(0, at - 150):at + 250]}")
 
@@ -62,7 +63,7 @@ def kropki_vector(name: str, want) -> list[int]:
             game = json.loads(line)
             width = game["w"]
             actions, grids = [], []
-            for (x, y, _player), after in zip(game["moves"], game["after"]):
+            for (x, y, _player), after in zip(game["moves"], game["after"], strict=True):
                 if after["ok"]:
                     actions.append(y * width + x)
                     grids.append(after["grid"])
@@ -81,7 +82,7 @@ def falls_into_empty_enclosure(grids: list[str], actions: list[int]) -> int:
 
 def many_captures(grids: list[str], actions: list[int]) -> int:
     """The whole game, if it has at least five captures."""
-    captures = sum(1 for before, after in zip(grids, grids[1:])
+    captures = sum(1 for before, after in pairwise(grids)
                    if after.count("a") + after.count("b") > before.count("a") + before.count("b"))
     return len(actions) if captures >= 5 else 0
 

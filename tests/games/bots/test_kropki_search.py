@@ -88,7 +88,7 @@ def test_a_lead_with_dots_left_to_attack_is_not_settled() -> None:
     # pink has taken blue's dot inside a closed ring
     pink = [(2, 1), (1, 2), (3, 2), (2, 3)]
     blue = [(2, 2), (9, 9), (9, 8), (8, 9)]
-    moves = [m for pair in zip(pink, blue) for m in pair]
+    moves = [m for pair in zip(pink, blue, strict=True) for m in pair]
     state = _state(moves)
     assert state.scores() == (1, 0)
     # blue's corner dots can be surrounded by pink filling the board: pink

@@ -60,7 +60,7 @@ def check_position(state: KropkiState) -> None:
         assert legal == free + [game.end_action]
     for chain in state.view()["chains"]:
         points = chain["chain"]
-        for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]):
+        for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True):
             assert max(abs(x1 - x2), abs(y1 - y2)) == 1
 
 
@@ -73,7 +73,7 @@ def test_random_games_keep_board_and_state_in_agreement(size: tuple[int, int], s
         check_position(snapshot)
         grid = snapshot.grid()
         if previous is not None:
-            for before, after in zip(previous, grid):
+            for before, after in zip(previous, grid, strict=True):
                 if before not in ".xy":
                     assert after not in ".xy", "a point once taken never returns to play"
                 if before in "12":

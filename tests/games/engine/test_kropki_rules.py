@@ -80,7 +80,7 @@ def assert_chain_is_a_closed_polygon(state: KropkiState, territory: dict) -> Non
     width = state.game.width
     assert len(chain) >= 4
     assert len({tuple(p) for p in chain}) == len(chain), "a chain visits each dot once"
-    for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1]):
+    for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1], strict=True):
         assert max(abs(x1 - x2), abs(y1 - y2)) == 1, f"{(x1, y1)} and {(x2, y2)} are not 8-neighbours"
     live = "A" if owner == 1 else "B"
     assert all(state.grid()[y * width + x] == live for x, y in chain), "chain dots are the owner's live dots"

@@ -58,11 +58,11 @@ def check_details(
     placed = details["y"] * width + details["x"]
     mover = "A" if player == 1 else "B"
     before = before[:placed] + mover + before[placed + 1 :]
-    newly_captured = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after)) if b in "AB" and a in "ab"}
-    freed = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after)) if b in "ab" and a in "AB"}
+    newly_captured = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "AB" and a in "ab"}
+    freed = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "ab" and a in "AB"}
     new_ground = {
         (i % width, i // width, int(a))
-        for i, (b, a) in enumerate(zip(before, after))
+        for i, (b, a) in enumerate(zip(before, after, strict=True))
         if a in "12" and b != a
     }
     reported_captured = {tuple(p) for t in details["territories"] for p in t["captured"]}
@@ -75,7 +75,7 @@ def check_details(
         chain = territory["chain"]
         owner = territory["owner"]
         assert len(chain) >= 4, chain
-        for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1]):
+        for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1], strict=True):
             assert max(abs(x1 - x2), abs(y1 - y2)) == 1, chain
         live = "A" if owner == 1 else "B"
         assert all(after[y * width + x] == live for x, y in chain), chain
@@ -153,7 +153,7 @@ def test_random_vector_games_end_with_no_free_point() -> None:
         for record in load_games(name)[:20]:
             game = Kropki(width=record["w"], height=record["h"])
             state = game.new_initial_state()
-            for (x, y, _player), want in zip(record["moves"], record["after"]):
+            for (x, y, _player), want in zip(record["moves"], record["after"], strict=True):
                 if want["ok"]:
                     state.apply_action(game.action_for(x, y))
             last = record["after"][-1]

@@ -92,7 +92,7 @@ def test_replay_agrees_with_the_engine_on_random_games() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
         records.append({"game": "pilkarzyki", "moves": list(state.history)})
         states.append(state)
-    for state, got in zip(states, replay(*records)):
+    for state, got in zip(states, replay(*records), strict=True):
         assert len(got["after"]) == len(state.history) and all(a["ok"] for a in got["after"])
         last, out = got["after"][-1], state.outcome()
         assert last["over"] and last["winner"] == out.winner and last["reason"] == out.reason

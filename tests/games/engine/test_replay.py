@@ -131,7 +131,7 @@ def test_replay_agrees_with_the_engine_on_a_random_game_of_each_kind() -> None:
             moves = list(state.history)
         records.append({"game": slug, "params": params, "moves": moves})
         states.append(state)
-    for record, state, got in zip(records, states, replay(*records)):
+    for state, got in zip(states, replay(*records), strict=True):
         last = got["after"][-1]
         out = state.outcome()
         assert len(got["after"]) == len(state.history)

@@ -367,7 +367,7 @@ def _most_territories_20x20() -> list[int]:
     with gzip.open(path, "rt") as lines:
         for line in lines:
             game = json.loads(line)
-            actions = [y * 20 + x for (x, y, _p), after in zip(game["moves"], game["after"]) if after["ok"]]
+            actions = [y * 20 + x for (x, y, _p), after in zip(game["moves"], game["after"], strict=True) if after["ok"]]
             state = get_variant("kropki-20").game().state_from_history(actions)
             best = max(best, (len(state.territory_chains), actions))
     return best[1]

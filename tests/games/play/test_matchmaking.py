@@ -83,7 +83,7 @@ def test_cancel_leaves_the_queue(alice, bob):
 
 def test_a_pair_starts_a_rated_match_with_random_colours(alice, bob):
     colours = Counter()
-    for i in range(12):
+    for _ in range(12):
         seek_create(user=alice, variants=[C4], now=T0)
         seek_create(user=bob, variants=[C4], now=T0)
         [match] = seek_pair(T0)

@@ -41,7 +41,7 @@ def test_the_rules_index_shows_a_picture_and_a_sentence_per_game(client, languag
     html = client.get(reverse("rules_index")).content.decode()
     cards = re.findall(r'<li class="card">(.*?)</li>\s*(?=<li class="card">|</ul>)', html, re.S)
     assert len(cards) == len(SLUGS)
-    for slug, card in zip(SLUGS, cards):
+    for slug, card in zip(SLUGS, cards, strict=True):
         assert f'href="/zasady/{slug}/"' in card
         assert "<svg" in card  # the engine-checked diagram
         sentence = re.search(r"</div>\s*<p>([^<]{30,})</p>", card)
