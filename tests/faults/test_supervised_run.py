@@ -235,13 +235,13 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         asyncio.run(play_a_match(run))
         limit = idle_deadline + GRACE_SECONDS + 10
         state = wait_until(
-            lambda: (s := run.match_state(idle["match"]))["status"] != "active" and s, max(1, limit - time.time()) + 5,
+            lambda: (s := run.match_state(idle["match"]))["status"] != "active" and s, max(1, limit - time.time()) + 5,  # noqa: B023 - used up within the iteration
             f"the idle match's end after killing {part}", run.log,
         )
         assert state["end_reason"] == "timeout", state
         assert state["finished_at"] <= limit, (part, state, idle_deadline)
         # Every part is back: the killed one under a new pid, beating again.
-        wait_until(lambda: all_parts_alive(run.healthz(), (part, old_pid)), max(5.0, 60 - (time.monotonic() - killed_at)),
+        wait_until(lambda: all_parts_alive(run.healthz(), (part, old_pid)), max(5.0, 60 - (time.monotonic() - killed_at)),  # noqa: B023 - used up within the iteration
                    f"every part alive after killing {part}", run.log)
         if not (part == "redis" and external_redis is not None):
             assert run.pid(part) != old_pid, part

@@ -220,9 +220,9 @@ def test_a_timeout_racing_a_resignation_is_rated_once(make_user, settings):
         play(match, alice, 3)
         play(match, bob, 3)
         late = timezone.now() + timedelta(hours=1)
-        results = run_together(
-            lambda: services.match_expire_turn(match_id=match.pk, now=late),
-            lambda: services.match_resign(match_id=match.pk, user_id=alice.pk),
+        results = run_together(  # the threads may outlive their join's timeout: each binds its own match
+            lambda match=match, late=late: services.match_expire_turn(match_id=match.pk, now=late),
+            lambda match=match: services.match_resign(match_id=match.pk, user_id=alice.pk),
         )
         errors = [r for r in results if isinstance(r, BaseException) and not isinstance(r, MatchError)]
         assert not errors, errors
