@@ -40,7 +40,7 @@ class User(AbstractUser):
     # "аnia" with a Cyrillic "а" and "ANIA" have the skeleton of "ania". Unique:  # noqa: RUF003 - the look-alike is the example
     # no look-alike of a taken name. Set on every save; NULL only for an older
     # look-alike found by migration 0003.
-    username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)  # noqa: DJ001 - NULL, not "", is the unique no-skeleton
     # username_fold(username): what log-in looks the name up by (Python's Unicode
     # case folding, the same on every database). Set on every save.
     username_folded = models.CharField(max_length=600, default="", db_index=True, editable=False)

@@ -83,12 +83,13 @@ class BotQueue:
         os.environ["KROPKI_BENCH_BROKER"] = f"redis+socket://{sock}"
         root = Path(__file__).resolve().parent.parent
         env = dict(os.environ, PYTHONPATH=str(root))
-        self.worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "bench.kropki_bot_queue", "worker", "-Q", "bots",
-             "--concurrency", "2", "--pool", "prefork", "--loglevel", "WARNING", "-n", "bench-bots@%h"],
-            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=open(self.workdir / "worker.log", "w"),
-            start_new_session=True,
-        )
+        with open(self.workdir / "worker.log", "w") as log:  # the worker keeps its own copy
+            self.worker = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "bench.kropki_bot_queue", "worker", "-Q", "bots",
+                 "--concurrency", "2", "--pool", "prefork", "--loglevel", "WARNING", "-n", "bench-bots@%h"],
+                cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log,
+                start_new_session=True,
+            )
         sys.path.insert(0, str(root))
         from bench import kropki_bot_queue
 

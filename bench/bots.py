@@ -15,6 +15,7 @@ turn's path without searching again).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shlex
@@ -82,10 +83,8 @@ class OutsideEngine:
         return game.action_for(int(words[0]), int(words[1]))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, BrokenPipeError, OSError):
             self.ask("quit")
-        except (RuntimeError, BrokenPipeError, OSError):
-            pass
         self.proc.wait(timeout=10)
 
 

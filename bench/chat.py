@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import json
 import math
@@ -133,20 +134,16 @@ class ChatLoad:
 
         reader = asyncio.create_task(read())
         await self.go.wait()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stop.wait(), rng.uniform(0, WRITER_INTERVAL))
-        except TimeoutError:
-            pass
         n = 0
         while not self.stop.is_set():
             n += 1
             text = f"{room} {id(ws) % 10000}-{n} Powodzenia! Dobra partia!"
             sent[text] = time.perf_counter()
             await ws.send(json.dumps({"type": "chat", "room": room, "text": text}))
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), WRITER_INTERVAL)
-            except TimeoutError:
-                pass
         await asyncio.sleep(0.5)  # the last echoes
         reader.cancel()
 

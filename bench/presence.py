@@ -124,7 +124,7 @@ def main() -> int:
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the sockets, here and in daphne (inherited)
 
     users = max(1, args.sockets // args.per_user)

@@ -152,11 +152,10 @@ class Board:
                     if used[target] | BLOCKED[target] == 0xFF:
                         if loss is None:
                             loss = tuple(path)
-                    elif steps < limit:
-                        if walk():
-                            self.unstep(origin, d)
-                            path.pop()
-                            return True
+                    elif steps < limit and walk():
+                        self.unstep(origin, d)
+                        path.pop()
+                        return True
                 else:
                     key = (target, self.zobrist)
                     if key not in seen:

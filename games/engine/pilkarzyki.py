@@ -55,7 +55,7 @@ BOTTOM_GOAL_Y = LENGTH + 1
 NOT_A_GOAL_ENTRY = "not_a_goal_entry"
 # Every code this game's moves can be refused with (base.ERROR_CODES does not
 # hold NOT_A_GOAL_ENTRY yet: it is this game's own).
-ERROR_CODES: tuple[str, ...] = base.ERROR_CODES + (NOT_A_GOAL_ENTRY,)
+ERROR_CODES: tuple[str, ...] = (*base.ERROR_CODES, NOT_A_GOAL_ENTRY)
 
 # Termination reasons of this game.
 GOAL = "goal"  # the ball in the goal the mover attacks

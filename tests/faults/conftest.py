@@ -17,6 +17,7 @@ and after any close (other than 4401/4404) reconnects with the same backoff
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -330,10 +331,8 @@ class Player:
             await self.ws.close()
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     # playing
 

@@ -30,7 +30,7 @@ import sqlite3
 import subprocess
 import tempfile
 import time
-from contextlib import closing
+from contextlib import closing, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -142,10 +142,8 @@ class RunCommand:
         finally:
             leftovers = [p for p in self.processes() if p.is_running()]
             for proc in leftovers:  # never leave them running, even when the test fails
-                try:
+                with suppress(psutil.NoSuchProcess):
                     proc.kill()
-                except psutil.NoSuchProcess:
-                    pass
         return leftovers
 
 
@@ -248,7 +246,7 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         report.append({"part": part, "home_s": round(answered, 1),
                        "ended_after_deadline_s": round(state["finished_at"] - idle_deadline, 1)})
     log = run.log.read_text()
-    assert "exited: web-%d (terminated by SIGKILL; not expected)" % run.port in log
+    assert f"exited: web-{run.port} (terminated by SIGKILL; not expected)" in log
     return report
 
 

@@ -14,6 +14,7 @@ scripts/run's flags, a real Redis, a real Celery worker, the site's own handshak
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter
@@ -186,10 +187,8 @@ def restarted_redis(redis_sock):
     def restart_during(pause: float, during=None) -> None:
         import redis as redis_lib
 
-        try:
+        with contextlib.suppress(redis_lib.ConnectionError):  # it closes the connection as it goes
             redis_lib.Redis(unix_socket_path=str(redis_sock)).shutdown(nosave=True)
-        except redis_lib.ConnectionError:
-            pass  # it closes the connection as it goes
         for _ in range(50):
             if not devredis.answers(redis_sock):
                 break

@@ -58,7 +58,7 @@ def _ladder_position(pink_extra: list[tuple[int, int]], blue_extra: list[tuple[i
     """Pink walls row 2 and holds (1,1) and (2,0) around blue's (2,1): pink
     threatens (3,1); each blue escape along row 1 meets the next threat."""
     pink = [(x, 2) for x in range(1, 10)] + [(1, 1), (2, 0)] + pink_extra
-    blue = [(2, 1)] + blue_extra
+    blue = [(2, 1), *blue_extra]
     filler = [(x, y) for y in (9, 7, 5) for x in range(0, 10, 2)]
     moves = []
     while pink or blue:

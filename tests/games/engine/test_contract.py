@@ -97,7 +97,7 @@ def check_deeply(state: State, game: Game, rng: random.Random) -> None:
         assert reason is None or reason in getattr(game, "error_codes", ERROR_CODES)
     # An illegal action raises with its code and changes nothing.
     illegal = [a for a in range(game.num_actions) if a not in legal]
-    tries: list[object] = rng.sample(illegal, min(3, len(illegal))) + [-1, game.num_actions, "1", None, 1.0, True]
+    tries: list[object] = [*rng.sample(illegal, min(3, len(illegal))), -1, game.num_actions, "1", None, 1.0, True]
     for action in tries:
         with pytest.raises(EngineError) as info:
             state.apply_action(action)  # type: ignore[arg-type]

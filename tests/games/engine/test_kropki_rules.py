@@ -396,7 +396,7 @@ def test_bigger_enclosure_takes_existing_territory() -> None:
             state.apply_action(filler(state))
     assert state.scores() == (9, 0)
     assert all(at(state, s) == "A" for s in inner.split()), "pink's dots are freed again"
-    assert all(at(state, s) == "b" for s in middle.split() + ["g7"])
+    assert all(at(state, s) == "b" for s in [*middle.split(), "g7"])
 
 
 def test_captured_dots_stay_on_the_board() -> None:

@@ -79,7 +79,7 @@ def test_the_same_move_twice_at_once_makes_one_row(make_match, alice, round_):
     applied = [r for r in results if isinstance(r, services.PlayResult) and not r.duplicate]
     assert len(applied) == 1, results
     # the other is either recognised as a resend (duplicate) or refused as stale
-    other = [r for r in results if r is not applied[0]][0]
+    other = next(r for r in results if r is not applied[0])
     assert (isinstance(other, services.PlayResult) and other.duplicate) or (
         isinstance(other, MatchError) and other.code == "stale_ply"
     ), other
