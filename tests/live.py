@@ -75,7 +75,7 @@ def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:
 
 def wait_for_http(url: str, timeout: float = 60.0, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
     deadline = time.monotonic() + timeout
-    last = None
+    last: int | Exception | None = None  # the last status, or why there was none
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"process exited with {proc.returncode} before {url} answered\n{tail(log)}")

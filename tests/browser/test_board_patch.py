@@ -117,6 +117,7 @@ def play_match(new_context, live_url, live_site, variant: str, actions: list[int
     last_click = {1: 0.0, 2: 0.0}
     for ply, action in enumerate(actions):
         side = state.current_player()
+        assert side is not None
         page = players[side]
         at_ply(page, ply)
         page.wait_for_function("() => window.kropkiMatch.boardReady()")
@@ -184,7 +185,7 @@ def pilkarzyki_game(seed: int) -> list[int]:
             forward = [a for a in legal if a in (0, 1, 7)] if state.current_player() == 1 else [a for a in legal if a in (3, 4, 5)]
             effect = state.apply_action(rng.choice(forward if forward and rng.random() < 0.6 else legal))
             bounces += bool(effect.details["extra_move"])
-        if bounces >= 3 and state.outcome().reason in ("goal", "own_goal") and len(state.history) <= 60:
+        if bounces >= 3 and (outcome := state.outcome()) is not None and outcome.reason in ("goal", "own_goal") and len(state.history) <= 60:
             return list(state.history)
     raise AssertionError("no short game with bounces and a goal")
 

@@ -51,7 +51,9 @@ def test_two_players_are_paired_play_and_see_ratings_and_the_replay(new_context,
         expect(page.locator("#match")).to_have_attribute("data-ready", "1")
         expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
     assert ania.url == bartek.url
-    match_id = int(re.search(r"/partia/(\d+)/", ania.url).group(1))
+    found = re.search(r"/partia/(\d+)/", ania.url)
+    assert found is not None
+    match_id = int(found.group(1))
 
     # Whoever has the first move is pink.
     expect(ania.get_by_test_id("turn")).to_have_text(re.compile("Twój ruch|przeciwnika"))

@@ -32,6 +32,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from kropki_site import devredis
 from tests import live
@@ -135,7 +136,9 @@ class FaultSite:
     def start_daphne(self, name: str = "daphne") -> str:
         proc, url = self.site.start_daphne(port=self.port or None, name=name)
         self.daphne, self.url = proc, url
-        self.port = int(urlparse(url).port)
+        port = urlparse(url).port
+        assert port is not None, url
+        self.port = port
         return url
 
     def start_sweeper(self, name: str = "sweeper") -> live.Proc:
@@ -248,7 +251,7 @@ class Player:
         host = urlparse(self.base_url).netloc
         headers = [("Cookie", f"{self.who['cookie_name']}={self.who['cookie']}")] if self.who else []
         return await websockets.connect(
-            f"ws://{host}/ws/match/{self.match_id}/", origin=f"http://{host}", additional_headers=headers,
+            f"ws://{host}/ws/match/{self.match_id}/", origin=Origin(f"http://{host}"), additional_headers=headers,
             open_timeout=5, close_timeout=1,
         )
 
@@ -410,5 +413,6 @@ def _ts(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def deadline_ts(snapshot: dict) -> float:
+def deadline_ts(snapshot: dict | None) -> float:
+    assert snapshot is not None, "no state frame yet"
     return _ts(snapshot["deadline"])

@@ -103,6 +103,7 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
     committed = failed = 0
     try:
         for _ in range(ATTEMPTS):
+            assert a.snapshot is not None
             side = a.snapshot["to_move"]
             mover, other = players[side], players[3 - side]
             await mover.wait(lambda q: q.ws is not None, 20, "a connection")
@@ -135,6 +136,7 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
     # the backends were being killed may still close, and the player then reconnects)
     for p in (a, b):
         await settled(p)
+    assert a.snapshot is not None
     side = a.snapshot["to_move"]
     await play(players[side], players[3 - side], cells[side][0])
     db = await asyncio.to_thread(fs.db_state, data["match"])

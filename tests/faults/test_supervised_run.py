@@ -124,6 +124,7 @@ class RunCommand:
     def processes(self) -> list[psutil.Process]:
         """Every process of this site: the command's group, and whatever carries its VAR_DIR."""
         found = []
+        assert self.popen is not None
         for proc in psutil.process_iter(["pid", "environ"]):
             try:
                 mine = os.getpgid(proc.pid) == self.popen.pid or (proc.info["environ"] or {}).get(
@@ -136,6 +137,7 @@ class RunCommand:
 
     def ctrl_c(self) -> list[psutil.Process]:
         """SIGINT to the command's process group; returns what is still running afterwards."""
+        assert self.popen is not None
         os.killpg(self.popen.pid, signal.SIGINT)
         try:
             self.popen.wait(timeout=90)
@@ -205,6 +207,7 @@ async def play_a_match(run: RunCommand, moves: int = 4) -> dict:
 def kill_part(run: RunCommand, part: str, external_redis: PrivateRedis | None) -> int:
     """SIGKILL one part (an external Redis is killed and started again, empty). Returns the old pid."""
     if part == "redis" and external_redis is not None:
+        assert external_redis.popen is not None
         old = external_redis.popen.pid
         external_redis.kill()
         time.sleep(1.0)
@@ -268,7 +271,7 @@ def test_run_command_restarts_each_part_embedded(workdir):
         leftovers = run.ctrl_c() if run.popen else []
     print(json.dumps(report))
     assert leftovers == [], [p.info for p in leftovers]
-    assert run.popen.returncode in (130, 0), live.tail(run.log)
+    assert run.popen is not None and run.popen.returncode in (130, 0), live.tail(run.log)
     assert "==> stopped" in run.log.read_text()
 
 

@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from kropki_site import devredis
 from tests import live
@@ -64,7 +65,7 @@ def urls(site) -> list[str]:
 async def open_site(base_url: str, player: dict):
     host = urlparse(base_url).netloc
     ws = await websockets.connect(
-        f"ws://{host}/ws/site/", origin=f"http://{host}", open_timeout=10,
+        f"ws://{host}/ws/site/", origin=Origin(f"http://{host}"), open_timeout=10,
         additional_headers=[("Cookie", f"{player['cookie_name']}={player['cookie']}")])
     assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "hello"
     return ws
@@ -86,7 +87,7 @@ async def flood(url: str, match_id: int, stop: asyncio.Event, counts: dict) -> N
 
 async def open_ws_raw(base_url: str, match_id: int):
     host = urlparse(base_url).netloc
-    return await websockets.connect(f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}", open_timeout=10)
+    return await websockets.connect(f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"), open_timeout=10)
 
 
 async def test_no_frame_is_lost_while_sockets_churn(site, urls):

@@ -82,7 +82,9 @@ async def test_password_reset_closes_the_socket(alice, bob, settings):
     def reset() -> int:
         anonymous = Client()
         anonymous.post(reverse("password_reset"), {"email": alice.email})
-        link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[-1].body).group(1)
+        found = re.search(r"https?://[^/]+(/\S+)", str(mail.outbox[-1].body))
+        assert found is not None
+        link = found.group(1)
         form_page = anonymous.get(link, follow=True)  # Django swaps the token for a session marker
         assert form_page.context["validlink"]
         form_url = form_page.redirect_chain[-1][0]

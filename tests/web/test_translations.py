@@ -30,13 +30,14 @@ def read_po(path: Path) -> list[dict]:
         lines = [line for line in block.strip().split("\n") if line and not line.startswith("#~")]
         fields: dict[str, list[str]] = {}
         flags: set[str] = set()
-        key = None
+        key: str | None = None
         for line in lines:
             if line.startswith("#,"):
                 flags |= {flag.strip() for flag in line[2:].split(",")}
             elif line.startswith("#"):
                 continue
             elif line.startswith('"'):
+                assert key is not None, line
                 fields[key].append(line)
             else:
                 key, _, rest = line.partition(" ")
@@ -120,7 +121,7 @@ def _polish_texts() -> list[tuple[str, str]]:
     for table in sorted((ROOT / "locale" / "pl-tables").glob("*.json")):
         texts += [(table.name, s) for s in json.loads(table.read_text(encoding="utf-8")).values()]
     tree = ast.parse((ROOT / "scripts" / "fill_po.py").read_text(encoding="utf-8"))
-    pl = next(n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.targets[0].id == "PL")
+    pl = next(n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "PL")
     texts += [("fill_po.py", s) for s in ast.literal_eval(pl).values()]
     for pattern in ("templates/**/*.html", "games/**/*.py", "accounts/*.py", "ratings/*.py", "static/js/*.js"):
         for path in sorted(ROOT.glob(pattern)):

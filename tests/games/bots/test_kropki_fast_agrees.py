@@ -13,15 +13,18 @@ import pytest
 
 from games.bots import kropki_fast_ext
 from games.engine import get_game
+from games.engine.kropki import Kropki, KropkiState
 
 ffi, lib = kropki_fast_ext.ffi, kropki_fast_ext.lib
 
 
-def _random_game(width: int, height: int, seed: int, style: str) -> None:
+def _random_game(width: int, height: int, seed: int, style: str) -> tuple[int, int]:
     """Play one random game in the engine, mirror each move in C, compare."""
     rng = random.Random(seed)
     game = get_game("kropki", width=width, height=height)
+    assert isinstance(game, Kropki)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     size = lib.kf_board_size(width, height)
     assert size == len(state.points)
     points = ffi.new("unsigned char[]", bytes(state.points))

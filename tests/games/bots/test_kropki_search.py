@@ -13,6 +13,7 @@ import pytest
 
 from games.bots import kropki as kropki_bot
 from games.engine import get_game
+from games.engine.kropki import Kropki, KropkiState
 
 W = 10
 
@@ -116,12 +117,15 @@ def test_settled_means_the_opponent_alone_cannot_catch_up() -> None:
     for seed in range(200):
         rng = random.Random(seed)
         game = get_game("kropki", width=5, height=5)
+        assert isinstance(game, Kropki)
         state = game.new_initial_state()
+        assert isinstance(state, KropkiState)
         while state.free_points() > 3:
             state.apply_action(rng.choice([a for a in state.legal_actions() if a != game.end_action]))
         if state.is_terminal():
             continue
         me = state.current_player()
+        assert me is not None
         if not kropki_bot.settled(state, me, random.Random(seed)):
             continue
         free = [a for a in state.legal_actions() if a != game.end_action]

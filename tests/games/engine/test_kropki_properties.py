@@ -20,6 +20,7 @@ def random_game(width: int, height: int, seed: int, end_chance: float) -> tuple[
     rng = random.Random(seed)
     game = Kropki(width=width, height=height)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     snapshots = [state.clone()]
     while not state.is_terminal():
         actions = state.legal_actions()
@@ -77,6 +78,7 @@ def test_random_games_keep_board_and_state_in_agreement(size: tuple[int, int], s
                     assert after in "12", "territory stays territory (its owner may change)"
         previous = grid
     replayed = state.game.state_from_history(state.history)
+    assert isinstance(replayed, KropkiState)
     assert replayed.grid() == state.grid() and replayed.scores() == state.scores()
     assert replayed.view() == state.view()
     assert state.game.state_from_dict(state.to_dict()) == state

@@ -31,6 +31,7 @@ def build(pink: str, blue: str, width: int = 10, height: int = 10, to_move: int 
     other player then plays a filler so that ``to_move`` moves next."""
     game = Kropki(width=width, height=height)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     moves1, moves2 = pink.split(), blue.split()
     for i in range(max(len(moves1), len(moves2))):
         state.apply_action(game.string_to_action(moves1[i]) if i < len(moves1) else filler(state))
@@ -121,6 +122,7 @@ def test_smallest_and_largest_boards_are_accepted() -> None:
 
 def test_pink_moves_first_and_players_alternate() -> None:
     state = Kropki().new_initial_state()
+    assert isinstance(state, KropkiState)
     assert state.current_player() == 1
     assert play(state, "a1").player == 1
     assert state.current_player() == 2
@@ -476,6 +478,7 @@ def test_game_ends_when_no_free_point() -> None:
     """Territory does not count as a free point."""
     game = Kropki(width=5, height=5)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     # Pink rings c3, blue enters it (taken); then everything else is filled.
     for square in ["c2", "a1", "b3", "a2", "d3", "a3", "c4", "c3"]:
         play(state, square)
@@ -486,12 +489,14 @@ def test_game_ends_when_no_free_point() -> None:
         state.apply_action(free[0])
     assert state.free_points() == 0
     assert "." not in state.grid()
-    assert state.outcome() is not None and state.outcome().reason == base.SCORE
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == base.SCORE
 
 
 def test_last_free_point_swallowed_by_territory_ends_the_game() -> None:
     game = Kropki(width=5, height=5)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     pink = ["c3", "a1", "a2", "a3", "a4", "a5", "b1", "b2", "b5", "c1", "d1", "e1"]
     blue = ["c2", "b3", "d3", "b4", "d4", "d2", "e2", "e3", "e4", "e5", "d5"]  # a ring around c3 c4, open at c5
     for i, square in enumerate(pink):
@@ -573,6 +578,7 @@ def test_to_dict_round_trips() -> None:
     data = json.loads(json.dumps(state.to_dict()))
     assert data == {"game": "kropki", "params": {"width": 10, "height": 10}, "history": state.history}
     again = state.game.state_from_dict(data)
+    assert isinstance(again, KropkiState)
     assert again == state
     assert again.grid() == state.grid()
     assert again.view() == state.view()

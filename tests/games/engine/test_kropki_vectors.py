@@ -94,6 +94,7 @@ def replay(game_record: dict[str, Any]) -> list[str]:
     width, height = game_record["w"], game_record["h"]
     game = Kropki(width=width, height=height)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     grid = state.grid()
     assert grid == "." * (width * height)
     problems: list[str] = []
@@ -104,6 +105,7 @@ def replay(game_record: dict[str, Any]) -> list[str]:
             break
         reason = expected_rejection(grid, width, height, x, y)
         history = list(state.history)
+        code: str | None  # an EngineError's code, None when accepted
         try:
             effect = state.apply_action(game.action_for(x, y))
         except EngineError as error:
@@ -153,6 +155,7 @@ def test_random_vector_games_end_with_no_free_point() -> None:
         for record in load_games(name)[:20]:
             game = Kropki(width=record["w"], height=record["h"])
             state = game.new_initial_state()
+            assert isinstance(state, KropkiState)
             for (x, y, _player), want in zip(record["moves"], record["after"], strict=True):
                 if want["ok"]:
                     state.apply_action(game.action_for(x, y))

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from games.engine import get_game
+from games.engine.pilkarzyki import PilkarzykiState
 
 ROOT = Path(__file__).resolve().parents[3]
 KEYS = {"ok", "error", "to_move", "scores", "over", "winner", "reason", "ball", "moves_again"}
@@ -95,5 +96,6 @@ def test_replay_agrees_with_the_engine_on_random_games() -> None:
     for state, got in zip(states, replay(*records), strict=True):
         assert len(got["after"]) == len(state.history) and all(a["ok"] for a in got["after"])
         last, out = got["after"][-1], state.outcome()
+        assert out is not None
         assert last["over"] and last["winner"] == out.winner and last["reason"] == out.reason
-        assert last["ball"] == list(state.ball_xy)
+        assert isinstance(state, PilkarzykiState) and last["ball"] == list(state.ball_xy)

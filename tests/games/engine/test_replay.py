@@ -111,6 +111,7 @@ def test_replay_agrees_with_the_engine_on_a_random_game_of_each_kind() -> None:
     import random
 
     from games.engine import get_game
+    from games.engine.kropki import Kropki
 
     rng = random.Random(1)
     records, states = [], []
@@ -124,7 +125,8 @@ def test_replay_agrees_with_the_engine_on_a_random_game_of_each_kind() -> None:
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
         if slug == "kropki":
-            moves: list = [["end"] if a == game.end_action else list(game.xy(a)) for a in state.history]
+            assert isinstance(game, Kropki)
+            moves: list | str = [["end"] if a == game.end_action else list(game.xy(a)) for a in state.history]
         elif slug == "connect4":
             moves = "".join(str(a + 1) for a in state.history)
         else:
@@ -134,6 +136,7 @@ def test_replay_agrees_with_the_engine_on_a_random_game_of_each_kind() -> None:
     for state, got in zip(states, replay(*records), strict=True):
         last = got["after"][-1]
         out = state.outcome()
+        assert out is not None
         assert len(got["after"]) == len(state.history)
         assert last["over"] and last["winner"] == (out.winner or 0) and last["reason"] == out.reason
         assert last["scores"] == list(state.scores())

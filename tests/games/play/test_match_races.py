@@ -7,7 +7,7 @@ SQLite locally (IMMEDIATE transactions serialise the writers).
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import close_old_connections, connection
@@ -88,7 +88,7 @@ def test_the_same_move_twice_at_once_makes_one_row(make_match, alice, round_):
     assert match.ply == 1 and match.history == [7]
 
 
-def _at_deadline(match) -> tuple:
+def _at_deadline(match) -> datetime:
     """A move by each player, then the moment deadline + grace (the racing instant)."""
     match.refresh_from_db()
     return match.turn_deadline + core.grace()
