@@ -55,7 +55,7 @@ def baseline() -> float:
 
 def positions(slug: str, params: dict, count: int, rng: random.Random) -> list:
     game = get_game(slug, **params)
-    out = []
+    out: list = []
     while len(out) < count:
         state = game.new_initial_state()
         end = getattr(game, "end_action", None)

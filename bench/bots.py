@@ -108,11 +108,13 @@ def play_one(job: tuple) -> dict:
     try:
         while not state.is_terminal() and (max_plies is None or ply < max_plies):
             player = state.current_player()
+            assert player is not None
             level = labels[player]
             t0 = time.perf_counter()
             if level == "losowy":
                 action = randoms[player].choose(state)
             elif level == "gtp":
+                assert outside is not None
                 action = outside.genmove(state, player)
                 if not state.is_legal(action):
                     raise RuntimeError(f"the outside engine played an illegal move {action} at ply {ply}")
@@ -132,7 +134,9 @@ def play_one(job: tuple) -> dict:
         if outside is not None:
             outside.close()
     if state.is_terminal():
-        winner = state.outcome().winner
+        outcome = state.outcome()
+        assert outcome is not None
+        winner = outcome.winner
     else:
         s = state.scores()
         winner = 1 if s[0] > s[1] else 2 if s[1] > s[0] else None

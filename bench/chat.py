@@ -179,6 +179,7 @@ FLOOD_ADDRESS = "203.0.113.7"  # the flood's one address (TEST-NET-3); the playe
 def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go, stop, results) -> None:
     """``loops`` anonymous reconnect loops over the matches, until ``stop`` (a child process)."""
     import websockets
+    from websockets.typing import Origin
 
     counts: dict[str, int] = {}
 
@@ -188,7 +189,7 @@ def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go,
             key = "failed"
             try:  # from the attacker's own address (the site trusts the proxy's header here, BEHIND_PROXY)
                 ws = await websockets.connect(f"ws://{host}/ws/match/{match_ids[i % len(match_ids)]}/",
-                                              origin=f"http://{host}", open_timeout=10,
+                                              origin=Origin(f"http://{host}"), open_timeout=10,
                                               additional_headers=[("X-Forwarded-For", FLOOD_ADDRESS)])
                 frame = await asyncio.wait_for(ws.recv(), 10)
                 key = "state" if '"state"' in frame else "other"

@@ -126,10 +126,11 @@ def percentile(values: list[float], q: float) -> float:
 
 async def connect(host: str, path: str, cookie: str | None, timeout: float = 30):
     import websockets
+    from websockets.typing import Origin
 
     headers = [("Cookie", cookie)] if cookie else []
     return await websockets.connect(
-        f"ws://{host}{path}", origin=f"http://{host}", additional_headers=headers, open_timeout=timeout,
+        f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=timeout,
         max_size=2**24, compression=None,
     )
 
@@ -212,7 +213,9 @@ class Position:
         return self.status == "active" and not self.state.is_terminal()
 
     def to_move(self) -> int:
-        return self.state.current_player()
+        player = self.state.current_player()
+        assert player is not None, f"{self.label}: the game is over"
+        return player
 
     def board_actions(self) -> list[int]:
         return [a for a in self.state.legal_actions() if a != self.end_action]
@@ -462,7 +465,9 @@ async def run_matches(hosts: list[str], setup: dict, variant: str, max_moves: in
     await asyncio.sleep(0.5 + 0.02 * len(specs))
     failed = [t for t in tasks if t.done() and t.exception() is not None]
     if failed:  # e.g. a socket closed before its first frame: report that, not a later timeout
-        raise failed[0].exception()
+        error = failed[0].exception()
+        assert error is not None
+        raise error
     before = cpu.sample()
     t0 = time.perf_counter()
     start.set()

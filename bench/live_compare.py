@@ -177,7 +177,8 @@ class Search:
 
     def __init__(self, tree: str, daphnes: int, start: int, most: int, tolerance: float) -> None:
         self.tree, self.daphnes, self.most, self.tolerance = tree, daphnes, most, tolerance
-        self.lo, self.hi = 0, None  # best passing, first failing
+        self.lo = 0  # best passing
+        self.hi: int | None = None  # first failing
         self.next: int | None = min(start, most)
         self.runs: list[dict] = []
 
