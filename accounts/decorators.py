@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Concatenate, ParamSpec, cast
+from typing import Concatenate, cast
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -15,8 +15,6 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-P = ParamSpec("P")
-
 
 class AuthenticatedHttpRequest(HttpRequest):
     """A request whose user is logged in (``account_required``, ``login_required``):
@@ -25,7 +23,7 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: User
 
 
-def account_required(
+def account_required[**P](
     view: Callable[Concatenate[AuthenticatedHttpRequest, P], HttpResponseBase],
 ) -> Callable[Concatenate[HttpRequest, P], HttpResponseBase]:
     """Anonymous visitors go to the login page; guests (who only play the

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.conf import settings
@@ -18,6 +18,9 @@ from kropki_site.lib import limits
 
 from .models import User
 from .services import username_clean
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # One message for an unknown user and a wrong password: no account enumeration.
 LOGIN_FAILED = _("Incorrect username or password. Note that both fields may be case-sensitive.")
@@ -39,9 +42,9 @@ class PasswordErrorsUnderPassword(_PasswordForm):
     stays under the confirmation. Our own help texts replace Django's stock ones
     (its Polish "Wymagana. 150 lub mniej znaków…", "do twoich innych danych")."""
 
-    _FIRST = {"password2": "password1", "new_password2": "new_password1"}
+    _FIRST: ClassVar[dict[str, str]] = {"password2": "password1", "new_password2": "new_password1"}
     fields: dict[str, forms.Field]  # the form's (declared for the type checker only)
-    _HELP = {"username": USERNAME_HELP, "password1": PASSWORD_HELP, "new_password1": PASSWORD_HELP,
+    _HELP: ClassVar[dict[str, StrOrPromise]] = {"username": USERNAME_HELP, "password1": PASSWORD_HELP, "new_password1": PASSWORD_HELP,
              "password2": PASSWORD_AGAIN_HELP, "new_password2": PASSWORD_AGAIN_HELP}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -89,7 +92,7 @@ class SetPasswordForm(PasswordErrorsUnderPassword, auth_forms.SetPasswordForm[Us
 
 
 class LoginForm(auth_forms.AuthenticationForm):
-    error_messages = {
+    error_messages = {  # noqa: RUF012 - Django's own attribute, an instance one to its stubs (a ClassVar is refused)
         "invalid_login": LOGIN_FAILED,
         "inactive": LOGIN_FAILED,
     }

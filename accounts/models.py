@@ -37,10 +37,10 @@ class User(AbstractUser):
     # same row into a real account, so the guest's matches stay theirs.
     is_guest = models.BooleanField(_("guest"), default=False)
     # The SHA-256 of the username's confusable skeleton (accounts/usernames.py):
-    # "аnia" with a Cyrillic "а" and "ANIA" have the skeleton of "ania". Unique:
+    # "аnia" with a Cyrillic "а" and "ANIA" have the skeleton of "ania". Unique:  # noqa: RUF003 - the look-alike is the example
     # no look-alike of a taken name. Set on every save; NULL only for an older
     # look-alike found by migration 0003.
-    username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)
+    username_skeleton = models.CharField(max_length=64, null=True, blank=True, editable=False)  # noqa: DJ001 - NULL, not "", is the unique no-skeleton
     # username_fold(username): what log-in looks the name up by (Python's Unicode
     # case folding, the same on every database). Set on every save.
     username_folded = models.CharField(max_length=600, default="", db_index=True, editable=False)
@@ -80,7 +80,7 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("user")
         verbose_name_plural = _("users")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
             models.UniqueConstraint(fields=["username_skeleton"], name="accounts_user_username_skeleton_unique"),
         ]
@@ -116,7 +116,7 @@ class Block(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")]
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
@@ -140,8 +140,8 @@ class PairFlag(models.Model):
     class Meta:
         verbose_name = _("flagged pair")
         verbose_name_plural = _("flagged pairs")
-        ordering = ["-last_at"]
-        constraints = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
+        ordering: ClassVar[list[str]] = ["-last_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
 
     def __str__(self) -> str:
         return f"{self.user_a_id} & {self.user_b_id}: {self.reason}"

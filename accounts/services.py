@@ -74,7 +74,7 @@ def session_still_valid(*, user_id: int, session_key: str | None, auth_hash: str
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT u.password, (SELECT COUNT(*) FROM {Session._meta.db_table} s"  # noqa: S608 - table names only
+            f"SELECT u.password, (SELECT COUNT(*) FROM {Session._meta.db_table} s"  # only table names are interpolated
             f" WHERE s.session_key = %s AND s.expire_date > %s)"
             f" FROM {User._meta.db_table} u WHERE u.id = %s AND u.is_active = %s",
             [session_key, now, user_id, True],

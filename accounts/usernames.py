@@ -24,7 +24,7 @@ without them ("ádmin" is "admin").
 
 Pure rules (no database): ``accounts.services.username_clean`` checks a name
 against the taken ones.
-"""
+"""  # noqa: RUF002 - the look-alikes (Cyrillic, full width) are the examples
 
 from __future__ import annotations
 

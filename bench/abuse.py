@@ -115,11 +115,12 @@ def _frame_ply(frame: dict) -> int | None:
 async def first_computer_move(browser: Browser, match_id: int, started: float, timeout: float) -> float:
     """Seconds from ``started`` until the match's socket shows ply >= 1."""
     import websockets
+    from websockets.typing import Origin
 
     host = urllib.parse.urlparse(browser.base_url).netloc
     session = browser.cookie("sessionid")
     async with websockets.connect(
-        f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}",
+        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"),
         additional_headers=[("Cookie", f"sessionid={session}"), ("X-Forwarded-For", browser.address)],
         open_timeout=timeout,
     ) as ws:
@@ -197,13 +198,14 @@ class Attacker(threading.Thread):
 
     async def _play(self, match_id: int) -> None:
         import websockets
+        from websockets.typing import Origin
 
         from games.catalogue import variant as variant_of
 
         state = variant_of(self.variant).game().new_initial_state()
         host = urllib.parse.urlparse(self.browser.base_url).netloc
         async with websockets.connect(
-            f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}",
+            f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"),
             additional_headers=[
                 ("Cookie", f"sessionid={self.browser.cookie('sessionid')}"), ("X-Forwarded-For", self.browser.address),
             ],

@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import LEVELS, choose_action  # noqa: E402
-from games.engine import get_game  # noqa: E402
+from games.bots import LEVELS, choose_action
+from games.engine import get_game
 
 GAMES = {
     "connect4": ("connect4", {}),
@@ -55,7 +55,7 @@ def baseline() -> float:
 
 def positions(slug: str, params: dict, count: int, rng: random.Random) -> list:
     game = get_game(slug, **params)
-    out = []
+    out: list = []
     while len(out) < count:
         state = game.new_initial_state()
         end = getattr(game, "end_action", None)
@@ -83,12 +83,13 @@ class BotQueue:
         os.environ["KROPKI_BENCH_BROKER"] = f"redis+socket://{sock}"
         root = Path(__file__).resolve().parent.parent
         env = dict(os.environ, PYTHONPATH=str(root))
-        self.worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "bench.kropki_bot_queue", "worker", "-Q", "bots",
-             "--concurrency", "2", "--pool", "prefork", "--loglevel", "WARNING", "-n", "bench-bots@%h"],
-            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=open(self.workdir / "worker.log", "w"),
-            start_new_session=True,
-        )
+        with open(self.workdir / "worker.log", "w") as log:  # the worker keeps its own copy
+            self.worker = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "bench.kropki_bot_queue", "worker", "-Q", "bots",
+                 "--concurrency", "2", "--pool", "prefork", "--loglevel", "WARNING", "-n", "bench-bots@%h"],
+                cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log,
+                start_new_session=True,
+            )
         sys.path.insert(0, str(root))
         from bench import kropki_bot_queue
 

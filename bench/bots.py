@@ -15,6 +15,7 @@ turn's path without searching again).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shlex
@@ -28,9 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import RandomPlayer, choose_action, default_budget  # noqa: E402
-from games.engine import BUILT_IN, get_game  # noqa: E402
-from games.kropki import bot as kropki_bot  # noqa: E402
+from games.bots import RandomPlayer, choose_action, default_budget
+from games.engine import BUILT_IN, get_game
+from games.kropki import bot as kropki_bot
 
 # Every game of the site (games.engine.BUILT_IN), at its default parameters but Kropki's.
 GAMES: dict[str, dict[str, Any]] = {slug: {} for slug in sorted(BUILT_IN)} | {"kropki": {"width": 10, "height": 10}}
@@ -79,10 +80,8 @@ class OutsideEngine:
         return game.action_for(int(words[0]), int(words[1]))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, BrokenPipeError, OSError):
             self.ask("quit")
-        except (RuntimeError, BrokenPipeError, OSError):
-            pass
         self.proc.wait(timeout=10)
 
 
@@ -106,11 +105,13 @@ def play_one(job: tuple) -> dict:
     try:
         while not state.is_terminal() and (max_plies is None or ply < max_plies):
             player = state.current_player()
+            assert player is not None
             level = labels[player]
             t0 = time.perf_counter()
             if level == "losowy":
                 action = randoms[player].choose(state)
             elif level == "gtp":
+                assert outside is not None
                 action = outside.genmove(state, player)
                 if not state.is_legal(action):
                     raise RuntimeError(f"the outside engine played an illegal move {action} at ply {ply}")
@@ -130,7 +131,9 @@ def play_one(job: tuple) -> dict:
         if outside is not None:
             outside.close()
     if state.is_terminal():
-        winner = state.outcome().winner
+        outcome = state.outcome()
+        assert outcome is not None
+        winner = outcome.winner
     else:
         s = state.scores()
         winner = 1 if s[0] > s[1] else 2 if s[1] > s[0] else None

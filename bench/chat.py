@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import json
 import math
@@ -133,20 +134,16 @@ class ChatLoad:
 
         reader = asyncio.create_task(read())
         await self.go.wait()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stop.wait(), rng.uniform(0, WRITER_INTERVAL))
-        except TimeoutError:
-            pass
         n = 0
         while not self.stop.is_set():
             n += 1
             text = f"{room} {id(ws) % 10000}-{n} Powodzenia! Dobra partia!"
             sent[text] = time.perf_counter()
             await ws.send(json.dumps({"type": "chat", "room": room, "text": text}))
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), WRITER_INTERVAL)
-            except TimeoutError:
-                pass
         await asyncio.sleep(0.5)  # the last echoes
         reader.cancel()
 
@@ -182,6 +179,7 @@ FLOOD_ADDRESS = "203.0.113.7"  # the flood's one address (TEST-NET-3); the playe
 def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go, stop, results) -> None:
     """``loops`` anonymous reconnect loops over the matches, until ``stop`` (a child process)."""
     import websockets
+    from websockets.typing import Origin
 
     counts: dict[str, int] = {}
 
@@ -191,14 +189,14 @@ def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go,
             key = "failed"
             try:  # from the attacker's own address (the site trusts the proxy's header here, BEHIND_PROXY)
                 ws = await websockets.connect(f"ws://{host}/ws/match/{match_ids[i % len(match_ids)]}/",
-                                              origin=f"http://{host}", open_timeout=10,
+                                              origin=Origin(f"http://{host}"), open_timeout=10,
                                               additional_headers=[("X-Forwarded-For", FLOOD_ADDRESS)])
                 frame = await asyncio.wait_for(ws.recv(), 10)
                 key = "state" if '"state"' in frame else "other"
                 await ws.close()
             except websockets.ConnectionClosed as exc:
                 key = f"closed {exc.rcvd.code if exc.rcvd else None}"
-            except Exception:  # noqa: BLE001 - counted
+            except Exception:  # counted
                 await asyncio.sleep(0.05)
             counts[key] = counts.get(key, 0) + 1
 
@@ -333,7 +331,7 @@ def main() -> int:
                     res["lines"] += load.lines
                     for code, n in load.errors.items():
                         res["errors"][code] = res["errors"].get(code, 0) + n
-    except Exception as exc:  # noqa: BLE001 - reported in the JSON line
+    except Exception as exc:  # reported in the JSON line
         error = f"{type(exc).__name__}: {exc}"[:2000]
         for proc in site.procs if site is not None else ():
             print(f"--- {proc.name} log (tail) ---\n{proc.log.read_text(errors='replace')[-3000:]}", file=sys.stderr)

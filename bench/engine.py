@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import BUILT_IN, get_game  # noqa: E402
+from games.engine import BUILT_IN, get_game
 
 # Every game of the site (games.engine.BUILT_IN) at its default parameters, but Kropki
 # at three sizes and Kropki i kwadraty named by its size.

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from celery import Celery  # noqa: E402
+from celery import Celery
 
 BROKER = os.environ.get("KROPKI_BENCH_BROKER", "redis://localhost:6379/15")
 

@@ -18,13 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import get_game  # noqa: E402
-from games.engine.base import EngineError  # noqa: E402
-from games.kropki import bot as kropki_bot  # noqa: E402
+from games.engine import get_game
+from games.engine.base import EngineError
+from games.kropki import bot as kropki_bot
+from games.kropki.engine import KropkiState
 
 
 def serve(level: str, frozen: bool, seed: int, lines, out) -> None:
-    state = None
+    state: KropkiState | None = None
     budget = None
     rng = random.Random(seed)
 
@@ -42,13 +43,17 @@ def serve(level: str, frozen: bool, seed: int, lines, out) -> None:
                 answer()
                 return
             if command == "new":
-                state = get_game("kropki", width=int(args[0]), height=int(args[1])).new_initial_state()
+                new = get_game("kropki", width=int(args[0]), height=int(args[1])).new_initial_state()
+                assert isinstance(new, KropkiState)
+                state = new
                 answer()
             elif command == "time":
                 budget = float(args[0])
                 answer()
             elif command == "play":
                 player = int(args[0])
+                if state is None:
+                    raise ValueError("no game: new first")
                 game = state.game
                 action = game.end_action if args[1:] == ["end"] else game.action_for(int(args[1]), int(args[2]))
                 if state.current_player() != player or not state.is_legal(action):
@@ -57,6 +62,8 @@ def serve(level: str, frozen: bool, seed: int, lines, out) -> None:
                 answer()
             elif command == "genmove":
                 player = int(args[0])
+                if state is None:
+                    raise ValueError("no game: new first")
                 if state.current_player() != player:
                     raise ValueError(f"player {player} is not to move")
                 chooser = kropki_bot.choose_frozen if frozen else kropki_bot.choose

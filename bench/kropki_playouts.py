@@ -30,14 +30,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import get_game  # noqa: E402
-from games.kropki import bot as kropki_bot  # noqa: E402
-from games.kropki import frozen as kropki_frozen  # noqa: E402
+from games.engine import get_game
+from games.kropki import bot as kropki_bot
+from games.kropki import frozen as kropki_frozen
+from games.kropki.engine import KropkiState
 
 
 def position(size: int, fill: float, seed: int = 5):
     game = get_game("kropki", width=size, height=size)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     rng = random.Random(seed)
     while state.free_points() > size * size * (1 - fill):
         state.apply_action(rng.choice([a for a in state.legal_actions() if a != game.end_action]))
@@ -55,13 +57,13 @@ def frozen_iterations(state, seconds: float) -> float:
         count += 1
         return original(self, s)
 
-    kropki_frozen.Mcts.rollout = counting
+    kropki_frozen.Mcts.rollout = counting  # type: ignore[method-assign]  # counted by wrapping it
     try:
         start = time.perf_counter()
         kropki_frozen.choose_trudny(state, seconds, random.Random(1))
         elapsed = time.perf_counter() - start
     finally:
-        kropki_frozen.Mcts.rollout = original
+        kropki_frozen.Mcts.rollout = original  # type: ignore[method-assign]
     return count / elapsed
 
 

@@ -126,10 +126,11 @@ def percentile(values: list[float], q: float) -> float:
 
 async def connect(host: str, path: str, cookie: str | None, timeout: float = 30):
     import websockets
+    from websockets.typing import Origin
 
     headers = [("Cookie", cookie)] if cookie else []
     return await websockets.connect(
-        f"ws://{host}{path}", origin=f"http://{host}", additional_headers=headers, open_timeout=timeout,
+        f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=timeout,
         max_size=2**24, compression=None,
     )
 
@@ -212,7 +213,9 @@ class Position:
         return self.status == "active" and not self.state.is_terminal()
 
     def to_move(self) -> int:
-        return self.state.current_player()
+        player = self.state.current_player()
+        assert player is not None, f"{self.label}: the game is over"
+        return player
 
     def board_actions(self) -> list[int]:
         return [a for a in self.state.legal_actions() if a != self.end_action]
@@ -230,7 +233,7 @@ async def read_frames(index: int, ws, queue: asyncio.Queue, sizes: FrameSizes) -
             frame = json.loads(text)
             sizes.add(text, frame)
             queue.put_nowait((index, t, frame))
-    except Exception as exc:  # noqa: BLE001 - handed to the player loop
+    except Exception as exc:  # handed to the player loop
         queue.put_nowait((index, time.perf_counter(), Closed(describe_close(ws, exc))))
         return
     queue.put_nowait((index, time.perf_counter(), Closed(describe_close(ws, None))))
@@ -264,7 +267,7 @@ async def play_match(hosts: list[str], cookie_name: str, spec: dict, variant: st
 
     try:
         # with several daphnes, the two players sit on different ones (hosts rotate per match)
-        for i, (host, p) in enumerate(zip(hosts, spec["players"])):
+        for i, (host, p) in enumerate(zip(hosts, spec["players"], strict=True)):
             ws = await connect(host, f"/ws/match/{spec['match']}/", f"{cookie_name}={p['cookie']}", timeout)
             sockets.append(ws)
             readers.append(asyncio.create_task(read_frames(i, ws, queue, sizes)))
@@ -462,7 +465,9 @@ async def run_matches(hosts: list[str], setup: dict, variant: str, max_moves: in
     await asyncio.sleep(0.5 + 0.02 * len(specs))
     failed = [t for t in tasks if t.done() and t.exception() is not None]
     if failed:  # e.g. a socket closed before its first frame: report that, not a later timeout
-        raise failed[0].exception()
+        error = failed[0].exception()
+        assert error is not None
+        raise error
     before = cpu.sample()
     t0 = time.perf_counter()
     start.set()
@@ -621,7 +626,7 @@ def main() -> int:
                     "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
                     "baseline_daphne_cpu_ms_per_relay": base_cpu["daphne"],
                 })
-            except Exception as exc:  # noqa: BLE001 - the baseline's own failure (channels_redis' core
+            except Exception as exc:  # the baseline's own failure (channels_redis' core
                 # layer loses relays under load, the very loss the hub removed): reported, the moves still run
                 report["baseline_error"] = f"{type(exc).__name__}: {exc or 'took longer than --max-seconds'}"[:500]
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
@@ -630,7 +635,7 @@ def main() -> int:
         lat, moves, secs, cpu_move = asyncio.run(run_matches(
             hosts, setup, variant, args.moves, args.seed, args.think_ms / 1000, cpu, sizes, counters, args.timeout,
             args.max_seconds))
-    except Exception as exc:  # noqa: BLE001 - reported in the JSON line
+    except Exception as exc:  # reported in the JSON line
         if isinstance(exc, TimeoutError) and not str(exc):
             exc = TimeoutError(f"the {phase} took longer than --max-seconds {args.max_seconds}")
         error = f"{phase}: {type(exc).__name__}: {exc}"[:2000] + daphne_hint(site)

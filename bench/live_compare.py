@@ -122,7 +122,7 @@ def short(report: dict) -> str:
 
 def compare(args, trees: dict[str, Path]) -> dict:
     runs: dict[str, dict[str, list[dict]]] = {v: {name: [] for name in trees} for v in args.variants}
-    out = open(args.out, "a") if args.out else None
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115 - optional, closed after the rounds
     for r in range(args.rounds):
         for variant in args.variants:
             for name, tree in trees.items():  # A B, A B, ...
@@ -177,7 +177,8 @@ class Search:
 
     def __init__(self, tree: str, daphnes: int, start: int, most: int, tolerance: float) -> None:
         self.tree, self.daphnes, self.most, self.tolerance = tree, daphnes, most, tolerance
-        self.lo, self.hi = 0, None  # best passing, first failing
+        self.lo = 0  # best passing
+        self.hi: int | None = None  # first failing
         self.next: int | None = min(start, most)
         self.runs: list[dict] = []
 

@@ -48,12 +48,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _prepare_database() -> tuple[str, callable]:
+def _prepare_database() -> tuple[str, Callable[[], None]]:
     """Point DATABASE_URL at a fresh database; return a description and a cleanup function."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith(("postgres://", "postgresql://")):
@@ -62,20 +64,20 @@ def _prepare_database() -> tuple[str, callable]:
 
         cfg = dj_database_url.parse(url)
         name = f"{cfg['NAME']}_bench_{os.getpid()}"
-        admin = dict(host=cfg["HOST"] or None, port=cfg["PORT"] or None, user=cfg["USER"] or None,
+        admin: dict[str, Any] = dict(host=cfg["HOST"] or None, port=cfg["PORT"] or None, user=cfg["USER"] or None,
                      password=cfg["PASSWORD"] or None, dbname="postgres", autocommit=True)
         with psycopg.connect(**{k: v for k, v in admin.items() if v is not None}) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + name
 
-        def cleanup() -> None:
+        def drop_database() -> None:
             from django.db import connections
 
             connections.close_all()
             with psycopg.connect(**{k: v for k, v in admin.items() if v is not None}) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
-        return f"PostgreSQL ({name})", cleanup
+        return f"PostgreSQL ({name})", drop_database
     directory = tempfile.mkdtemp(prefix="kropki-bench-")
     path = Path(directory) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
@@ -96,13 +98,16 @@ def _kropki_match(alice, bob, moves: int = 400, seed: int = 7):
     game = get_variant("kropki-20").game()
     state = game.new_initial_state()
     rng = random.Random(seed)
-    history, players = [], []
+    history: list[int] = []
+    players: list[int] = []
     while len(history) < moves and state.outcome() is None:
         legal = [a for a in state.legal_actions() if a != game.end_action]
         if not legal:
             break
         action = rng.choice(legal)
-        players.append(state.current_player())
+        player = state.current_player()
+        assert player is not None
+        players.append(player)
         state.apply_action(action)
         history.append(action)
     pink, blue = state.scores()
@@ -112,7 +117,7 @@ def _kropki_match(alice, bob, moves: int = 400, seed: int = 7):
         history=history, pink_score=pink, blue_score=blue,
     )
     Move.objects.bulk_create(
-        [Move(match=match, ply=i + 1, player=p, action=a) for i, (a, p) in enumerate(zip(history, players))]
+        [Move(match=match, ply=i + 1, player=p, action=a) for i, (a, p) in enumerate(zip(history, players, strict=True))]
     )
     return match
 
@@ -251,7 +256,7 @@ def _compare(args) -> int:
         return round(statistics.median(run["results"][page][key] for run in runs[name]), 2)
 
     pages = list(runs["new"][0]["results"])
-    summary = {page: {name: {key: median(name, page, key) for key in ("median_ms", "x_trivial", "first_ms")}
+    summary: dict[str, dict[str, Any]] = {page: {name: {key: median(name, page, key) for key in ("median_ms", "x_trivial", "first_ms")}
                       for name in trees} for page in pages}
     print(f"{args.rounds} rounds, old = {trees['old']}, new = {trees['new']}; medians of the rounds")
     print(f"{'page':<20} {'old ms':>8} {'old x':>6} {'new ms':>8} {'new x':>6} {'new/old':>8}")

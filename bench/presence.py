@@ -103,7 +103,7 @@ async def idle(sockets: list, seconds: float) -> int:
             while True:
                 await ws.recv()
                 got += 1
-        except Exception:  # noqa: BLE001 - closed at the end
+        except Exception:  # closed at the end
             return
 
     readers = [asyncio.create_task(drain(ws)) for ws in sockets]
@@ -124,7 +124,7 @@ def main() -> int:
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the sockets, here and in daphne (inherited)
 
     users = max(1, args.sockets // args.per_user)
@@ -184,7 +184,7 @@ def main() -> int:
         asyncio.run(run())
         grown = report["daphne_rss_mb_connected"] - report["daphne_rss_mb_before"]
         report["rss_kb_per_socket"] = round(grown * 1024 / report["sockets"], 1)
-    except Exception as exc:  # noqa: BLE001 - reported in the JSON line
+    except Exception as exc:  # reported in the JSON line
         report["error"] = f"{phase}: {type(exc).__name__}: {exc}"[:2000]
     finally:
         if site is not None:

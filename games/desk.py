@@ -9,7 +9,7 @@ Every method is synchronous and runs in the consumer's database thread.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils import translation
 
@@ -91,7 +91,7 @@ def _claim_timeout(match_id: int, user_id: int, content: dict[str, Any]) -> None
 class MatchDesk:
     """The match socket's commands and reads (docs/protocol.md)."""
 
-    COMMANDS: dict[str, Command] = {
+    COMMANDS: ClassVar[dict[str, Command]] = {
         "move": _move,
         "end": _end,
         "resign": _resign,

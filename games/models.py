@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -77,8 +78,8 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-created_at"]
-        indexes = [
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        indexes: ClassVar[list[models.Index]] = [
             # The sweeper's only question, asked every second: which active matches are overdue?
             # (status, turn_deadline) rather than a partial index on status="active": SQLite
             # ignores a partial index when the status comes as a bound parameter, as Django
@@ -127,8 +128,8 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "ply"]
-        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+        ordering: ClassVar[list[str]] = ["match", "ply"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.ply}: {self.action}"
@@ -166,8 +167,8 @@ class Challenge(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "listed", "created_at"], name="challenge_lobby")]
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["status", "listed", "created_at"], name="challenge_lobby")]
 
     def __str__(self) -> str:
         return f"Challenge {self.token} ({self.variant})"
@@ -210,14 +211,14 @@ class Seek(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["created_at"]
-        constraints = [
+        ordering: ClassVar[list[str]] = ["created_at"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             # One entry per player and variant in the queue.
             models.UniqueConstraint(
                 fields=["user", "variant"], condition=Q(status="waiting"), name="seek_one_per_player_variant"
             ),
         ]
-        indexes = [models.Index(fields=["status", "variant", "created_at"], name="seek_queue")]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["status", "variant", "created_at"], name="seek_queue")]
 
     def __str__(self) -> str:
         return f"Seek {self.user_id} {self.variant} ({self.status})"
@@ -238,8 +239,8 @@ class ChatMessage(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["match", "room", "created_at"], name="chat_room")]
+        ordering: ClassVar[list[str]] = ["created_at", "pk"]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["match", "room", "created_at"], name="chat_room")]
 
     def __str__(self) -> str:
         return f"{self.author_id}@{self.match_id}/{self.room}: {self.text[:20]}"
@@ -259,7 +260,7 @@ class Report(models.Model):
     handled = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["handled", "-created_at"]
+        ordering: ClassVar[list[str]] = ["handled", "-created_at"]
 
     def __str__(self) -> str:
         return f"report {self.pk}: {self.reported_id} by {self.reporter_id}"

@@ -6,6 +6,7 @@ a per-process shortcut for a replay, never trusted on its own).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -52,10 +53,8 @@ def match_state(match: Match) -> State:
 def remember_state(match: Match, state: State) -> None:
     """Keep a copy of ``state`` as the state of ``match`` (after a committed move)."""
     if len(_STATE_CACHE) >= _STATE_CACHE_MAX:
-        try:  # consumers call services from a thread pool: another thread may evict first
+        with contextlib.suppress(StopIteration, RuntimeError):  # consumers call services from a thread pool: another thread may evict first
             _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
-        except (StopIteration, RuntimeError):
-            pass
     _STATE_CACHE[(match.pk, match.variant)] = state.clone()
 
 

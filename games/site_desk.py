@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import redis
 from django.conf import settings
@@ -57,7 +57,7 @@ def _cancel(user_id: int, content: dict[str, Any]) -> None:
 class SiteDesk:
     """The site socket's commands and reads (docs/protocol.md "Site socket")."""
 
-    COMMANDS: dict[str, Command] = {
+    COMMANDS: ClassVar[dict[str, Command]] = {
         "challenge": _challenge,
         "challenge_answer": _answer,
         "challenge_cancel": _cancel,

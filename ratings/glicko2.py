@@ -22,21 +22,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
-    "DEFAULT_RATING",
     "DEFAULT_DEVIATION",
-    "DEFAULT_VOLATILITY",
+    "DEFAULT_RATING",
     "DEFAULT_TAU",
-    "MIN_DEVIATION",
+    "DEFAULT_VOLATILITY",
     "MAX_DEVIATION",
+    "MIN_DEVIATION",
     "PROVISIONAL_DEVIATION",
     "RATING_PERIODS_PER_DAY",
     "Rating",
-    "expected_score",
-    "update",
-    "rate_game",
-    "with_inactivity",
-    "is_provisional",
     "display",
+    "expected_score",
+    "is_provisional",
+    "rate_game",
+    "update",
+    "with_inactivity",
 ]
 
 DEFAULT_RATING = 1500.0

@@ -8,6 +8,7 @@ and ``RatingChange.match_id`` a plain integer, so the dependency stays one-way
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -32,8 +33,8 @@ class Rating(models.Model):
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")]
-        indexes = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")]
+        indexes: ClassVar[list[models.Index]] = [
             # The leaderboard: established ratings of one variant, best first.
             models.Index(
                 fields=["variant", "-rating"],
@@ -77,11 +78,11 @@ class RatingChange(models.Model):
     class Meta:
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
-        constraints = [
+        constraints: ClassVar[list[models.BaseConstraint]] = [
             # A retried or raced finish cannot apply twice.
             models.UniqueConstraint(fields=["user", "match_id"], name="ratingchange_unique_user_match"),
         ]
-        indexes = [models.Index(fields=["user", "variant", "created_at"], name="ratingchange_history")]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["user", "variant", "created_at"], name="ratingchange_history")]
 
     def __str__(self) -> str:
         return f"{self.user_id} #{self.match_id}: {self.rating_before:.0f} -> {self.rating_after:.0f}"

@@ -68,7 +68,7 @@ def bulk_finished_matches(player, opponents, n: int, *, variant: str = C4, seed:
         outcomes.append((player_pink, outcome, at))
     created = Match.objects.bulk_create(matches, batch_size=1000)
     # created_at is auto_now_add: set it afterwards so the order is the play order.
-    for m, (_pp, _o, at) in zip(created, outcomes):
+    for m, (_pp, _o, at) in zip(created, outcomes, strict=True):
         m.created_at = at
     Match.objects.bulk_update(created, ["created_at"], batch_size=1000)
 
@@ -76,7 +76,7 @@ def bulk_finished_matches(player, opponents, n: int, *, variant: str = C4, seed:
     deviation = 350.0
     changes = []
     wins = draws = losses = 0
-    for m, (player_pink, outcome, at) in zip(created, outcomes):
+    for m, (player_pink, outcome, at) in zip(created, outcomes, strict=True):
         if outcome == "draw":
             score, draws = 0.5, draws + 1
         elif (outcome == "pink") == player_pink:

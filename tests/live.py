@@ -75,7 +75,7 @@ def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:
 
 def wait_for_http(url: str, timeout: float = 60.0, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
     deadline = time.monotonic() + timeout
-    last = None
+    last: int | Exception | None = None  # the last status, or why there was none
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"process exited with {proc.returncode} before {url} answered\n{tail(log)}")
@@ -108,10 +108,8 @@ class Proc:
 
     def kill(self) -> None:
         """kill -9 the whole group at once (for fault tests)."""
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.popen.wait(timeout=10)
 
 
@@ -120,28 +118,21 @@ def stop_group(popen: subprocess.Popen, timeout: float = 15.0, sig: int = signal
         os.killpg(popen.pid, sig)
     except ProcessLookupError:
         return
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         popen.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(popen.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         popen.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def start(name: str, args: list[str], env: dict[str, str], logdir: Path) -> Proc:
     log = logdir / f"{name}.log"
-    handle = open(log, "ab")
-    popen = subprocess.Popen(
-        args, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    handle.close()
+    with open(log, "ab") as handle:  # the child keeps its own copy
+        popen = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     return Proc(name, popen, log)
 
 

@@ -238,7 +238,9 @@ class Game:
     def play(self, moves: int | None) -> None:
         """``moves`` moves (None: to the end of the game)."""
         while (moves is None or moves > 0) and not self.state.is_terminal():
-            self.click(self.state.current_player(), self.choose())
+            player = self.state.current_player()
+            assert player is not None
+            self.click(player, self.choose())
             if moves is not None:
                 moves -= 1
 
@@ -251,6 +253,7 @@ class Game:
             confirm(self.pages[2], "btn-resign")
         elif how == "both-end":
             first = self.state.current_player()
+            assert first is not None
             at_ply(self.pages[first], self.ply)
             confirm(self.pages[first], "btn-end")
             self.ply += 1

@@ -79,7 +79,7 @@ def is_four(pos: int) -> bool:
 class Board:
     """Bitboard position; ``moves`` = number of discs."""
 
-    __slots__ = ("pos", "mask", "moves")
+    __slots__ = ("mask", "moves", "pos")
 
     def __init__(self, pos: int = 0, mask: int = 0, moves: int = 0) -> None:
         self.pos = pos
@@ -306,7 +306,7 @@ def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> int:
         if best not in alive:
             break  # every column is lost: keep the longest resistance
         if alive:
-            columns = [best] + sorted((c for c in alive if c != best), key=lambda c: -scores[c])
+            columns = [best, *sorted((c for c in alive if c != best), key=lambda c: -scores[c])]
         depth += 1
     return best
 

@@ -4,6 +4,7 @@ move or an offer, carried by every live frame), so pages and frames agree."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -54,7 +55,7 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     return f"{colour}: {why}." if why else f"{colour}."
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _end_action(variant: str) -> int | None:
     return catalogue.variant(variant).game().end_action
 
@@ -163,10 +164,8 @@ def board_svg(match: Match, state: State, active: bool, lang: str | None = None)
     svg = render_board(state.view(), state.game.slug, interactive=active, lang=lang)
     if match.pk:
         if len(_SVG_CACHE) >= _SVG_CACHE_MAX:
-            try:  # called from a thread pool: another thread may evict first
+            with contextlib.suppress(StopIteration, RuntimeError):  # called from a thread pool: another thread may evict first
                 _SVG_CACHE.pop(next(iter(_SVG_CACHE)), None)
-            except (StopIteration, RuntimeError):
-                pass
         _SVG_CACHE[key] = (list(state.history), svg)
     return svg
 

@@ -130,9 +130,8 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
         half = _B_STEP * 0.22
 
         def hit(segment: int) -> str:
-            (r1, c1), (r2, c2) = _segment_dots(view, segment)
+            (r1, c1), (r2, _c2) = _segment_dots(view, segment)
             xa, ya = _box_xy(r1, c1)
-            xb, yb = _box_xy(r2, c2)
             if r1 == r2:  # horizontal
                 return el("rect", x=xa + 5, y=ya - half, width=_B_STEP - 10, height=2 * half, fill="#000",
                            fill_opacity=0)

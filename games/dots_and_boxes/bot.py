@@ -96,10 +96,7 @@ def undrawn(geo: Geometry, drawn: int) -> list[int]:
 
 def is_safe(geo: Geometry, drawn: int, seg: int) -> bool:
     """Drawing ``seg`` gives no box its third side."""
-    for m in geo.seg_masks[seg]:
-        if (drawn & m).bit_count() == 2:
-            return False
-    return True
+    return all((drawn & m).bit_count() != 2 for m in geo.seg_masks[seg])
 
 
 def capture_moves(geo: Geometry, drawn: int) -> list[int]:
@@ -166,10 +163,7 @@ class Solver:
         best = -999
         for s, n in self.ordered_moves(drawn):
             d2 = drawn | (1 << s)
-            if n:
-                v = n + self.value(d2, alpha - n, beta - n)
-            else:
-                v = -self.value(d2, -beta, -alpha)
+            v = n + self.value(d2, alpha - n, beta - n) if n else -self.value(d2, -beta, -alpha)
             if v > best:
                 best = v
                 if v > alpha:
@@ -202,10 +196,7 @@ class Solver:
         best, best_s = -999, moves[0][0]
         for s, n in moves:
             d2 = drawn | (1 << s)
-            if n:
-                v = n + self.value(d2, best - n, 999)
-            else:
-                v = -self.value(d2, -999, -best)
+            v = n + self.value(d2, best - n, 999) if n else -self.value(d2, -999, -best)
             if v > best:
                 best, best_s = v, s
         return best_s

@@ -13,8 +13,9 @@ Standard library only: this package must never import Django.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 PLAYERS = (1, 2)
 

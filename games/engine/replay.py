@@ -98,7 +98,7 @@ def replay_line(line: str, number: int) -> dict[str, Any]:
         return replay_record(record)
     except BadRecord as error:
         return {"error": f"line {number}: {error}"}
-    except Exception as error:  # noqa: BLE001 - one bad game must not stop the others
+    except Exception as error:  # one bad game must not stop the others
         return {"error": f"line {number}: internal error: {type(error).__name__}: {error}"}
 
 

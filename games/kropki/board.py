@@ -96,7 +96,7 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
     out.append(el("rect", class_="paper", x=0, y=0, width=total_w, height=total_h, fill="#fffdf8"))
 
     # Grid lines and coordinates.
-    out.append('<g class="grid" stroke="%s" stroke-width="1">' % GRID)
+    out.append(f'<g class="grid" stroke="{GRID}" stroke-width="1">')
     x0, y0 = _kropki_xy(0, 0)
     x1, y1 = _kropki_xy(width - 1, height - 1)
     for x in range(width):

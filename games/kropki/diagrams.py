@@ -43,7 +43,7 @@ def _diagonal_links(state: State, effects: list[Effect]) -> bool:
     if sorted(captured) != sorted([_k_point(state, "c4"), _k_point(state, "d4")]):
         return False
     chain = last.details["territories"][0]["chain"]
-    diagonal = any(abs(a[0] - b[0]) == 1 and abs(a[1] - b[1]) == 1 for a, b in zip(chain, chain[1:] + chain[:1]))
+    diagonal = any(abs(a[0] - b[0]) == 1 and abs(a[1] - b[1]) == 1 for a, b in zip(chain, chain[1:] + chain[:1], strict=True))
     # The blue dots have an empty, free diagonal neighbour outside (b3), yet they are taken.
     outside_free = _k_territory_at(state, "b3") == "0" and state.is_legal(state.game.string_to_action("b3"))
     return diagonal and outside_free

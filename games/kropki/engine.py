@@ -310,7 +310,7 @@ class KropkiState(State):
         play); nobody once both have ended or no free point is left."""
         opponent = other(player)
         nxt: int | None = player if self.ended[opponent] else opponent
-        if self.ended[1] and self.ended[2] or self.free == 0:
+        if (self.ended[1] and self.ended[2]) or self.free == 0:
             nxt = None
         self.to_move = nxt
         if nxt is None:
@@ -637,7 +637,7 @@ class KropkiState(State):
         details["territories"] = [
             {"owner": t["owner"], "chain": t["chain"], "captured": t["captured"]} for t in details["territories"]
         ]
-        details["cells"] = [[i, char] for i, (old, char) in enumerate(zip(before, after)) if old != char]
+        details["cells"] = [[i, char] for i, (old, char) in enumerate(zip(before, after, strict=True)) if old != char]
         return effect
 
     def view(self) -> dict[str, Any]:

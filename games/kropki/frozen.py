@@ -149,7 +149,7 @@ def choose_sredni(state: Any, budget_s: float, rng: random.Random) -> int:
 
 
 class _Node:
-    __slots__ = ("state", "player", "moves", "priors", "children", "visits", "value", "parent_caps")
+    __slots__ = ("children", "moves", "parent_caps", "player", "priors", "state", "value", "visits")
 
     def __init__(self, state: Any, parent_caps: dict[int, int]) -> None:
         self.state = state

@@ -5,18 +5,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar, cast
+from typing import cast
 
 from channels.db import database_sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from . import workarounds
 
-P = ParamSpec("P")
-R = TypeVar("R")
 
-
-def db_call(func: Callable[P, R], executor: ThreadPoolExecutor | None = None) -> Callable[P, Awaitable[R]]:
+def db_call[**P, R](func: Callable[P, R], executor: ThreadPoolExecutor | None = None) -> Callable[P, Awaitable[R]]:
     """``database_sync_to_async`` on the thread pool rather than the one shared
     thread: matches do not queue behind each other's moves (the row lock orders
     the writers of one match).

@@ -190,7 +190,7 @@ class SiteConsumer(LiveSocket):
         self.read_credentials()
         return self.desk.may_connect(self.user_id)
 
-    def _command(self, kind: str, content: dict[str, Any]) -> int | None | object:
+    def _command(self, kind: str, content: dict[str, Any]) -> int | object | None:
         """In the database thread: the session still valid (a logout's 4401 may have been lost), then the desk."""
         if not self.session_valid():
             return LOGGED_OUT

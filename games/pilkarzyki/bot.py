@@ -175,7 +175,7 @@ def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> Path:
         LAST_SEARCH.update(depth=depth, nodes=searcher.nodes, ends=len(ends))
         if alpha >= WIN // 2 or alpha <= -WIN // 2:
             break  # a proven win, or every end proven lost
-        ends = [best_now] + sorted((e for e in ends if e is not best_now), key=lambda e: -scores[e[1]])
+        ends = [best_now, *sorted((e for e in ends if e is not best_now), key=lambda e: -scores[e[1]])]
         depth += 1
     return best[2]
 

@@ -57,7 +57,7 @@ VALUE = [_position_value(p, 1) for p in range(len(BORDER_USED))]
 class Board:
     """The bots' position: used directions per point, the ball, the mover."""
 
-    __slots__ = ("used", "ball", "to_move", "zobrist")
+    __slots__ = ("ball", "to_move", "used", "zobrist")
 
     def __init__(self) -> None:
         self.used = bytearray(BORDER_USED)
@@ -152,11 +152,10 @@ class Board:
                     if used[target] | BLOCKED[target] == 0xFF:
                         if loss is None:
                             loss = tuple(path)
-                    elif steps < limit:
-                        if walk():
-                            self.unstep(origin, d)
-                            path.pop()
-                            return True
+                    elif steps < limit and walk():
+                        self.unstep(origin, d)
+                        path.pop()
+                        return True
                 else:
                     key = (target, self.zobrist)
                     if key not in seen:
@@ -180,5 +179,5 @@ class Board:
 
     def undo_path(self, path: Path, origins: list[int]) -> None:
         self.to_move = 3 - self.to_move
-        for d, origin in zip(reversed(path), reversed(origins)):
+        for d, origin in zip(reversed(path), reversed(origins), strict=True):
             self.unstep(origin, d)

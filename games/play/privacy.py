@@ -11,6 +11,8 @@ first (as if the player pressed "Resign"). Reports about the player stay for sta
 
 from __future__ import annotations
 
+import contextlib
+
 from django.db import transaction
 from django.db.models import Q
 
@@ -29,10 +31,8 @@ def account_delete(*, user_id: int) -> User:
         user = User.objects.select_for_update().get(pk=user_id, is_deleted=False, is_guest=False)
         active = Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE)
         for match_id in active.values_list("pk", flat=True):
-            try:
+            with contextlib.suppress(MatchError):  # finished meanwhile (a timeout, the other player resigned)
                 match_resign(match_id=match_id, user_id=user_id)
-            except MatchError:  # finished meanwhile (a timeout, the other player resigned)
-                pass
         ChatMessage.objects.filter(author_id=user_id).delete()
         Report.objects.filter(reporter_id=user_id).delete()
         Challenge.objects.filter(Q(creator_id=user_id) | Q(target_id=user_id)).delete()

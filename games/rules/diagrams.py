@@ -13,8 +13,9 @@ Pure Python: no Django.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from games.engine import Effect, Game, State, get_game
 

@@ -9,7 +9,7 @@ the live board.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -56,7 +56,7 @@ def draw_diagram(spec: GameSpec, diagram: Diagram, lang: str) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rendered_diagrams(slug: str, lang: str) -> dict[str, dict[str, Any]]:
     """Every diagram of one game drawn in ``lang``, keyed by its key with ``_``
     for ``-`` (usable in templates: ``d.kropki_capture``). Cached: the move
@@ -65,7 +65,7 @@ def _rendered_diagrams(slug: str, lang: str) -> dict[str, dict[str, Any]]:
     return {diagram.key.replace("-", "_"): draw_diagram(spec, diagram, lang) for diagram in spec.diagrams}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _home_picture(slug: str, lang: str) -> str:
     spec = catalogue.game_spec(slug)
     diagram = next((d for d in spec.diagrams if d.key == spec.home_picture), None)

@@ -13,7 +13,7 @@ import json
 import logging
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import redis
 from celery import bootsteps
@@ -48,7 +48,7 @@ def seen() -> dict[str, dict[str, Any]]:
     keys = sorted(conn.scan_iter(match=PREFIX + "*", count=100))
     now = time.time()
     parts: dict[str, dict[str, Any]] = {}
-    for key, raw in zip(keys, conn.mget(keys) if keys else []):
+    for key, raw in zip(keys, conn.mget(keys) if keys else [], strict=True):
         if raw is None:
             continue
         value = json.loads(raw)
@@ -61,7 +61,7 @@ class WorkerHeartbeat(bootsteps.StartStopStep):  # type: ignore[misc]  # celery 
     """A worker bootstep: ``alive("worker:<hostname>", queues=[...])`` on the worker's timer,
     so a worker whose event loop is stuck stops beating."""
 
-    requires = {"celery.worker.components:Timer"}
+    requires: ClassVar[set[str]] = {"celery.worker.components:Timer"}
 
     def __init__(self, worker: WorkController, **kwargs: Any) -> None:
         super().__init__(worker, **kwargs)

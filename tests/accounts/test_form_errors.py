@@ -38,7 +38,7 @@ def assert_invalid_and_focused(html: str, field_id: str, others: list[str]) -> N
     inputs = Inputs(html).inputs
     field = inputs[field_id]
     assert field.get("aria-invalid") == "true"
-    assert f"{field_id}_error" in field["aria-describedby"].split()
+    assert f"{field_id}_error" in (field["aria-describedby"] or "").split()
     assert "autofocus" in field
     for other in others:
         assert "autofocus" not in inputs[other], other

@@ -46,7 +46,9 @@ def test_password_reset_sends_a_working_link(client, alice):
     assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["alice@example.com"]
-    link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[0].body).group(1)
+    found = re.search(r"https?://[^/]+(/\S+)", str(mail.outbox[0].body))
+    assert found is not None
+    link = found.group(1)
     form_page = client.get(link, follow=True)
     assert form_page.context["validlink"]
     done = client.post(
@@ -106,7 +108,9 @@ def test_a_throttled_reset_shows_the_same_page_as_an_unknown_address(client, ali
 def test_the_reset_link_lands_on_a_polish_slug_and_the_old_one_redirects(client, alice):
     """Issue 25 item 13: the form's address ended in Django's English "set-password"."""
     client.post(reverse("password_reset"), {"email": "alice@example.com"})
-    link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[0].body).group(1)
+    found = re.search(r"https?://[^/]+(/\S+)", str(mail.outbox[0].body))
+    assert found is not None
+    link = found.group(1)
     landed = client.get(link)
     assert landed.status_code == 302 and landed["Location"].endswith("/nowe-haslo/")
     assert "set-password" not in landed["Location"]

@@ -28,9 +28,9 @@ def test_letter_case_does_not_reset_the_count(client, alice, settings):
 
 
 def test_nfkc_spellings_count_as_one_name(client, alice, settings):
-    """A full-width "ａｌｉｃｅ" is the same name to count."""
+    """A full-width "ａｌｉｃｅ" is the same name to count."""  # noqa: RUF002 - full width on purpose
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        login(client, "ａｌｉｃｅ", "zle-haslo")
+        login(client, "ａｌｉｃｅ", "zle-haslo")  # noqa: RUF001 - full width on purpose
     assert login(client, "ALICE", "zle-haslo").status_code == 429
 
 

@@ -33,10 +33,10 @@ def username_errors(response) -> list[str]:
 
 
 @pytest.mark.parametrize("copy", [
-    "\u0430nia",  # Cyrillic а
+    "\u0430nia",  # Cyrillic а  # noqa: RUF003
     "ani\u0430",
-    "\u0410NIA",  # Cyrillic А
-    "ＡＮＩＡ",  # full width (NFKC)
+    "\u0410NIA",  # Cyrillic А  # noqa: RUF003
+    "ＡＮＩＡ",  # full width (NFKC)  # noqa: RUF001
     "an1a",
     "AnIa",  # capital i for l... and for i
     "\U0001d41a\U0001d427\U0001d422\U0001d41a",  # mathematical bold
@@ -65,7 +65,7 @@ def test_names_that_only_share_letters_are_fine(client, make_user, name):
 
 
 def test_usernames_are_stored_nfkc_normalised(client):
-    assert signup(client, "ｚｏｓｉａ").status_code == 302
+    assert signup(client, "ｚｏｓｉａ").status_code == 302  # noqa: RUF001 - full width on purpose
     assert User.objects.filter(username="zosia").exists()
 
 
@@ -104,7 +104,7 @@ def test_the_database_refuses_a_look_alike(make_user):
 
 
 def test_the_skeleton_folds_case_width_and_homoglyphs():
-    assert username_skeleton("ANIA") == username_skeleton("\u0430nia") == username_skeleton("ａｎｉａ") == "ania"
+    assert username_skeleton("ANIA") == username_skeleton("\u0430nia") == username_skeleton("ａｎｉａ") == "ania"  # noqa: RUF001 - full width on purpose
     assert username_skeleton("Paul") == username_skeleton("PauI")
     assert username_skeleton("zośka") != username_skeleton("zoska")
 

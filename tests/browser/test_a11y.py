@@ -153,7 +153,12 @@ def test_pages_raise_no_csp_violation_and_a_markup_name_runs_nothing(new_context
     page = context.new_page()
     console, dialogs = [], []
     page.on("console", lambda msg: console.append(msg.text) if msg.type in ("error", "warning") else None)
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     page.add_init_script("""document.addEventListener("securitypolicyviolation", e =>
         console.error("CSP violation: " + e.violatedDirective + " " + e.blockedURI));""")
     xss_pages = [

@@ -91,4 +91,4 @@ def test_healthz_and_a_celery_worker(live_url, celery_worker_proc):
     health = site_healthz(live_url)
     assert health["http_status"] == 200 and health["failing"] == [], health
     replies = app.control.ping(timeout=5)
-    assert any(celery_worker_proc.name in list(reply)[0] for reply in replies), replies
+    assert any(celery_worker_proc.name in next(iter(reply)) for reply in replies), replies

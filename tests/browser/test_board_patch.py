@@ -18,6 +18,7 @@ import json
 import random
 import re
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def assert_board_is_the_servers(page, label: str) -> None:
     fresh = page.evaluate("() => window.kropkiMatch.freshBoard()")
     patched, fresh = comparable(patched), comparable(fresh)
     if patched != fresh:
-        at = next((i for i, (a, b) in enumerate(zip(patched, fresh)) if a != b), min(len(patched), len(fresh)))
+        at = next((i for i, (a, b) in enumerate(zip(patched, fresh, strict=False)) if a != b), min(len(patched), len(fresh)))
         raise AssertionError(f"{label}: the patched board differs from the server's render at {at}:\n"
                              f"patched: …{patched[max(0, at - 150):at + 250]}\nserver:  …{fresh[max(0, at - 150):at + 250]}")
 
@@ -67,7 +68,7 @@ def kropki_vector(name: str, want) -> list[int]:
             game = json.loads(line)
             width = game["w"]
             actions, grids = [], []
-            for (x, y, _player), after in zip(game["moves"], game["after"]):
+            for (x, y, _player), after in zip(game["moves"], game["after"], strict=True):
                 if after["ok"]:
                     actions.append(y * width + x)
                     grids.append(after["grid"])
@@ -86,7 +87,7 @@ def falls_into_empty_enclosure(grids: list[str], actions: list[int]) -> int:
 
 def many_captures(grids: list[str], actions: list[int]) -> int:
     """The whole game, if it has at least five captures."""
-    captures = sum(1 for before, after in zip(grids, grids[1:])
+    captures = sum(1 for before, after in pairwise(grids)
                    if after.count("a") + after.count("b") > before.count("a") + before.count("b"))
     return len(actions) if captures >= 5 else 0
 
@@ -121,6 +122,7 @@ def play_match(new_context, live_url, live_site, variant: str, actions: list[int
     last_click = {1: 0.0, 2: 0.0}
     for ply, action in enumerate(actions):
         side = state.current_player()
+        assert side is not None
         page = players[side]
         at_ply(page, ply)
         page.wait_for_function("() => window.kropkiMatch.boardReady()")
@@ -188,7 +190,7 @@ def pilkarzyki_game(seed: int) -> list[int]:
             forward = [a for a in legal if a in (0, 1, 7)] if state.current_player() == 1 else [a for a in legal if a in (3, 4, 5)]
             effect = state.apply_action(rng.choice(forward if forward and rng.random() < 0.6 else legal))
             bounces += bool(effect.details["extra_move"])
-        if bounces >= 3 and state.outcome().reason in ("goal", "own_goal") and len(state.history) <= 60:
+        if bounces >= 3 and (outcome := state.outcome()) is not None and outcome.reason in ("goal", "own_goal") and len(state.history) <= 60:
             return list(state.history)
     raise AssertionError("no short game with bounces and a goal")
 

@@ -31,8 +31,13 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
     charlie = open_match(new_context, live_url, data["match"], data["charlie"],
                          viewport={"width": 360, "height": 740})
     dialogs = []
+
+    def on_dialog(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
     for page in (alice, bob, charlie):
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.on("dialog", on_dialog)
         expect(page.get_by_test_id("chat-empty")).to_be_visible()
     expect(alice.get_by_test_id("chat")).to_have_attribute("data-room", "players")
     expect(charlie.get_by_test_id("chat")).to_have_attribute("data-room", "spectators")

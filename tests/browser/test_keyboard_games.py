@@ -24,7 +24,7 @@ FOCUS = """() => { const t = document.activeElement && document.activeElement.cl
             visible: t.matches(':focus-visible'), label: t.getAttribute('aria-label')}; }"""
 # From now on, every board target that takes the focus, where it is when it does.
 LOG_FOCUS = """() => { window.__focusLog = []; if (window.__focusLogging) return; window.__focusLogging = true;
-    document.addEventListener('focusin', () => { const at = (%s)(); if (at) window.__focusLog.push(at); }); }""" % FOCUS
+    document.addEventListener('focusin', () => { const at = (%s)(); if (at) window.__focusLog.push(at); }); }""" % FOCUS  # noqa: UP031 - JavaScript's braces stay as they are
 # The distance from a point to the nearest target now on the board, and the board's step
 # (the smallest distance between two targets' centres at the start).
 NEAREST = """([x, y]) => Math.min(...[...document.querySelectorAll('#board [data-action]')].map(t => {

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -232,10 +233,8 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
     pages = [("home", reverse("home")), ("rules index", reverse("rules_index"))]
     pages += [(f"rules {slug}", reverse("rules", args=[slug]))
               for slug in ("kropki", "cztery-w-rzedzie", "kropki-i-kwadraty")]
-    try:
+    with contextlib.suppress(NoReverseMatch):
         pages.append(("faq", reverse("faq")))
-    except NoReverseMatch:
-        pass
     pages += [
         ("lobby", reverse("lobby")),
         ("queue", reverse("queue")),

@@ -51,7 +51,9 @@ def test_two_players_are_paired_play_and_see_ratings_and_the_replay(new_context,
         expect(page.locator("#match")).to_have_attribute("data-ready", "1")
         expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
     assert ania.url == bartek.url
-    match_id = int(re.search(r"/partia/(\d+)/", ania.url).group(1))
+    found = re.search(r"/partia/(\d+)/", ania.url)
+    assert found is not None
+    match_id = int(found.group(1))
 
     # Whoever has the first move is pink.
     expect(ania.get_by_test_id("turn")).to_have_text(re.compile("Twój ruch|przeciwnika"))
@@ -59,13 +61,11 @@ def test_two_players_are_paired_play_and_see_ratings_and_the_replay(new_context,
     pink, blue = (ania, bartek) if ania_first else (bartek, ania)
     winner_name, loser_name = (names["a"], names["b"]) if ania_first else (names["b"], names["a"])
 
-    ply = 0
-    for page, column in [(pink, 0), (blue, 1), (pink, 0), (blue, 1), (pink, 0), (blue, 1), (pink, 0)]:
+    for ply, (page, column) in enumerate([(pink, 0), (blue, 1), (pink, 0), (blue, 1), (pink, 0), (blue, 1), (pink, 0)]):
         at_ply(page, ply)
         page.locator(f'#board [data-action="{column}"]').first.click()
-        ply += 1
-        at_ply(pink, ply)
-        at_ply(blue, ply)
+        at_ply(pink, ply + 1)
+        at_ply(blue, ply + 1)
     for page in (pink, blue):
         expect(page.get_by_test_id("result")).to_have_text(re.compile("Wygrywają różowe: cztery w rzędzie"))
 

@@ -17,6 +17,7 @@ and after any close (other than 4401/4404) reconnects with the same backoff
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -31,6 +32,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from kropki_site.lib import devredis
 from tests import live
@@ -134,7 +136,9 @@ class FaultSite:
     def start_daphne(self, name: str = "daphne") -> str:
         proc, url = self.site.start_daphne(port=self.port or None, name=name)
         self.daphne, self.url = proc, url
-        self.port = int(urlparse(url).port)
+        port = urlparse(url).port
+        assert port is not None, url
+        self.port = port
         return url
 
     def start_sweeper(self, name: str = "sweeper") -> live.Proc:
@@ -238,7 +242,7 @@ class Player:
 
     # connection loop
 
-    async def start(self, timeout: float = 15) -> "Player":
+    async def start(self, timeout: float = 15) -> Player:
         self._task = asyncio.create_task(self._run())
         await self.wait(lambda p: p.snapshot is not None, timeout, "first state frame")
         return self
@@ -247,7 +251,7 @@ class Player:
         host = urlparse(self.base_url).netloc
         headers = [("Cookie", f"{self.who['cookie_name']}={self.who['cookie']}")] if self.who else []
         return await websockets.connect(
-            f"ws://{host}/ws/match/{self.match_id}/", origin=f"http://{host}", additional_headers=headers,
+            f"ws://{host}/ws/match/{self.match_id}/", origin=Origin(f"http://{host}"), additional_headers=headers,
             open_timeout=5, close_timeout=1,
         )
 
@@ -256,7 +260,7 @@ class Player:
         while not self.stopped:
             try:
                 ws = await self._connect()
-            except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake, websockets.InvalidURI):
+            except (TimeoutError, OSError, websockets.InvalidHandshake, websockets.InvalidURI):
                 ws = None
             if ws is not None:
                 attempts = 0
@@ -330,10 +334,8 @@ class Player:
             await self.ws.close()
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     # playing
 
@@ -411,5 +413,6 @@ def _ts(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def deadline_ts(snapshot: dict) -> float:
+def deadline_ts(snapshot: dict | None) -> float:
+    assert snapshot is not None, "no state frame yet"
     return _ts(snapshot["deadline"])

@@ -77,7 +77,7 @@ async def settled(player: Player, timeout: float = 30) -> None:
         seen = len(player.frames)
         if await player.send({"type": "sync"}):
             try:
-                await player.wait(lambda q: any(f.get("type") == "state" for f in q.frames[seen:]), 5, "a state")
+                await player.wait(lambda q: any(f.get("type") == "state" for f in q.frames[seen:]), 5, "a state")  # noqa: B023 - awaited in this iteration
             except TimeoutError:
                 continue
             await asyncio.sleep(0.5)
@@ -103,6 +103,7 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
     committed = failed = 0
     try:
         for _ in range(ATTEMPTS):
+            assert a.snapshot is not None
             side = a.snapshot["to_move"]
             mover, other = players[side], players[3 - side]
             await mover.wait(lambda q: q.ws is not None, 20, "a connection")
@@ -111,12 +112,12 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
             errors_before = len(mover.errors)
             closes_before = len(mover.closes)
             await mover.move(action)
-            await mover.wait(lambda q: q.last_ply > ply or len(q.errors) > errors_before
-                             or len(q.closes) > closes_before, 20, "an answer")
+            await mover.wait(lambda q: q.last_ply > ply or len(q.errors) > errors_before  # noqa: B023
+                             or len(q.closes) > closes_before, 20, "an answer")  # noqa: B023 - awaited in this iteration
             if mover.last_ply > ply:
                 committed += 1
                 cells[side].pop(0)
-                await other.wait(lambda q: q.last_ply > ply or q.ws is None, 10, "the broadcast")
+                await other.wait(lambda q: q.last_ply > ply or q.ws is None, 10, "the broadcast")  # noqa: B023 - awaited in this iteration
             else:
                 failed += 1
                 # nothing written: after the error a state frame read now still shows ply
@@ -135,6 +136,7 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
     # the backends were being killed may still close, and the player then reconnects)
     for p in (a, b):
         await settled(p)
+    assert a.snapshot is not None
     side = a.snapshot["to_move"]
     await play(players[side], players[3 - side], cells[side][0])
     db = await asyncio.to_thread(fs.db_state, data["match"])

@@ -65,9 +65,11 @@ async def test_planned_restart_loses_nobody_on_time(fault_site_factory):
     for p in (a, b):
         await p.wait(lambda q: q.connects >= 2 and q.snapshot["deadline"] and deadline_ts(q.snapshot) > old_deadline,
                      20, "reconnect with the extended deadline")
+    assert a.snapshot is not None
     assert a.snapshot["status"] == "active" and a.snapshot["to_move"] == 1
     # alice moves after her old deadline + grace: accepted, and bob sees it
     await play(a, b, 2)
+    assert a.snapshot is not None and b.snapshot is not None
     assert b.snapshot["moves"][-1] == a.snapshot["moves"][-1] and b.snapshot["to_move"] == 2
     assert not [e for e in a.errors if e["code"] == "turn_expired"]
 

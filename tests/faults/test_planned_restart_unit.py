@@ -28,7 +28,7 @@ def _var_dir(settings, tmp_path):
 @pytest.fixture
 def sent(monkeypatch):
     """Frames sent after commit: [("frame", id, kind)]; and ("task", name) for any Celery publish."""
-    out = []
+    out: list[tuple] = []
 
     def frame(match_id, frame):  # the match's id, the frame
         out.append(("frame", match_id, frame["type"]))
@@ -54,6 +54,7 @@ def test_extend_moves_live_deadlines_and_leaves_the_rest(alice, bob, sent):
     done = _match(alice, bob)
     services.match_resign(match_id=done.pk, user_id=alice.pk)
     before = Match.objects.get(pk=live.pk).turn_deadline
+    assert before is not None
     sent.clear()
 
     assert services.matches_extend_deadlines(by=timedelta(seconds=42), live_at=now - timedelta(seconds=5)) == 1
@@ -82,6 +83,7 @@ def test_extend_without_live_at_extends_every_active_turn(alice, bob, sent):
 def test_drain_then_extend_gives_the_downtime_back_and_clears_the_mark(alice, bob, sent):
     match = _match(alice, bob)
     before = Match.objects.get(pk=match.pk).turn_deadline
+    assert before is not None
     out = StringIO()
     call_command("drain", stdout=out)
     started = drain.drain_started()
@@ -92,6 +94,7 @@ def test_drain_then_extend_gives_the_downtime_back_and_clears_the_mark(alice, bo
     out = StringIO()
     call_command("extend_deadlines", "--margin", "10", stdout=out)
     after = Match.objects.get(pk=match.pk).turn_deadline
+    assert after is not None
     by = after - before
     assert timedelta(seconds=10) <= by <= timezone.now() - started + timedelta(seconds=10)
     assert "extended 1 match(es)" in out.getvalue()
@@ -103,11 +106,14 @@ def test_drain_then_extend_gives_the_downtime_back_and_clears_the_mark(alice, bo
 def test_extend_since_and_seconds(alice, bob, sent):
     match = _match(alice, bob)
     before = Match.objects.get(pk=match.pk).turn_deadline
+    assert before is not None
     call_command("extend_deadlines", "--seconds", "7", stdout=StringIO())
     assert Match.objects.get(pk=match.pk).turn_deadline == before + timedelta(seconds=7)
     since = (timezone.now() - timedelta(seconds=20)).isoformat()
     call_command("extend_deadlines", "--since", since, "--margin", "0", stdout=StringIO())
-    by = Match.objects.get(pk=match.pk).turn_deadline - before - timedelta(seconds=7)
+    after = Match.objects.get(pk=match.pk).turn_deadline
+    assert after is not None
+    by = after - before - timedelta(seconds=7)
     assert timedelta(seconds=20) <= by < timedelta(seconds=25)
     with pytest.raises(CommandError):
         call_command("extend_deadlines", "--since", "yesterday", stdout=StringIO())

@@ -30,8 +30,8 @@ import sqlite3
 import subprocess
 import tempfile
 import time
-from contextlib import closing
-from datetime import datetime, timezone
+from contextlib import closing, suppress
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psutil
@@ -124,6 +124,7 @@ class RunCommand:
     def processes(self) -> list[psutil.Process]:
         """Every process of this site: the command's group, and whatever carries its VAR_DIR."""
         found = []
+        assert self.popen is not None
         for proc in psutil.process_iter(["pid", "environ"]):
             try:
                 mine = os.getpgid(proc.pid) == self.popen.pid or (proc.info["environ"] or {}).get(
@@ -136,16 +137,15 @@ class RunCommand:
 
     def ctrl_c(self) -> list[psutil.Process]:
         """SIGINT to the command's process group; returns what is still running afterwards."""
+        assert self.popen is not None
         os.killpg(self.popen.pid, signal.SIGINT)
         try:
             self.popen.wait(timeout=90)
         finally:
             leftovers = [p for p in self.processes() if p.is_running()]
             for proc in leftovers:  # never leave them running, even when the test fails
-                try:
+                with suppress(psutil.NoSuchProcess):
                     proc.kill()
-                except psutil.NoSuchProcess:
-                    pass
         return leftovers
 
 
@@ -156,7 +156,7 @@ def as_timestamp(value) -> float | None:
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
     if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
+        value = value.replace(tzinfo=UTC)
     return value.timestamp()
 
 
@@ -207,6 +207,7 @@ async def play_a_match(run: RunCommand, moves: int = 4) -> dict:
 def kill_part(run: RunCommand, part: str, external_redis: PrivateRedis | None) -> int:
     """SIGKILL one part (an external Redis is killed and started again, empty). Returns the old pid."""
     if part == "redis" and external_redis is not None:
+        assert external_redis.popen is not None
         old = external_redis.popen.pid
         external_redis.kill()
         time.sleep(1.0)
@@ -235,20 +236,20 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         asyncio.run(play_a_match(run))
         limit = idle_deadline + GRACE_SECONDS + 10
         state = wait_until(
-            lambda: (s := run.match_state(idle["match"]))["status"] != "active" and s, max(1, limit - time.time()) + 5,
+            lambda: (s := run.match_state(idle["match"]))["status"] != "active" and s, max(1, limit - time.time()) + 5,  # noqa: B023 - used up within the iteration
             f"the idle match's end after killing {part}", run.log,
         )
         assert state["end_reason"] == "timeout", state
         assert state["finished_at"] <= limit, (part, state, idle_deadline)
         # Every part is back: the killed one under a new pid, beating again.
-        wait_until(lambda: all_parts_alive(run.healthz(), (part, old_pid)), max(5.0, 60 - (time.monotonic() - killed_at)),
+        wait_until(lambda: all_parts_alive(run.healthz(), (part, old_pid)), max(5.0, 60 - (time.monotonic() - killed_at)),  # noqa: B023 - used up within the iteration
                    f"every part alive after killing {part}", run.log)
         if not (part == "redis" and external_redis is not None):
             assert run.pid(part) != old_pid, part
         report.append({"part": part, "home_s": round(answered, 1),
                        "ended_after_deadline_s": round(state["finished_at"] - idle_deadline, 1)})
     log = run.log.read_text()
-    assert "exited: web-%d (terminated by SIGKILL; not expected)" % run.port in log
+    assert f"exited: web-{run.port} (terminated by SIGKILL; not expected)" in log
     return report
 
 
@@ -270,7 +271,7 @@ def test_run_command_restarts_each_part_embedded(workdir):
         leftovers = run.ctrl_c() if run.popen else []
     print(json.dumps(report))
     assert leftovers == [], [p.info for p in leftovers]
-    assert run.popen.returncode in (130, 0), live.tail(run.log)
+    assert run.popen is not None and run.popen.returncode in (130, 0), live.tail(run.log)
     assert "==> stopped" in run.log.read_text()
 
 

@@ -55,7 +55,7 @@ def fingerprint() -> dict:
         if model._meta.label_lower in NOT_STATE:
             continue
         fields = [f.attname for f in model._meta.concrete_fields if f.attname not in IGNORED_FIELDS]
-        out[model._meta.label_lower] = list(model.objects.order_by("pk").values_list(*fields))
+        out[model._meta.label_lower] = list(model._default_manager.order_by("pk").values_list(*fields))
     return out
 
 

@@ -107,7 +107,7 @@ async def timeout_lateness(site: live.LiveSite, url: str, wait: float) -> float 
 
 def test_scripts_run_gives_the_clock_queue_its_own_worker():
     lines = [line for line in live.run_programs().values() if "celery -A kropki_site worker" in line]
-    queues = [re.search(r"-Q (\S+)", line).group(1).split(",") for line in lines]
+    queues = [re.findall(r"-Q (\S+)", line)[0].split(",") for line in lines]
     assert ["clock"] in queues, lines
     assert all("clock" not in q for q in queues if q != ["clock"]), lines
     assert {"default", "bots"} <= {name for q in queues for name in q}

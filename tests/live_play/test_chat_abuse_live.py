@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests import live
 
@@ -61,7 +62,7 @@ async def chat_codes(url: str, data: dict, who: str, match: int, texts: list[str
     host = urlparse(url).netloc
     headers = [("Cookie", f"{data['cookie_name']}={data[who]}")]
     codes = []
-    async with websockets.connect(f"ws://{host}/ws/match/{match}/", origin=f"http://{host}",
+    async with websockets.connect(f"ws://{host}/ws/match/{match}/", origin=Origin(f"http://{host}"),
                                   additional_headers=headers, open_timeout=10) as ws:
         for text in texts:
             await ws.send(json.dumps({"type": "chat", "room": "players", "text": text}))

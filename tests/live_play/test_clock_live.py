@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests import live
 
@@ -30,7 +31,7 @@ async def open_ws(base_url: str, match_id: int, player: dict | None):
     host = urlparse(base_url).netloc
     headers = [("Cookie", f"{player['cookie_name']}={player['cookie']}")] if player else []
     ws = await websockets.connect(
-        f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}", additional_headers=headers, open_timeout=10
+        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=10
     )
     first = json.loads(await asyncio.wait_for(ws.recv(), 10))
     assert first["type"] == "state"

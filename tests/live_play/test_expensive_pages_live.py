@@ -8,6 +8,7 @@ import json
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from typing import cast
 
 import pytest
 import redis
@@ -58,5 +59,5 @@ def test_eight_threads_of_distinct_plies_from_one_address_get_the_limit_then_429
         statuses = list(pool.map(status_of, urls))
     assert statuses.count(200) == LIMIT and statuses.count(429) == len(urls) - LIMIT, statuses
     prefix = site.env["CACHE_KEY_PREFIX"]
-    keys = [key.decode() for key in redis.Redis(unix_socket_path=str(sock)).keys(f"{prefix}:*")]
+    keys = [key.decode() for key in cast(list[bytes], redis.Redis(unix_socket_path=str(sock)).keys(f"{prefix}:*"))]
     assert any("record-frame:" in key for key in keys) and any(":board:" in key for key in keys), keys

@@ -46,7 +46,9 @@ def log_in(url: str, client_ip: str, username: str, password: str) -> int:
         cookies = SimpleCookie()
         for value in page.headers.get_all("Set-Cookie") or []:
             cookies.load(value)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+        assert found is not None
+        token = found.group(1)
         form = urlencode({"csrfmiddlewaretoken": token, "username": username, "password": password})
         conn.request("POST", LOGIN, body=form, headers={
             **headers, "Content-Type": "application/x-www-form-urlencoded",

@@ -21,6 +21,7 @@ import urllib.request
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from bench.abuse import Browser
 from tests import live
@@ -53,7 +54,7 @@ async def _frame(ws, predicate, timeout: float = 15.0) -> dict:
 async def _move_and_answer(browser: Browser, match_id: int) -> list[dict]:
     host = urllib.parse.urlparse(browser.base_url).netloc
     async with websockets.connect(
-        f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}",
+        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"),
         additional_headers=[("Cookie", f"sessionid={browser.cookie('sessionid')}"), ("X-Forwarded-For", ADDRESS)],
         open_timeout=10,
     ) as ws:

@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests import live
 
@@ -39,12 +40,13 @@ def cpu_seconds(pid: int) -> float:
 
 async def close_code(url: str, path: str, headers=()) -> int:
     host = urlparse(url).netloc
-    async with websockets.connect(f"ws://{host}{path}", origin=f"http://{host}", additional_headers=list(headers),
+    async with websockets.connect(f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=list(headers),
                                   open_timeout=10) as ws:
         while True:
             try:
                 await asyncio.wait_for(ws.recv(), 10)
             except websockets.ConnectionClosed as exc:
+                assert exc.rcvd is not None, exc
                 return exc.rcvd.code
 
 
@@ -63,7 +65,7 @@ async def test_a_sync_flood_is_not_amplified(abuse_site):
     site, url = abuse_site
     data = await asyncio.to_thread(create_match, site, "kropki-10")
     host = urlparse(url).netloc
-    sockets = [await websockets.connect(f"ws://{host}/ws/match/{data['match']}/", origin=f"http://{host}",
+    sockets = [await websockets.connect(f"ws://{host}/ws/match/{data['match']}/", origin=Origin(f"http://{host}"),
                                         open_timeout=10, max_size=None) for _ in range(SOCKETS)]
     for ws in sockets:
         await asyncio.wait_for(ws.recv(), 10)  # the connect's state: not part of the flood
@@ -111,14 +113,14 @@ async def test_one_user_cannot_open_more_than_the_cap(abuse_site):
     path = f"/ws/match/{data['match']}/"
     opened = []
     for _ in range(10):  # WS_SOCKETS_PER_USER
-        ws = await websockets.connect(f"ws://{host}{path}", origin=f"http://{host}", additional_headers=cookie,
+        ws = await websockets.connect(f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=cookie,
                                       open_timeout=10, max_size=None)
         assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"
         opened.append(ws)
     assert await close_code(url, path, cookie) == 4429  # before: 150 sockets for one user accepted
     await opened.pop().close()
     await asyncio.sleep(0.5)
-    ws = await websockets.connect(f"ws://{host}{path}", origin=f"http://{host}", additional_headers=cookie,
+    ws = await websockets.connect(f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=cookie,
                                   open_timeout=10, max_size=None)
     assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"
     opened.append(ws)

@@ -95,7 +95,7 @@ async def test_row_15_a_process_that_stops_reading_loses_nothing(site, daphne, u
             await play(who, other, ply, ply)
     finally:
         signal_group(slow_daphne, signal.SIGCONT)
-    seen = []
+    seen: list[int] = []
     while len(seen) < 6:
         frame = json.loads(await asyncio.wait_for(ws_slow.recv(), 10))
         if frame["type"] == "moved":
@@ -169,7 +169,9 @@ def test_scripts_run_sets_daphnes_limits_as_the_live_tests_do():
     line = live.run_programs()["web"]
     assert "/daphne " in line
     for flag in ("--websocket-max-message-size", "--websocket-max-frame-size"):
-        assert re.search(re.escape(flag) + r"\s+(\d+)", line).group(1) == str(live.WS_MAX_BYTES)
+        found = re.search(re.escape(flag) + r"\s+(\d+)", line)
+        assert found is not None
+        assert found.group(1) == str(live.WS_MAX_BYTES)
     assert live.WS_MAX_BYTES == 65536
 
 

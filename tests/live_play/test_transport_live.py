@@ -14,6 +14,7 @@ scripts/run's flags, a real Redis, a real Celery worker, the site's own handshak
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter
@@ -21,6 +22,7 @@ from urllib.parse import urlparse
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from kropki_site.lib import devredis
 from tests import live
@@ -63,7 +65,7 @@ def urls(site) -> list[str]:
 async def open_site(base_url: str, player: dict):
     host = urlparse(base_url).netloc
     ws = await websockets.connect(
-        f"ws://{host}/ws/site/", origin=f"http://{host}", open_timeout=10,
+        f"ws://{host}/ws/site/", origin=Origin(f"http://{host}"), open_timeout=10,
         additional_headers=[("Cookie", f"{player['cookie_name']}={player['cookie']}")])
     assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "hello"
     return ws
@@ -85,7 +87,7 @@ async def flood(url: str, match_id: int, stop: asyncio.Event, counts: dict) -> N
 
 async def open_ws_raw(base_url: str, match_id: int):
     host = urlparse(base_url).netloc
-    return await websockets.connect(f"ws://{host}/ws/match/{match_id}/", origin=f"http://{host}", open_timeout=10)
+    return await websockets.connect(f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"), open_timeout=10)
 
 
 async def test_no_frame_is_lost_while_sockets_churn(site, urls):
@@ -186,10 +188,8 @@ def restarted_redis(redis_sock):
     def restart_during(pause: float, during=None) -> None:
         import redis as redis_lib
 
-        try:
+        with contextlib.suppress(redis_lib.ConnectionError):  # it closes the connection as it goes
             redis_lib.Redis(unix_socket_path=str(redis_sock)).shutdown(nosave=True)
-        except redis_lib.ConnectionError:
-            pass  # it closes the connection as it goes
         for _ in range(50):
             if not devredis.answers(redis_sock):
                 break

@@ -143,7 +143,9 @@ def test_the_match_page_asks_the_spec_not_the_slug(tictactoe, alice, bob):
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-testid="btn-end"' in page
     assert 'data-testid="score-1"' not in page
-    strings = json.loads(re.search(r'<script id="match-strings" type="application/json">(.*?)</script>', page, re.S)[1])
+    found = re.search(r'<script id="match-strings" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    strings = json.loads(found[1])
     assert strings["end_notices"] == {"full_board": "Plansza jest pełna i nikt nie ułożył trzech w linii: remis."}
     other = play.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
     page = client.get(reverse("match", args=[other.pk])).content.decode()

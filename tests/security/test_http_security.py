@@ -101,7 +101,7 @@ def test_every_page_forbids_inline_script_and_framing(route, who, world, alice):
     if "html" not in response.get("Content-Type", ""):
         return
     csp = response["Content-Security-Policy"]
-    directives = dict((part.strip().split(" ", 1) + [""])[:2] for part in csp.split(";") if part.strip())
+    directives = dict(([*part.strip().split(" ", 1), ""])[:2] for part in csp.split(";") if part.strip())
     assert directives["script-src"] == "'self'"
     assert directives["frame-ancestors"] == "'none'"
     assert directives["object-src"] == "'none'"

@@ -39,7 +39,7 @@ async def assert_still_open(ws) -> None:
 
 
 async def test_logout_in_another_client_closes_the_socket(alice, bob):
-    match, ws_alice, ws_bob = await two_sockets(alice, bob)
+    _match, ws_alice, ws_bob = await two_sockets(alice, bob)
     other_tab = await database_sync_to_async(logged_in_client)(alice)
     response = await database_sync_to_async(other_tab.post)(reverse("logout"))
     assert response.status_code == 302
@@ -49,7 +49,7 @@ async def test_logout_in_another_client_closes_the_socket(alice, bob):
 
 
 async def test_password_change_closes_the_socket(alice, bob):
-    match, ws_alice, ws_bob = await two_sockets(alice, bob)
+    _match, ws_alice, ws_bob = await two_sockets(alice, bob)
     other_tab = await database_sync_to_async(logged_in_client)(alice)
     response = await database_sync_to_async(other_tab.post)(
         reverse("password_change"),
@@ -62,7 +62,7 @@ async def test_password_change_closes_the_socket(alice, bob):
 
 
 async def test_a_failed_password_change_closes_nothing(alice, bob):
-    match, ws_alice, ws_bob = await two_sockets(alice, bob)
+    _match, ws_alice, ws_bob = await two_sockets(alice, bob)
     other_tab = await database_sync_to_async(logged_in_client)(alice)
     response = await database_sync_to_async(other_tab.post)(
         reverse("password_change"),
@@ -77,12 +77,14 @@ async def test_a_failed_password_change_closes_nothing(alice, bob):
 
 async def test_password_reset_closes_the_socket(alice, bob, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    match, ws_alice, ws_bob = await two_sockets(alice, bob)
+    _match, ws_alice, ws_bob = await two_sockets(alice, bob)
 
     def reset() -> int:
         anonymous = Client()
         anonymous.post(reverse("password_reset"), {"email": alice.email})
-        link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[-1].body).group(1)
+        found = re.search(r"https?://[^/]+(/\S+)", str(mail.outbox[-1].body))
+        assert found is not None
+        link = found.group(1)
         form_page = anonymous.get(link, follow=True)  # Django swaps the token for a session marker
         assert form_page.context["validlink"]
         form_url = form_page.redirect_chain[-1][0]

@@ -84,9 +84,8 @@ def test_beat_starts_a_new_schedule_over_a_truncated_one(tmp_path):
     with dbm.open(str(path), "w") as db:  # the same keys, their pickles cut off
         for key in list(db.keys()):
             db[key] = b""
-    with pytest.raises(EOFError):
-        with shelve.open(str(path)) as store:
-            store["entries"]
+    with pytest.raises(EOFError), shelve.open(str(path)) as store:
+        store["entries"]
     scheduler = heartbeat.Scheduler(app, schedule_filename=str(path), lazy=False)
     try:
         assert "sweep-expired-turns" in scheduler.schedule

@@ -14,7 +14,9 @@ C4 = "cztery-w-rzedzie"
 
 
 def playing_count(html: str) -> int:
-    return int(re.search(r'data-testid="playing-count">(\d+)<', html).group(1))
+    found = re.search(r'data-testid="playing-count">(\d+)<', html)
+    assert found is not None
+    return int(found.group(1))
 
 
 def test_games_against_the_computer_are_neither_counted_nor_listed(client, alice, bob, charlie):

@@ -28,13 +28,14 @@ def read_po(path: Path) -> list[dict]:
         lines = [line for line in block.strip().split("\n") if line and not line.startswith("#~")]
         fields: dict[str, list[str]] = {}
         flags: set[str] = set()
-        key = None
+        key: str | None = None
         for line in lines:
             if line.startswith("#,"):
                 flags |= {flag.strip() for flag in line[2:].split(",")}
             elif line.startswith("#"):
                 continue
             elif line.startswith('"'):
+                assert key is not None, line
                 fields[key].append(line)
             else:
                 key, _, rest = line.partition(" ")

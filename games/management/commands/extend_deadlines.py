@@ -13,8 +13,7 @@ drain's (or ``--since``'s) moment are extended; one transaction for all
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -47,7 +46,7 @@ class Command(BaseCommand):
                 except ValueError:
                     raise CommandError(f"--since: not an ISO-8601 time: {since!r}") from None
                 if timezone.is_naive(start):
-                    start = start.replace(tzinfo=dt_timezone.utc)
+                    start = start.replace(tzinfo=UTC)
             else:
                 drained = drain_started()
                 if drained is None:

@@ -12,16 +12,19 @@ import random
 import pytest
 
 from games.engine import get_game
-from games.kropki import fast_ext  # noqa: E402
+from games.kropki import fast_ext
+from games.kropki.engine import Kropki, KropkiState
 
 ffi, lib = fast_ext.ffi, fast_ext.lib
 
 
-def _random_game(width: int, height: int, seed: int, style: str) -> None:
+def _random_game(width: int, height: int, seed: int, style: str) -> tuple[int, int]:
     """Play one random game in the engine, mirror each move in C, compare."""
     rng = random.Random(seed)
     game = get_game("kropki", width=width, height=height)
+    assert isinstance(game, Kropki)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     size = lib.kf_board_size(width, height)
     assert size == len(state.points)
     points = ffi.new("unsigned char[]", bytes(state.points))

@@ -13,6 +13,7 @@ import pytest
 
 from games.engine import get_game
 from games.kropki import bot as kropki_bot
+from games.kropki.engine import Kropki, KropkiState
 
 W = 10
 
@@ -58,7 +59,7 @@ def _ladder_position(pink_extra: list[tuple[int, int]], blue_extra: list[tuple[i
     """Pink walls row 2 and holds (1,1) and (2,0) around blue's (2,1): pink
     threatens (3,1); each blue escape along row 1 meets the next threat."""
     pink = [(x, 2) for x in range(1, 10)] + [(1, 1), (2, 0)] + pink_extra
-    blue = [(2, 1)] + blue_extra
+    blue = [(2, 1), *blue_extra]
     filler = [(x, y) for y in (9, 7, 5) for x in range(0, 10, 2)]
     moves = []
     while pink or blue:
@@ -88,7 +89,7 @@ def test_a_lead_with_dots_left_to_attack_is_not_settled() -> None:
     # pink has taken blue's dot inside a closed ring
     pink = [(2, 1), (1, 2), (3, 2), (2, 3)]
     blue = [(2, 2), (9, 9), (9, 8), (8, 9)]
-    moves = [m for pair in zip(pink, blue) for m in pair]
+    moves = [m for pair in zip(pink, blue, strict=True) for m in pair]
     state = _state(moves)
     assert state.scores() == (1, 0)
     # blue's corner dots can be surrounded by pink filling the board: pink
@@ -116,12 +117,15 @@ def test_settled_means_the_opponent_alone_cannot_catch_up() -> None:
     for seed in range(200):
         rng = random.Random(seed)
         game = get_game("kropki", width=5, height=5)
+        assert isinstance(game, Kropki)
         state = game.new_initial_state()
+        assert isinstance(state, KropkiState)
         while state.free_points() > 3:
             state.apply_action(rng.choice([a for a in state.legal_actions() if a != game.end_action]))
         if state.is_terminal():
             continue
         me = state.current_player()
+        assert me is not None
         if not kropki_bot.settled(state, me, random.Random(seed)):
             continue
         free = [a for a in state.legal_actions() if a != game.end_action]

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
 from games.bots import LEVELS, choose_action, default_budget
 from games.engine import State, get_game
-from games.pilkarzyki import bot as bot
+from games.pilkarzyki import bot
+from games.pilkarzyki.bot_board import Board
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 GAME = get_game("pilkarzyki")
@@ -37,7 +38,7 @@ def turn_ends(state: State) -> Iterator[State]:
 
 def can_score_this_turn(state: State) -> bool:
     player = state.current_player()
-    return any(end.outcome() is not None and end.outcome().winner == player for end in turn_ends(state))
+    return any((out := end.outcome()) is not None and out.winner == player for end in turn_ends(state))
 
 
 def play_turn(state: State, level: str, budget: float = 0.3) -> State:
@@ -61,7 +62,7 @@ def test_every_level_takes_a_goal_in_one_step(level: str) -> None:
 def test_a_goal_behind_a_bounce_is_one_decision_and_is_taken(level: str) -> None:
     state = position(N, N, N, N)  # pink on (4, 1): via a post, then the goal
     end = play_turn(state, level)
-    assert end.outcome() is not None and end.outcome().winner == 1 and len(end.history) == 6
+    assert (out := end.outcome()) is not None and out.winner == 1 and len(end.history) == 6
 
 
 def test_trudny_does_not_leave_the_opponent_a_goal() -> None:
@@ -109,16 +110,20 @@ def test_trudny_plays_a_full_game_against_latwy_and_wins() -> None:
     labels = {1: "trudny", 2: "latwy"}
     started = time.perf_counter()
     while not state.is_terminal():
-        action = choose_action(state, labels[state.current_player()], seed=len(state.history), budget_s=0.1)
+        player = state.current_player()
+        assert player is not None
+        action = choose_action(state, labels[player], seed=len(state.history), budget_s=0.1)
         assert state.is_legal(action)
         state.apply_action(action)
-    assert state.outcome().winner == 1
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.winner == 1
     assert time.perf_counter() - started < 30
 
 
 def test_trudny_search_leaves_its_board_as_it_found_it() -> None:
     history = [N, E, SW, W, NW, N, N]
-    board = bot.Board.from_history(history)
+    board = Board.from_history(history)
     before = (bytes(board.used), board.ball, board.to_move, board.zobrist)
     path = bot.choose_trudny(board, 0.3, random.Random(0))
     assert path and bot.LAST_SEARCH.get("depth", 0) >= 1

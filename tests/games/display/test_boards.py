@@ -8,13 +8,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from games.display.boards import describe, render_board
-from games.engine import get_game
+from games.engine import State, get_game
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 GAMES = [("kropki", {"width": 10, "height": 10}), ("connect4", {}), ("dots_and_boxes", {"rows": 5, "cols": 5})]
 
 
-def play(slug: str, params: dict, moves: list) -> object:
+def play(slug: str, params: dict, moves: list) -> State:
     game = get_game(slug, **params)
     state = game.new_initial_state()
     for move in moves:
@@ -81,7 +81,7 @@ def test_kropki_capture_is_drawn_as_a_territory_polygon():
     root = parse(render_board(state.view(), "kropki"))
     polygons = by_class(root, "territory", "p1")
     assert len(polygons) == 1 and polygons[0].tag.endswith("polygon")
-    assert len(polygons[0].get("points").split()) == 4
+    assert len(polygons[0].attrib["points"].split()) == 4
     assert len(by_class(root, "dot", "p2", "captured")) == 1
     assert len(by_class(root, "last")) == 1
 
@@ -101,7 +101,7 @@ def test_interactive_targets_are_exactly_the_legal_actions(slug, params, seed):
     state = random_state(slug, params, plies=10 + 9 * seed, seed=100 + seed)
     root = parse(render_board(state.view(), slug, interactive=True))
     targets = by_class(root, "target")
-    actions = sorted(int(el.get("data-action")) for el in targets)
+    actions = sorted(int(el.attrib["data-action"]) for el in targets)
     legal = state.legal_actions()
     if slug == "kropki" and legal:
         legal = legal[:-1]  # "zakończ" is the page's button, not a board target
@@ -171,8 +171,8 @@ def test_title_is_escaped():
         svg = render_board(play(slug, params, []).view(), slug, title=evil)
         assert "<script>" not in svg
         root = parse(svg)
-        assert root.find("s:title", NS).text == evil
-        assert root.get("aria-label").startswith(evil)
+        assert (title := root.find("s:title", NS)) is not None and title.text == evil
+        assert root.attrib["aria-label"].startswith(evil)
 
 
 def test_description_names_the_dots_in_both_languages():

@@ -26,7 +26,7 @@ def kropki_games(name: str) -> list[list[int]]:
     with gzip.open(VECTORS / "kropki" / name, "rt") as lines:
         for line in lines:
             game = json.loads(line)
-            games.append([y * game["w"] + x for (x, y, _p), after in zip(game["moves"], game["after"]) if after["ok"]])
+            games.append([y * game["w"] + x for (x, y, _p), after in zip(game["moves"], game["after"], strict=True) if after["ok"]])
     return games
 
 

@@ -39,7 +39,9 @@ def timed_out(make_match, alice, bob):
 
 def moves_of(html: str) -> str:
     """The record page's move list."""
-    return re.search(r'data-testid="record-moves">(.*?)</ol>', html, re.S).group(1)
+    found = re.search(r'data-testid="record-moves">(.*?)</ol>', html, re.S)
+    assert found is not None
+    return found.group(1)
 
 
 def snapshot_in(match, lang):

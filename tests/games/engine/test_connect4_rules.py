@@ -18,6 +18,7 @@ WIN_WITH_68_DEAD = "36333455546317674443264267621552512111777"
 
 def play(moves: str) -> Connect4State:
     state = Connect4().new_initial_state()
+    assert isinstance(state, Connect4State)
     for digit in moves:
         state.apply_action(int(digit) - 1)
     return state
@@ -67,6 +68,7 @@ def test_game_takes_no_parameters() -> None:
 
 def test_pink_moves_first() -> None:
     state = Connect4().new_initial_state()
+    assert isinstance(state, Connect4State)
     assert state.current_player() == 1
     effect = state.apply_action(3)
     assert effect.player == 1 and state.cell(3, 0) == 1
@@ -74,6 +76,7 @@ def test_pink_moves_first() -> None:
 
 def test_disc_falls_to_lowest_free_cell() -> None:
     state = Connect4().new_initial_state()
+    assert isinstance(state, Connect4State)
     first = state.apply_action(4)
     second = state.apply_action(4)
     third = state.apply_action(2)
@@ -244,6 +247,7 @@ def test_full_board_draw_kills_the_last_line_with_the_last_disc() -> None:
 
 def test_line_is_dead_once_it_holds_both_colours() -> None:
     state = Connect4().new_initial_state()
+    assert isinstance(state, Connect4State)
     state.apply_action(0)
     assert state.dead_count == 0
     effect = state.apply_action(1)  # blue next to pink: bottom row 1-4 holds both
@@ -253,6 +257,7 @@ def test_line_is_dead_once_it_holds_both_colours() -> None:
 
 def test_dead_line_count_matches_the_board_at_every_move() -> None:
     state = Connect4().new_initial_state()
+    assert isinstance(state, Connect4State)
     for digit in ALL_DEAD_AT_38:
         effect = state.apply_action(int(digit) - 1)
         assert effect.details["dead_lines"] == naive_dead_lines(state) == state.replay_fields()["dead_lines"]
@@ -297,7 +302,8 @@ def test_effect_reports_column_row_lines_and_dead_count() -> None:
 
 def test_scores_are_always_zero() -> None:
     assert play("1212121").scores() == (0, 0)
-    assert play(FULL_BOARD_DRAW).outcome().scores == (0, 0)
+    outcome = play(FULL_BOARD_DRAW).outcome()
+    assert outcome is not None and outcome.scores == (0, 0)
 
 
 def test_clone_is_independent() -> None:

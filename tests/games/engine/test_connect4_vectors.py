@@ -20,6 +20,7 @@ def _play(moves: str) -> tuple[Connect4State, list[int], int | None]:
     """Play the digits; return the state, dead counts per ply and the ply at
     which the game ended (None if it never did)."""
     state = Connect4().new_initial_state()
+    assert isinstance(state, Connect4State)
     dead_counts, ended_at = [], None
     for ply, digit in enumerate(moves, start=1):
         if state.is_terminal():

@@ -74,7 +74,7 @@ def check_every_ply(state: State, game: Game) -> None:
     assert sum(state.returns()) == 0
     assert state.scores() == board_scores(state)
     if over:
-        assert state.outcome().scores == state.scores()
+        assert (outcome := state.outcome()) is not None and outcome.scores == state.scores()
     assert len(state.history) <= game.max_game_length
 
 
@@ -97,11 +97,11 @@ def check_deeply(state: State, game: Game, rng: random.Random) -> None:
         assert set(ERROR_CODES) <= set(game.error_codes)
     # An illegal action raises with its code and changes nothing.
     illegal = [a for a in range(game.num_actions) if a not in legal]
-    tries: list[object] = rng.sample(illegal, min(3, len(illegal))) + [-1, game.num_actions, "1", None, 1.0, True]
-    for action in tries:
+    tries: list[object] = [*rng.sample(illegal, min(3, len(illegal))), -1, game.num_actions, "1", None, 1.0, True]
+    for bad in tries:
         with pytest.raises(EngineError) as info:
-            state.apply_action(action)  # type: ignore[arg-type]
-        assert info.value.code == state.illegal_reason(action)
+            state.apply_action(bad)  # type: ignore[arg-type]  # deliberately not always an int
+        assert info.value.code == state.illegal_reason(bad)
         assert fingerprint(state) == before
     # The clone is independent in both directions.
     if legal:

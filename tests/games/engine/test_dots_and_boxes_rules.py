@@ -12,7 +12,9 @@ from games.engine import base
 
 
 def play(moves: list[int], **params: object) -> DotsAndBoxesState:
-    return DotsAndBoxes(**params).state_from_history(moves)
+    state = DotsAndBoxes(**params).state_from_history(moves)
+    assert isinstance(state, DotsAndBoxesState)
+    return state
 
 
 def box_complete(state: DotsAndBoxesState, r: int, c: int) -> bool:
@@ -123,6 +125,7 @@ def test_two_boxes_at_once_give_one_extra_move() -> None:
     # Boxes (0,0) and (0,1) share segment 31; draw their other six sides.
     state = play([0, 5, 30, 1, 6, 32])
     mover = state.current_player()
+    assert mover is not None
     effect = state.apply_action(31)
     assert sorted(effect.details["boxes"]) == [[0, 0], [0, 1]]
     assert effect.details["extra_move"] is True
@@ -144,6 +147,7 @@ def test_game_ends_when_all_segments_are_drawn_and_most_boxes_wins() -> None:
     game = DotsAndBoxes(rows=1, cols=2)  # 7 segments, 2 boxes
     state = game.new_initial_state()
     rng = random.Random(3)
+    assert isinstance(state, DotsAndBoxesState)
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
     out = state.outcome()
@@ -199,6 +203,7 @@ def test_majority_of_boxes_ends_the_game() -> None:
     checked = 0
     for _ in range(40):
         full = DotsAndBoxes(majority_end=False).new_initial_state()
+        assert isinstance(full, DotsAndBoxesState)
         first_majority = None
         while not full.is_terminal():
             # Greedy with a random order: take a box when one is there.
@@ -210,6 +215,7 @@ def test_majority_of_boxes_ends_the_game() -> None:
                 if any((full.drawn | 1 << m) & mask == mask for _, mask in full.game.boxes_of[m])
             ]
             mover = full.current_player()
+            assert mover is not None
             full.apply_action(closing[0] if closing and rng.random() < 0.8 else moves[0])
             if first_majority is None and full.scores()[mover - 1] >= 13:
                 first_majority = (len(full.history), mover)
@@ -219,7 +225,8 @@ def test_majority_of_boxes_ends_the_game() -> None:
         out = site.outcome()
         assert out is not None and out.reason == base.BOXES_MAJORITY and out.winner == leader
         assert site.scores()[leader - 1] in (13, 14)
-        assert full.outcome().winner == leader
+        full_out = full.outcome()
+        assert full_out is not None and full_out.winner == leader
         if ply < len(full.history):
             assert site.illegal_reason(full.history[ply]) == base.GAME_OVER
             checked += 1

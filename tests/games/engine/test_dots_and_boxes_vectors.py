@@ -35,7 +35,7 @@ def test_site_rules_replay_agrees_until_a_majority_ends_the_game(vectors_dir: Pa
     ended_early = 0
     for pos in _positions(vectors_dir):
         state = game.new_initial_state()
-        for ply, segment in enumerate(pos["moves"]):
+        for segment in pos["moves"]:
             if state.is_terminal():
                 break
             state.apply_action(segment)

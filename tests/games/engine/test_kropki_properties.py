@@ -21,14 +21,12 @@ def random_game(width: int, height: int, seed: int, end_chance: float) -> tuple[
     rng = random.Random(seed)
     game = Kropki(width=width, height=height)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     snapshots = [state.clone()]
     while not state.is_terminal():
         actions = state.legal_actions()
         dots = actions[:-1]
-        if not dots or rng.random() < end_chance:
-            action = game.end_action
-        else:
-            action = rng.choice(dots)
+        action = game.end_action if not dots or rng.random() < end_chance else rng.choice(dots)
         state.apply_action(action)
         snapshots.append(state.clone())
         assert len(state.history) <= game.max_game_length
@@ -58,10 +56,10 @@ def check_position(state: KropkiState) -> None:
         assert outcome.winner == (1 if s1 > s2 else 2 if s2 > s1 else None)
     else:
         assert state.current_player() in (1, 2)
-        assert legal == free + [game.end_action]
+        assert legal == [*free, game.end_action]
     for chain in state.view()["chains"]:
         points = chain["chain"]
-        for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]):
+        for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True):
             assert max(abs(x1 - x2), abs(y1 - y2)) == 1
 
 
@@ -74,13 +72,14 @@ def test_random_games_keep_board_and_state_in_agreement(size: tuple[int, int], s
         check_position(snapshot)
         grid = snapshot.grid()
         if previous is not None:
-            for before, after in zip(previous, grid):
+            for before, after in zip(previous, grid, strict=True):
                 if before not in ".xy":
                     assert after not in ".xy", "a point once taken never returns to play"
                 if before in "12":
                     assert after in "12", "territory stays territory (its owner may change)"
         previous = grid
     replayed = state.game.state_from_history(state.history)
+    assert isinstance(replayed, KropkiState)
     assert replayed.grid() == state.grid() and replayed.scores() == state.scores()
     assert replayed.view() == state.view()
     assert state.game.state_from_dict(state.to_dict()) == state
@@ -90,7 +89,7 @@ def test_random_games_keep_board_and_state_in_agreement(size: tuple[int, int], s
 @settings(max_examples=30, deadline=None)
 @given(size=sizes, seed=st.integers(0, 2**32 - 1), tries=st.lists(st.integers(-3, 45 * 35), max_size=30))
 def test_illegal_actions_never_change_the_state(size: tuple[int, int], seed: int, tries: list[int]) -> None:
-    state, snapshots = random_game(size[0], size[1], seed, 0.0)
+    _state, snapshots = random_game(size[0], size[1], seed, 0.0)
     middle = snapshots[len(snapshots) // 2]
     for action in tries:
         reason = middle.illegal_reason(action)

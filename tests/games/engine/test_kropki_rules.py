@@ -32,6 +32,7 @@ def build(pink: str, blue: str, width: int = 10, height: int = 10, to_move: int 
     other player then plays a filler so that ``to_move`` moves next."""
     game = Kropki(width=width, height=height)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     moves1, moves2 = pink.split(), blue.split()
     for i in range(max(len(moves1), len(moves2))):
         state.apply_action(game.string_to_action(moves1[i]) if i < len(moves1) else filler(state))
@@ -81,7 +82,7 @@ def assert_chain_is_a_closed_polygon(state: KropkiState, territory: dict) -> Non
     width = state.game.width
     assert len(chain) >= 4
     assert len({tuple(p) for p in chain}) == len(chain), "a chain visits each dot once"
-    for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1]):
+    for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1], strict=True):
         assert max(abs(x1 - x2), abs(y1 - y2)) == 1, f"{(x1, y1)} and {(x2, y2)} are not 8-neighbours"
     live = "A" if owner == 1 else "B"
     assert all(state.grid()[y * width + x] == live for x, y in chain), "chain dots are the owner's live dots"
@@ -122,6 +123,7 @@ def test_smallest_and_largest_boards_are_accepted() -> None:
 
 def test_pink_moves_first_and_players_alternate() -> None:
     state = Kropki().new_initial_state()
+    assert isinstance(state, KropkiState)
     assert state.current_player() == 1
     assert play(state, "a1").player == 1
     assert state.current_player() == 2
@@ -397,7 +399,7 @@ def test_bigger_enclosure_takes_existing_territory() -> None:
             state.apply_action(filler(state))
     assert state.scores() == (9, 0)
     assert all(at(state, s) == "A" for s in inner.split()), "pink's dots are freed again"
-    assert all(at(state, s) == "b" for s in middle.split() + ["g7"])
+    assert all(at(state, s) == "b" for s in [*middle.split(), "g7"])
 
 
 def test_captured_dots_stay_on_the_board() -> None:
@@ -477,8 +479,9 @@ def test_game_ends_when_no_free_point() -> None:
     """Territory does not count as a free point."""
     game = Kropki(width=5, height=5)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     # Pink rings c3, blue enters it (taken); then everything else is filled.
-    for square in "c2 a1 b3 a2 d3 a3 c4 c3".split():
+    for square in ["c2", "a1", "b3", "a2", "d3", "a3", "c4", "c3"]:
         play(state, square)
     assert at(state, "c3") == "b"
     while not state.is_terminal():
@@ -487,14 +490,16 @@ def test_game_ends_when_no_free_point() -> None:
         state.apply_action(free[0])
     assert state.free_points() == 0
     assert "." not in state.grid()
-    assert state.outcome() is not None and state.outcome().reason == base.SCORE
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == base.SCORE
 
 
 def test_last_free_point_swallowed_by_territory_ends_the_game() -> None:
     game = Kropki(width=5, height=5)
     state = game.new_initial_state()
-    pink = "c3 a1 a2 a3 a4 a5 b1 b2 b5 c1 d1 e1".split()
-    blue = "c2 b3 d3 b4 d4 d2 e2 e3 e4 e5 d5".split()  # a ring around c3 c4, open at c5
+    assert isinstance(state, KropkiState)
+    pink = ["c3", "a1", "a2", "a3", "a4", "a5", "b1", "b2", "b5", "c1", "d1", "e1"]
+    blue = ["c2", "b3", "d3", "b4", "d4", "d2", "e2", "e3", "e4", "e5", "d5"]  # a ring around c3 c4, open at c5
     for i, square in enumerate(pink):
         play(state, square)
         if i < len(blue):
@@ -574,6 +579,7 @@ def test_to_dict_round_trips() -> None:
     data = json.loads(json.dumps(state.to_dict()))
     assert data == {"game": "kropki", "params": {"width": 10, "height": 10}, "history": state.history}
     again = state.game.state_from_dict(data)
+    assert isinstance(again, KropkiState)
     assert again == state
     assert again.grid() == state.grid()
     assert again.view() == state.view()

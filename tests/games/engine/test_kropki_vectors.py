@@ -59,11 +59,11 @@ def check_details(
     placed = details["y"] * width + details["x"]
     mover = "A" if player == 1 else "B"
     before = before[:placed] + mover + before[placed + 1 :]
-    newly_captured = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after)) if b in "AB" and a in "ab"}
-    freed = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after)) if b in "ab" and a in "AB"}
+    newly_captured = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "AB" and a in "ab"}
+    freed = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "ab" and a in "AB"}
     new_ground = {
         (i % width, i // width, int(a))
-        for i, (b, a) in enumerate(zip(before, after))
+        for i, (b, a) in enumerate(zip(before, after, strict=True))
         if a in "12" and b != a
     }
     reported_captured = {tuple(p) for t in details["territories"] for p in t["captured"]}
@@ -76,7 +76,7 @@ def check_details(
         chain = territory["chain"]
         owner = territory["owner"]
         assert len(chain) >= 4, chain
-        for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1]):
+        for (x1, y1), (x2, y2) in zip(chain, chain[1:] + chain[:1], strict=True):
             assert max(abs(x1 - x2), abs(y1 - y2)) == 1, chain
         live = "A" if owner == 1 else "B"
         assert all(after[y * width + x] == live for x, y in chain), chain
@@ -95,6 +95,7 @@ def replay(game_record: dict[str, Any]) -> list[str]:
     width, height = game_record["w"], game_record["h"]
     game = Kropki(width=width, height=height)
     state = game.new_initial_state()
+    assert isinstance(state, KropkiState)
     grid = state.grid()
     assert grid == "." * (width * height)
     problems: list[str] = []
@@ -105,6 +106,7 @@ def replay(game_record: dict[str, Any]) -> list[str]:
             break
         reason = expected_rejection(grid, width, height, x, y)
         history = list(state.history)
+        code: str | None  # an EngineError's code, None when accepted
         try:
             effect = state.apply_action(game.action_for(x, y))
         except EngineError as error:
@@ -154,7 +156,8 @@ def test_random_vector_games_end_with_no_free_point() -> None:
         for record in load_games(name)[:20]:
             game = Kropki(width=record["w"], height=record["h"])
             state = game.new_initial_state()
-            for (x, y, _player), want in zip(record["moves"], record["after"]):
+            assert isinstance(state, KropkiState)
+            for (x, y, _player), want in zip(record["moves"], record["after"], strict=True):
                 if want["ok"]:
                     state.apply_action(game.action_for(x, y))
             last = record["after"][-1]

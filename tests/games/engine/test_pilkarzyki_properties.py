@@ -9,7 +9,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.base import EngineError
+from games.engine.base import EngineError, State
 from games.pilkarzyki.engine import ERROR_CODES, Pilkarzyki, PilkarzykiState
 
 GAME = Pilkarzyki()
@@ -27,7 +27,7 @@ def random_game(seed: int) -> tuple[PilkarzykiState, list[PilkarzykiState]]:
     return state, snapshots
 
 
-def picture(state: PilkarzykiState) -> tuple:
+def picture(state: State) -> tuple:
     return (
         json.dumps(state.view(), sort_keys=True),
         str(state),

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from games.engine import get_game
+from games.pilkarzyki.engine import PilkarzykiState
 
 ROOT = Path(__file__).resolve().parents[3]
 KEYS = {"ok", "error", "to_move", "scores", "over", "winner", "reason", "ball", "moves_again"}
@@ -35,7 +36,7 @@ def test_every_action_reports_the_ball_and_whether_the_mover_moves_again() -> No
     # pink N, blue E, pink SW back to the start (a bounce), pink W, then a goal
     (game,) = replay({"game": "pilkarzyki", "moves": [N, E, SW, W]})
     after = game["after"]
-    assert all(KEYS == set(a) for a in after)
+    assert all(set(a) == KEYS for a in after)
     assert [a["ball"] for a in after] == [[4, 4], [5, 4], [4, 5], [3, 5]]
     assert [a["to_move"] for a in after] == [2, 1, 1, 2]
     assert [a["moves_again"] for a in after] == [False, False, True, False]
@@ -92,8 +93,9 @@ def test_replay_agrees_with_the_engine_on_random_games() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
         records.append({"game": "pilkarzyki", "moves": list(state.history)})
         states.append(state)
-    for state, got in zip(states, replay(*records)):
+    for state, got in zip(states, replay(*records), strict=True):
         assert len(got["after"]) == len(state.history) and all(a["ok"] for a in got["after"])
         last, out = got["after"][-1], state.outcome()
+        assert out is not None
         assert last["over"] and last["winner"] == out.winner and last["reason"] == out.reason
-        assert last["ball"] == list(state.ball_xy)
+        assert isinstance(state, PilkarzykiState) and last["ball"] == list(state.ball_xy)

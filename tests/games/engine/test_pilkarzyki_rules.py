@@ -65,6 +65,7 @@ def test_the_field_is_eight_squares_wide_and_ten_long_with_goals_three_points_wi
 
 def test_the_ball_starts_in_the_middle_and_pink_moves_first() -> None:
     state = GAME.new_initial_state()
+    assert isinstance(state, PilkarzykiState)
     assert state.ball_xy == (4, 5) and state.current_player() == 1
     assert state.legal_actions() == list(range(8))
 
@@ -73,7 +74,9 @@ def test_pink_attacks_the_top_goal() -> None:
     state = play(*ON_LEFT_POST)
     assert state.current_player() == 1
     state.apply_action(NE)  # (3, 0) -> (4, -1)
-    assert state.outcome().winner == 1 and state.outcome().reason == GOAL
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.winner == 1 and outcome.reason == GOAL
 
 
 def test_blue_attacks_the_bottom_goal() -> None:
@@ -81,7 +84,9 @@ def test_blue_attacks_the_bottom_goal() -> None:
     state = play(S, S, S, S, E, S)
     assert state.ball_xy == (5, 10) and state.current_player() == 2
     state.apply_action(SW)  # (5, 10) -> (4, 11)
-    assert state.outcome().winner == 2 and state.outcome().reason == GOAL
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.winner == 2 and outcome.reason == GOAL
 
 
 # -- a move -----------------------------------------------------------------------
@@ -200,6 +205,7 @@ def test_the_middle_of_a_goal_mouth_does_not_bounce() -> None:
 
 def test_landing_on_a_fresh_point_passes_the_turn() -> None:
     state = GAME.new_initial_state()
+    assert isinstance(state, PilkarzykiState)
     effect = state.apply_action(N)
     assert not effect.details["bounced"] and not effect.details["extra_move"]
     assert effect.next_player == 2 and not state.moves_again
@@ -229,6 +235,7 @@ def test_an_own_goal_loses() -> None:
     effect = state.apply_action(N)
     assert effect.player == 2 and effect.details["goal"] == "top"
     out = state.outcome()
+    assert out is not None
     assert out.winner == 1 and out.reason == OWN_GOAL
 
 
@@ -239,6 +246,7 @@ def test_a_player_who_must_move_and_has_no_unused_segment_loses_the_ball_is_stuc
     effect = state.apply_action(NW)
     assert effect.details["stuck"] == 1 and effect.details["bounced"] and not effect.details["extra_move"]
     out = state.outcome()
+    assert out is not None
     assert out.winner == 2 and out.reason == STUCK and state.ball_xy == (0, 0)
 
 
@@ -250,7 +258,9 @@ def test_there_is_no_draw_every_finished_game_has_a_winner() -> None:
         state = GAME.new_initial_state()
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
-        assert state.outcome().winner in (1, 2) and state.outcome().reason in (GOAL, OWN_GOAL, STUCK)
+        outcome = state.outcome()
+        assert outcome is not None
+        assert outcome.winner in (1, 2) and outcome.reason in (GOAL, OWN_GOAL, STUCK)
         assert state.scores() == (0, 0) and sum(state.returns()) == 0
 
 

@@ -103,7 +103,7 @@ BAD_CHAT = [
     (chat("players", "x" * 141), "chat_too_long"),
     (chat("players", ""), "chat_empty"),
     (chat("players", " \n\t "), "chat_empty"),
-    (chat("players", 5), "bad_frame"),
+    (chat("players", 5), "bad_frame"),  # type: ignore[arg-type]  # not a string, on purpose
     ({"type": "chat", "room": "players"}, "bad_frame"),
     (chat("lobby", "hej"), "bad_frame"),
     ({"type": "chat", "room": ["players"], "text": "hej"}, "bad_frame"),

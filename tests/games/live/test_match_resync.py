@@ -11,11 +11,11 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.display import frames
+from games.live import hub
 from games.live import transport as realtime
 from games.models import Match
 from tests.factories import play
-
-from .test_match_consumer import open_socket
+from tests.sockets import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,7 +28,8 @@ async def test_a_missed_event_shows_as_a_gap_and_sync_brings_the_full_state(make
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     ws = await open_socket(match.pk)  # a spectator
     assert ws.first_state["ply"] == 0
-    real_publish, dropped = realtime.publish, []
+    real_publish = hub.publish  # transport publishes with hub's publish
+    dropped: list[str] = []
 
     def lossy_publish(topic, text):
         if topic == realtime.match_topic(match.pk) and not dropped:

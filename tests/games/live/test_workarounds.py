@@ -44,7 +44,7 @@ async def test_our_dispatch_calls_the_handler_channels_would():
 
     await workarounds.dispatch(Consumer(), {"type": "websocket.receive", "text": "x"})
     assert heard == [{"type": "websocket.receive", "text": "x"}]
-    with pytest.raises(ValueError, match="No handler for message type websocket.nothing"):
+    with pytest.raises(ValueError, match=r"No handler for message type websocket\.nothing"):
         await workarounds.dispatch(Consumer(), {"type": "websocket.nothing"})
 
 

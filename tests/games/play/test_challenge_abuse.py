@@ -95,5 +95,7 @@ def test_creating_and_cancelling_is_capped_per_hour(alice, settings):
     with pytest.raises(MatchError) as exc:
         services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)
     assert exc.value.code == "challenges_too_often"
-    Challenge.objects.update(created_at=Challenge.objects.first().created_at - timedelta(minutes=61))
+    first = Challenge.objects.first()
+    assert first is not None
+    Challenge.objects.update(created_at=first.created_at - timedelta(minutes=61))
     services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)

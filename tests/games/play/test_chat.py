@@ -30,9 +30,8 @@ def refused(code: str, **kwargs) -> MatchError:
 class TestChatSend:
     def test_a_player_writes_to_the_players_room_and_it_is_sent_after_commit(self, match, alice,
                                                                             django_capture_on_commit_callbacks):
-        with mock.patch("games.live.transport.send_to_chat") as send:
-            with django_capture_on_commit_callbacks(execute=True):
-                line = chat.chat_send(match_id=match.pk, user_id=alice.pk, room="players", text="  Powodzenia!\n")
+        with mock.patch("games.live.transport.send_to_chat") as send, django_capture_on_commit_callbacks(execute=True):
+            line = chat.chat_send(match_id=match.pk, user_id=alice.pk, room="players", text="  Powodzenia!\n")
         assert line["text"] == "Powodzenia!" and line["author"] == "alice" and line["room"] == "players"
         send.assert_called_once()
         match_id, room, frame = send.call_args.args
@@ -41,9 +40,11 @@ class TestChatSend:
         assert ChatMessage.objects.get().text == "Powodzenia!"
 
     def test_nothing_is_sent_when_the_transaction_rolls_back(self, match, alice, django_capture_on_commit_callbacks):
-        with mock.patch("games.live.transport.send_to_chat") as send:
-            with django_capture_on_commit_callbacks(execute=False) as callbacks:
-                chat.chat_send(match_id=match.pk, user_id=alice.pk, room="players", text="hej")
+        with (
+            mock.patch("games.live.transport.send_to_chat") as send,
+            django_capture_on_commit_callbacks(execute=False) as callbacks,
+        ):
+            chat.chat_send(match_id=match.pk, user_id=alice.pk, room="players", text="hej")
         assert len(callbacks) == 1 and not send.called
 
     def test_a_spectator_writes_to_the_spectators_room(self, match, charlie):

@@ -159,11 +159,14 @@ def test_six_players_on_six_addresses_do_not_starve_another():
         assert claimed is not None
         botqueue.job_done(claimed[0])
     for match in attackers:
+        assert match.blue_id is not None
         botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id)
     running = [botqueue.job_claim(), botqueue.job_claim()]
     assert {r[0] for r in running if r} <= {m.pk for m in attackers}
     honest = _waiting_match(guest_create(), "198.51.100.5")
-    botqueue.job_done(running[0][0])  # a process is free
+    first = running[0]
+    assert first is not None
+    botqueue.job_done(first[0])  # a process is free
     assert botqueue.job_claim() == (honest.pk, 0)
 
 
@@ -184,6 +187,7 @@ def test_a_token_plays_the_fairest_move_not_its_own_and_one_move_per_player_at_a
 
 def test_the_same_position_is_queued_once():
     match = _waiting_match(guest_create(), "203.0.113.8")
+    assert match.blue_id is not None
     assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id) == (False, 1)
     assert botqueue.job_claim() == (match.pk, 0)
     assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id)[0] is False  # being computed
@@ -192,6 +196,7 @@ def test_the_same_position_is_queued_once():
 def test_a_reply_made_while_the_last_computer_move_is_released_is_not_lost():
     # The player answers within milliseconds of the computer's move, before its job is released.
     match = _waiting_match(guest_create(), "203.0.113.9")
+    assert match.blue_id is not None
     assert botqueue.job_claim() == (match.pk, 0)
     assert botqueue.job_add(match_id=match.pk, ply=2, owner=match.blue_id)[0] is True
     assert botqueue.job_claim() is None  # its owner's move is still being released
@@ -259,6 +264,7 @@ def test_a_move_queued_past_the_bound_tells_the_match_the_computer_is_busy(setti
     monkeypatch.setattr(publisher, "send_now", lambda *args: None)  # no broker in this test
     first = _waiting_match(guest_create(), "203.0.113.1")  # one move waits: below the bound
     second = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=guest_create().pk, bot_level="latwy")
+    assert second.blue_id is not None
     botqueue.submit(second.pk, 0, second.blue_id)
     assert sent == [(second.pk, {"type": "computer_busy", "ply": 0, "waiting": 2})]
     botqueue.submit(second.pk, 0, second.blue_id)  # the same position again: queued once, said once

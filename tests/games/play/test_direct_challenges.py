@@ -96,10 +96,11 @@ def test_accepting_gives_the_colours_asked_for(alice, bob, sent):
         assert match is not None and (match.pink_id, match.blue_id, match.rated) == (pink, blue, True)
         challenge.refresh_from_db()
         assert challenge.status == "accepted" and challenge.match_id == match.pk
-    pinks = Counter()
+    pinks: Counter[int | None] = Counter()
     for _ in range(12):
         challenge = challenge_direct_create(user_id=alice.pk, target_name="bob", variant=C4, rated=False)
         match = challenge_direct_answer(challenge_id=challenge.pk, user_id=bob.pk, accept=True)
+        assert match is not None
         pinks[match.pink_id] += 1
     assert set(pinks) == {alice.pk, bob.pk}  # random: both got pink (p = 1 - 2**-11)
 

@@ -7,7 +7,7 @@ SQLite locally (IMMEDIATE transactions serialise the writers).
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import close_old_connections, connection
@@ -31,7 +31,7 @@ def run_together(*calls, timeout: float = 30.0) -> list:
         try:
             barrier.wait(timeout=timeout)
             results[i] = call()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test
+        except BaseException as exc:  # reported to the test
             results[i] = exc
         finally:
             connection.close()
@@ -79,7 +79,7 @@ def test_the_same_move_twice_at_once_makes_one_row(make_match, alice, round_):
     applied = [r for r in results if isinstance(r, services.PlayResult) and not r.duplicate]
     assert len(applied) == 1, results
     # the other is either recognised as a resend (duplicate) or refused as stale
-    other = [r for r in results if r is not applied[0]][0]
+    other = next(r for r in results if r is not applied[0])
     assert (isinstance(other, services.PlayResult) and other.duplicate) or (
         isinstance(other, MatchError) and other.code == "stale_ply"
     ), other
@@ -88,7 +88,7 @@ def test_the_same_move_twice_at_once_makes_one_row(make_match, alice, round_):
     assert match.ply == 1 and match.history == [7]
 
 
-def _at_deadline(match) -> tuple:
+def _at_deadline(match) -> datetime:
     """A move by each player, then the moment deadline + grace (the racing instant)."""
     match.refresh_from_db()
     return match.turn_deadline + core.grace()

@@ -32,8 +32,13 @@ def player(make_user, name, rating=None, variant=C4, deviation=60.0):
     return user
 
 
+def pair(match: Match) -> frozenset[str]:
+    assert match.pink is not None and match.blue is not None
+    return frozenset((match.pink.username, match.blue.username))
+
+
 def pairs(matches):
-    return {frozenset((m.pink.username, m.blue.username)) for m in Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("pink", "blue")}
+    return {pair(m) for m in Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("pink", "blue")}
 
 
 def test_the_window_starts_at_100_and_widens_by_25_every_5_seconds():
@@ -82,8 +87,8 @@ def test_cancel_leaves_the_queue(alice, bob):
 
 
 def test_a_pair_starts_a_rated_match_with_random_colours(alice, bob):
-    colours = Counter()
-    for i in range(12):
+    colours: Counter[int | None] = Counter()
+    for _ in range(12):
         seek_create(user=alice, variants=[C4], now=T0)
         seek_create(user=bob, variants=[C4], now=T0)
         [match] = seek_pair(T0)
@@ -198,7 +203,7 @@ def run_together(funcs):
         try:
             barrier.wait(timeout=20)
             func()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test
+        except BaseException as exc:  # reported to the test
             errors.append(exc)
         finally:
             connection.close()
@@ -213,7 +218,7 @@ def run_together(funcs):
 
 def assert_nobody_twice(users):
     ids = {u.pk for u in users}
-    seen = Counter()
+    seen: Counter = Counter()
     for pink, blue in Match.objects.values_list("pink_id", "blue_id"):
         assert pink != blue
         seen[pink] += 1

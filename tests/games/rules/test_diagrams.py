@@ -52,7 +52,7 @@ def test_removing_the_capture_makes_the_kropki_claim_fail():
     broken = dataclasses.replace(capture, moves=capture.moves[:-1])
     assert broken.check() is False
     # Also when the capturing move is replaced by a harmless one.
-    elsewhere = dataclasses.replace(capture, moves=capture.moves[:-1] + ("e5",))
+    elsewhere = dataclasses.replace(capture, moves=(*capture.moves[:-1], "e5"))
     assert elsewhere.check() is False
 
 
@@ -64,7 +64,7 @@ def test_every_capture_diagram_fails_without_its_last_move():
 
 def test_an_illegal_move_list_fails_instead_of_drawing():
     capture = get("kropki-capture")
-    occupied = dataclasses.replace(capture, moves=capture.moves + ("c3",))
+    occupied = dataclasses.replace(capture, moves=(*capture.moves, "c3"))
     assert occupied.check() is False
 
 

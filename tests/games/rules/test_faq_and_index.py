@@ -32,6 +32,7 @@ def test_the_faq_leads_to_the_common_questions_of_every_rules_page(client, langu
 def test_every_page_links_the_faq_from_its_footer(client):
     for name in ("home", "rules_index", "ranking"):
         footer = re.search(r'<footer class="site-footer">(.*?)</footer>', client.get(reverse(name)).content.decode(), re.S)
+        assert footer is not None, name
         assert 'href="/faq/"' in footer.group(1)
 
 
@@ -41,7 +42,7 @@ def test_the_rules_index_shows_a_picture_and_a_sentence_per_game(client, languag
     html = client.get(reverse("rules_index")).content.decode()
     cards = re.findall(r'<li class="card">(.*?)</li>\s*(?=<li class="card">|</ul>)', html, re.S)
     assert len(cards) == len(SLUGS)
-    for slug, card in zip(SLUGS, cards):
+    for slug, card in zip(SLUGS, cards, strict=True):
         assert f'href="/zasady/{slug}/"' in card
         assert "<svg" in card  # the engine-checked diagram
         sentence = re.search(r"</div>\s*<p>([^<]{30,})</p>", card)

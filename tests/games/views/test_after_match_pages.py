@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def _snapshot(html: str) -> dict:
     found = re.search(r'<script id="match-snapshot" type="application/json">(.*?)</script>', html, re.S)
+    assert found is not None
     return json.loads(found.group(1))
 
 

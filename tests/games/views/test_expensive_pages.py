@@ -5,12 +5,15 @@ EXPENSIVE_GETS_PER_MINUTE expensive GETs a minute."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from games.display.boards import render_board
 from games.views import record as record_views
 from tests.factories import PINK_WINS
 from tests.factories import play as play_move
@@ -33,7 +36,7 @@ def test_the_cache_is_the_shared_redis():
     cache.set("probe", {"a": 1}, 30)
     from kropki_site.lib import limits
 
-    keys = [k.decode() for k in limits.client().keys(f"{django_settings.CACHES['default']['KEY_PREFIX']}:*")]
+    keys = [k.decode() for k in cast(list[bytes], limits.client().keys(f"{django_settings.CACHES['default']['KEY_PREFIX']}:*"))]
     assert any(k.endswith(":probe") for k in keys)
 
 
@@ -56,8 +59,12 @@ def test_a_flood_of_distinct_board_plies_from_one_address_is_refused(finished, s
 
 def test_a_finished_matchs_frames_are_drawn_once_for_every_process(finished, monkeypatch):
     drawn = []
-    real = record_views.render_board
-    monkeypatch.setattr(record_views, "render_board", lambda *a, **k: drawn.append(1) or real(*a, **k))
+
+    def counted(*args, **kwargs):
+        drawn.append(1)
+        return render_board(*args, **kwargs)
+
+    monkeypatch.setattr(record_views, "render_board", counted)
     url = reverse("record_frame", args=[finished.pk, 3])
     first = Client().get(url).json()
     # Another process has its own memory but the same Redis: drop this process's connection.

@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from games.display.boards import render_board
 from games.views import record as record_views
 from ratings import selectors
 from tests.factories import bulk_finished_matches, play
@@ -31,7 +32,7 @@ def _empty_cache():
 def renders(monkeypatch):
     """How many boards the record view draws (the real renderer, counted)."""
     calls = []
-    real = record_views.render_board
+    real = render_board
 
     def counted(*args, **kwargs):
         calls.append(args)

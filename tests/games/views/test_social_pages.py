@@ -115,7 +115,9 @@ def test_the_pages_tell_site_js_the_notification_switches(client, alice):
     alice.save()
     client.force_login(alice)
     html = client.get(reverse("home")).content.decode()
-    config = json.loads(re.search(r'<script id="site-config" type="application/json">(.*?)</script>', html).group(1))
+    found = re.search(r'<script id="site-config" type="application/json">(.*?)</script>', html)
+    assert found is not None
+    config = json.loads(found.group(1))
     assert config["sound"] is False and config["title_flash"] is True and config["me"] == "alice"
     assert config["ws_path"] == "/ws/site/" and config["seconds"] == 60 and config["profile_prefix"] == "/gracz/"
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engine import State
 
-from .engine import END
+from .engine import END, TicTacToeState
 
 BUDGETS = {"latwy": 0.0, "sredni": 0.0, "trudny": 0.0}
 
@@ -16,7 +16,8 @@ def choose(state: State, level: str, rng: Any, budget_s: float | None = None) ->
     for player in (state.current_player(), 3 - (state.current_player() or 1)):
         for action in legal:
             trial = state.clone()
-            cells = list(getattr(trial, "cells"))
+            assert isinstance(trial, TicTacToeState)
+            cells: list[int | None] = list(trial.cells)
             cells[action] = player
             if any(all(cells[i] == player for i in line) for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6),
                                                                       (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))):
