@@ -1,7 +1,9 @@
 """The rules pages, the rules index and the FAQ.
 
 The rules prose lives in one template per game and language
-(``templates/games/rules/<rules_slug>.<lang>.html``); the diagrams in it come
+(``templates/games/rules/<rules_slug>.<lang>.html``), the site's own rules every
+game shares (the clock) in one include per language (``_site_rules.<lang>.html``,
+worded for ``settings.MOVE_SECONDS``); the diagrams in the prose come
 from the game's catalogue entry (move lists checked by the engine,
 ``games/<game>/diagrams.py``) drawn by ``games.display.boards``, the same code as
 the live board.
@@ -75,6 +77,21 @@ def _home_picture(slug: str, lang: str) -> str:
     return mark_safe(render_board(state.view(), slug, title=str(spec.name), lang=lang, coords=False))
 
 
+def seconds_words(count: int, lang: str) -> dict[str, str]:
+    """The word for ``count`` seconds in ``lang``: ``nom`` after the number as a
+    phrase ("Zegar: 60 sekund na ruch"), ``acc`` as the object ("masz 60 sekund").
+    The rules pages are written per language, not through gettext, so Polish's
+    three forms are chosen here: 1 sekunda/sekundę, 2-4 and 22-24... sekundy, else sekund."""
+    if lang != "pl":
+        word = "second" if count == 1 else "seconds"
+        return {"nom": word, "acc": word}
+    if count == 1:
+        return {"nom": "sekunda", "acc": "sekundę"}
+    if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14):
+        return {"nom": "sekundy", "acc": "sekundy"}
+    return {"nom": "sekund", "acc": "sekund"}
+
+
 def game_cards(lang: str) -> list[dict[str, Any]]:
     """Each game's rules slug, name, small picture and one-sentence summary."""
     return [
@@ -108,6 +125,11 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
         "content_template": f"games/rules/{slug}.{lang}.html",
         "d": _rendered_diagrams(spec.slug, lang),
         "games": {s.rules_slug: s.name for s in catalogue.games()},
+        # The site's own rules (templates/games/rules/_site_rules.<lang>.html): the clock, and
+        # whether a timeout plays the game's "end" for the player instead of losing the match.
+        "move_seconds": settings.MOVE_SECONDS,
+        "seconds": seconds_words(settings.MOVE_SECONDS, lang),
+        "has_end_action": spec.variants[0].game().end_action is not None,
     }
     return render(request, "games/rules/page.html", context)
 

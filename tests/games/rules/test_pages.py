@@ -249,3 +249,48 @@ def test_rule_url_points_at_a_section_of_the_rules_page(client):
     assert f'id="{anchor}"' in get(client, page, "pl")
     assert rule_url("kropki", "inside_territory") == "/zasady/kropki/#poza-gra"
     assert rule_url("szachy", "occupied") is None
+
+
+@pytest.mark.parametrize("slug", RULE_SLUGS)
+def test_the_clock_is_worded_from_move_seconds(client, settings, slug):
+    """The site's own rules say settings.MOVE_SECONDS, not a number written into the prose."""
+    settings.MOVE_SECONDS = 45
+    for lang, said, old in (("pl", "45 sekund", "60 sekund"), ("en", "45 seconds", "60 seconds")):
+        html = get(client, reverse("rules", args=[slug]), lang)
+        service = html[html.index('id="zasady-serwisu"'):html.index('id="pomylki"')]
+        assert said in service and old not in html, (slug, lang)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "heading", "sentence"),
+    [
+        (1, "1 sekunda na ruch", "masz 1 sekundę"),
+        (2, "2 sekundy na ruch", "masz 2 sekundy"),
+        (5, "5 sekund na ruch", "masz 5 sekund"),
+        (12, "12 sekund na ruch", "masz 12 sekund"),
+        (22, "22 sekundy na ruch", "masz 22 sekundy"),
+        (90, "90 sekund na ruch", "masz 90 sekund"),
+    ],
+)
+def test_the_clock_speaks_polish_with_any_number(client, settings, seconds, heading, sentence):
+    settings.MOVE_SECONDS = seconds
+    html = get(client, reverse("rules", args=["kropki"]), "pl")
+    assert heading in html and sentence in html
+    en = get(client, reverse("rules", args=["kropki"]), "en")
+    assert (f"{seconds} second a move" if seconds == 1 else f"{seconds} seconds a move") in en
+
+
+def test_timeout_wording_follows_the_engine_end_action(client):
+    """A game with an "end" action (Kropki) plays it on a timeout; the others lose."""
+    for spec in catalogue.games():
+        html = get(client, reverse("rules", args=[spec.rules_slug]), "pl")
+        service = html[html.index('id="zegar"'):html.index('id="pomylki"')]
+        has_end = spec.variants[0].game().end_action is not None
+        assert ("<strong>zakończenie gry</strong>" in service) == has_end, spec.slug
+        assert ("<strong>przegrywa</strong>" in service) != has_end, spec.slug
+
+
+def test_no_rules_template_writes_the_move_time_out():
+    for path in (TEMPLATES / "games/rules").glob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "60 sekund" not in text and "60 seconds" not in text, path.name
