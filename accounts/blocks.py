@@ -37,9 +37,7 @@ def has_blocked(blocker_id: int, blocked_id: int) -> bool:
 
 def blocked_either_way(a_id: int, b_id: int) -> bool:
     """Whether either of the two blocked the other."""
-    return Block.objects.filter(
-        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
-    ).exists()
+    return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)).exists()
 
 
 def queue_apart_pairs(user_ids: list[int], now: datetime | None = None) -> set[frozenset[int]]:

@@ -34,7 +34,9 @@ def account_required[**P](
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if getattr(request.user, "is_guest", False):
-            messages.info(request, _("Ranked play and challenges need an account. Sign up: your games so far stay yours."))
+            messages.info(
+                request, _("Ranked play and challenges need an account. Sign up: your games so far stay yours.")
+            )
             return redirect("signup")
         # Checked just above: the user is logged in (the type of request.user cannot narrow request).
         return view(cast(AuthenticatedHttpRequest, request), *args, **kwargs)

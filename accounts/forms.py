@@ -31,8 +31,12 @@ else:
     _PasswordForm = object
 
 
-USERNAME_HELP = _("Up to 150 characters: letters (Polish ones too), digits and @ . + - _. Everyone sees it on your profile and in your games.")
-PASSWORD_HELP = _("At least 8 characters, not only digits, not a common password and not like your username or e-mail address.")
+USERNAME_HELP = _(
+    "Up to 150 characters: letters (Polish ones too), digits and @ . + - _. Everyone sees it on your profile and in your games."
+)
+PASSWORD_HELP = _(
+    "At least 8 characters, not only digits, not a common password and not like your username or e-mail address."
+)
 PASSWORD_AGAIN_HELP = _("Type the same password again, to be sure.")
 
 
@@ -44,8 +48,13 @@ class PasswordErrorsUnderPassword(_PasswordForm):
 
     _FIRST: ClassVar[dict[str, str]] = {"password2": "password1", "new_password2": "new_password1"}
     fields: dict[str, forms.Field]  # the form's (declared for the type checker only)
-    _HELP: ClassVar[dict[str, StrOrPromise]] = {"username": USERNAME_HELP, "password1": PASSWORD_HELP, "new_password1": PASSWORD_HELP,
-             "password2": PASSWORD_AGAIN_HELP, "new_password2": PASSWORD_AGAIN_HELP}
+    _HELP: ClassVar[dict[str, StrOrPromise]] = {
+        "username": USERNAME_HELP,
+        "password1": PASSWORD_HELP,
+        "new_password1": PASSWORD_HELP,
+        "password2": PASSWORD_AGAIN_HELP,
+        "new_password2": PASSWORD_AGAIN_HELP,
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -120,55 +129,89 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
     either way on the page (no enumeration)."""
 
     def save(  # the same keywords as Django's
-        self, domain_override: str | None = None,
+        self,
+        domain_override: str | None = None,
         subject_template_name: str = "registration/password_reset_subject.txt",
         email_template_name: str = "registration/password_reset_email.html",
-        use_https: bool = False, token_generator: PasswordResetTokenGenerator = default_token_generator,
-        from_email: str | None = None, request: HttpRequest | None = None,
-        html_email_template_name: str | None = None, extra_email_context: dict[str, Any] | None = None,
+        use_https: bool = False,
+        token_generator: PasswordResetTokenGenerator = default_token_generator,
+        from_email: str | None = None,
+        request: HttpRequest | None = None,
+        html_email_template_name: str | None = None,
+        extra_email_context: dict[str, Any] | None = None,
     ) -> None:
         email = self.cleaned_data["email"]
         users = sorted(self.get_users(email), key=lambda user: user.pk)
         if not users:
             return
         address = hashlib.sha256(email.strip().casefold().encode()).hexdigest()  # no address kept in Redis
-        if not limits.hit("password-reset-address", address, limit=settings.PASSWORD_RESETS_PER_ADDRESS,
-                          window=settings.PASSWORD_RESET_WINDOW_SECONDS):
+        if not limits.hit(
+            "password-reset-address",
+            address,
+            limit=settings.PASSWORD_RESETS_PER_ADDRESS,
+            window=settings.PASSWORD_RESET_WINDOW_SECONDS,
+        ):
             return
         if domain_override:
             site_name = domain = domain_override
         else:
             site = get_current_site(request)
             site_name, domain = site.name, site.domain
-        accounts = [{"user": user, "username": user.get_username(),
-                     "uid": urlsafe_base64_encode(force_bytes(user.pk)), "token": token_generator.make_token(user)}
-                    for user in users]
-        context = {"email": users[0].email, "domain": domain, "site_name": site_name, "user": users[0],
-                   "accounts": accounts, "protocol": "https" if use_https else "http", **(extra_email_context or {})}
-        self.send_mail(subject_template_name, email_template_name, context, from_email, users[0].email,
-                       html_email_template_name=html_email_template_name)
+        accounts = [
+            {
+                "user": user,
+                "username": user.get_username(),
+                "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+                "token": token_generator.make_token(user),
+            }
+            for user in users
+        ]
+        context = {
+            "email": users[0].email,
+            "domain": domain,
+            "site_name": site_name,
+            "user": users[0],
+            "accounts": accounts,
+            "protocol": "https" if use_https else "http",
+            **(extra_email_context or {}),
+        }
+        self.send_mail(
+            subject_template_name,
+            email_template_name,
+            context,
+            from_email,
+            users[0].email,
+            html_email_template_name=html_email_template_name,
+        )
 
 
 class SettingsForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=User.Language.choices, widget=forms.RadioSelect)
     invisible = forms.BooleanField(
-        label=_("Invisible"), required=False,
+        label=_("Invisible"),
+        required=False,
         help_text=_("Others do not see you in the list of players online, nor “online” on your profile."),
     )
     notify_sound = forms.BooleanField(label=_("Play a sound when someone challenges me"), required=False)
     notify_title = forms.BooleanField(label=_("Flash the page title when someone challenges me"), required=False)
     low_time_seconds = forms.IntegerField(
-        label=_("Warn me when my move has this many seconds left"), min_value=0, max_value=59, required=False,
+        label=_("Warn me when my move has this many seconds left"),
+        min_value=0,
+        max_value=59,
+        required=False,
         help_text=_("A screen reader hears the time left, and a short sound plays if sounds are on. 0: no warning."),
     )
     tap_confirm = forms.ChoiceField(
-        label=_("Tap a point to select it, tap it again to play (Kropki)"), choices=User.TapConfirm.choices,
-        widget=forms.RadioSelect, required=False,
+        label=_("Tap a point to select it, tap it again to play (Kropki)"),
+        choices=User.TapConfirm.choices,
+        widget=forms.RadioSelect,
+        required=False,
         help_text=_("Against misplaced dots on the large board on a phone."),
     )
 
     challenges_from_played_only = forms.BooleanField(
-        label=_("Challenges only from players I have played"), required=False,
+        label=_("Challenges only from players I have played"),
+        required=False,
         help_text=_("Others can still see your profile; a direct challenge needs a finished match between you."),
     )
 
@@ -177,7 +220,8 @@ class DeleteAccountForm(forms.Form):
     """Deleting one's account asks for the password (docs/privacy.md)."""
 
     password = forms.CharField(
-        label=_("Your password"), strip=False,
+        label=_("Your password"),
+        strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 

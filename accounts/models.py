@@ -60,7 +60,8 @@ class User(AbstractUser):
     # clock is announced to screen readers and a short sound plays (if notify_sound); 0: never.
     LOW_TIME_DEFAULT = 10
     low_time_seconds = models.PositiveSmallIntegerField(
-        _("low-time warning (seconds)"), default=LOW_TIME_DEFAULT,
+        _("low-time warning (seconds)"),
+        default=LOW_TIME_DEFAULT,
         validators=[MaxValueValidator(59)],
     )
 
@@ -70,8 +71,9 @@ class User(AbstractUser):
         OFF = "off", _("never")
 
     # Small targets (Kropki): a tap selects a point, a second tap on it plays (docs in settings).
-    tap_confirm = models.CharField(_("tap to select, tap again to play"), max_length=4,
-                                   choices=TapConfirm.choices, default=TapConfirm.AUTO)
+    tap_confirm = models.CharField(
+        _("tap to select, tap again to play"), max_length=4, choices=TapConfirm.choices, default=TapConfirm.AUTO
+    )
     # Direct challenges only from players this one has finished a match with (docs/social.md).
     challenges_from_played_only = models.BooleanField(_("challenges only from players I have played"), default=False)
 
@@ -93,8 +95,7 @@ class User(AbstractUser):
         # (migrations 0003 and 0008 keep the oldest account's key) keeps its old key, or none,
         # rather than failing every save; new names are checked first (services.username_clean).
         if skeleton != self.username_skeleton and not (
-            self.pk is not None
-            and type(self).objects.filter(username_skeleton=skeleton).exclude(pk=self.pk).exists()
+            self.pk is not None and type(self).objects.filter(username_skeleton=skeleton).exclude(pk=self.pk).exists()
         ):
             self.username_skeleton = skeleton
             changed.add("username_skeleton")
@@ -116,7 +117,9 @@ class Block(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once")
+        ]
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
@@ -141,7 +144,9 @@ class PairFlag(models.Model):
         verbose_name = _("flagged pair")
         verbose_name_plural = _("flagged pairs")
         ordering: ClassVar[list[str]] = ["-last_at"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user_a", "user_b", "reason"], name="pair_flag_once")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_a_id} & {self.user_b_id}: {self.reason}"

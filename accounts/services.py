@@ -35,8 +35,14 @@ def user_set_language(*, user: User, language: str) -> User:
     return user
 
 
-def user_set_social(*, user: User, invisible: bool, notify_sound: bool, notify_title: bool,
-                    challenges_from_played_only: bool | None = None) -> User:
+def user_set_social(
+    *,
+    user: User,
+    invisible: bool,
+    notify_sound: bool,
+    notify_title: bool,
+    challenges_from_played_only: bool | None = None,
+) -> User:
     """The presence, notification and challenge switches of the settings page (docs/social.md)."""
     user.invisible, user.notify_sound, user.notify_title = invisible, notify_sound, notify_title
     fields = ["invisible", "notify_sound", "notify_title"]
@@ -85,8 +91,10 @@ def session_still_valid(*, user_id: int, session_key: str | None, auth_hash: str
     user = User(password=row[0])
     hashes = [user.get_session_auth_hash()]
     # Django's own check also accepts the hash under a fallback key during a rotation.
-    hashes += [user._get_session_auth_hash(secret=secret)  # type: ignore[attr-defined]  # Django's, not in the stubs
-               for secret in settings.SECRET_KEY_FALLBACKS]
+    hashes += [
+        user._get_session_auth_hash(secret=secret)  # type: ignore[attr-defined]  # Django's, not in the stubs
+        for secret in settings.SECRET_KEY_FALLBACKS
+    ]
     return any(constant_time_compare(auth_hash, candidate) for candidate in hashes)
 
 

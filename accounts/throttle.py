@@ -89,8 +89,9 @@ class LoginThrottleHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django
         request.kropki_login_slowed = seconds  # type: ignore[attr-defined]  # read by accounts.views.locked_out
         return True
 
-    def user_login_failed(self, sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None,
-                          **kwargs: Any) -> None:
+    def user_login_failed(
+        self, sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+    ) -> None:
         """An attempt refused by the slow lane was not checked: it shows the 429 page and is
         not counted (an owner retrying too soon must not lock their own name)."""
         if request is not None and getattr(request, "kropki_login_slowed", None):

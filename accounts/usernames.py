@@ -146,9 +146,11 @@ def username_check_reserved(username: str) -> None:
     if not any(char.isalnum() for char in username):
         raise ValidationError(MSG_NO_LETTER, code="username_no_letter")
     bare = _bare(username_skeleton(username))
-    if (bare in {_bare(username_skeleton(name)) for name in RESERVED}
-            or any(bare.startswith(_bare(username_skeleton(prefix))) for prefix in (*RESERVED_PREFIXES, DELETED_PREFIX))
-            or _GUEST_LIKE.match(_bare(_skeleton_keeping_punctuation(username)))):
+    if (
+        bare in {_bare(username_skeleton(name)) for name in RESERVED}
+        or any(bare.startswith(_bare(username_skeleton(prefix))) for prefix in (*RESERVED_PREFIXES, DELETED_PREFIX))
+        or _GUEST_LIKE.match(_bare(_skeleton_keeping_punctuation(username)))
+    ):
         raise ValidationError(MSG_RESERVED, code="username_reserved")
 
 

@@ -52,8 +52,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             if guest is not None:  # keep the matches played as a guest
                 user = guest_convert(
-                    guest=guest, username=form.cleaned_data["username"], email=form.cleaned_data["email"],
-                    password=form.cleaned_data["password1"], language=form.language,
+                    guest=guest,
+                    username=form.cleaned_data["username"],
+                    email=form.cleaned_data["email"],
+                    password=form.cleaned_data["password1"],
+                    language=form.language,
                 )
             else:
                 user = form.save()
@@ -67,8 +70,9 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 def signup_allowed(request: HttpRequest) -> bool:
     """Count one new account from the request's client IP; False over SIGNUPS_PER_IP."""
-    return limits.hit("signup-ip", client_ip(request), limit=settings.SIGNUPS_PER_IP,
-                      window=settings.SIGNUP_WINDOW_SECONDS)
+    return limits.hit(
+        "signup-ip", client_ip(request), limit=settings.SIGNUPS_PER_IP, window=settings.SIGNUP_WINDOW_SECONDS
+    )
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -105,8 +109,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         response = super().form_valid(form)  # cycles this session's key and keeps it logged in
         session = self.request.session
         # Other tabs and devices are closed; this session's own tabs play on (issue 24, item 15).
-        credentials_changed.send(sender=User, user_id=form.user.pk,
-                                 session=(old_key, session.session_key, session.get(HASH_SESSION_KEY)))
+        credentials_changed.send(
+            sender=User, user_id=form.user.pk, session=(old_key, session.session_key, session.get(HASH_SESSION_KEY))
+        )
         return response
 
 
@@ -135,8 +140,12 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 def password_reset_allowed(*, request: HttpRequest) -> bool:
     """Count one reset request from the request's client IP; False over PASSWORD_RESETS_PER_IP."""
-    return limits.hit("password-reset-ip", client_ip(request), limit=settings.PASSWORD_RESETS_PER_IP,
-                      window=settings.PASSWORD_RESET_WINDOW_SECONDS)
+    return limits.hit(
+        "password-reset-ip",
+        client_ip(request),
+        limit=settings.PASSWORD_RESETS_PER_IP,
+        window=settings.PASSWORD_RESET_WINDOW_SECONDS,
+    )
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
@@ -197,15 +206,17 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
             return response
     else:
-        form = SettingsForm(initial={
-            "language": request.user.language,
-            "invisible": request.user.invisible,
-            "notify_sound": request.user.notify_sound,
-            "notify_title": request.user.notify_title,
-            "low_time_seconds": request.user.low_time_seconds,
-            "tap_confirm": request.user.tap_confirm,
-            "challenges_from_played_only": request.user.challenges_from_played_only,
-        })
+        form = SettingsForm(
+            initial={
+                "language": request.user.language,
+                "invisible": request.user.invisible,
+                "notify_sound": request.user.notify_sound,
+                "notify_title": request.user.notify_title,
+                "low_time_seconds": request.user.low_time_seconds,
+                "tap_confirm": request.user.tap_confirm,
+                "challenges_from_played_only": request.user.challenges_from_played_only,
+            }
+        )
     return render(request, "accounts/settings.html", {"form": form})
 
 
@@ -220,11 +231,14 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 
 def locked_out(
-    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None,
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """django-axes lockout page: a clear message, status 429 (the address's slow lane:
     "wait N seconds", accounts/throttle.py)."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     slowed = getattr(request, "kropki_login_slowed", None)
-    return render(request, "accounts/locked_out.html", {"cooloff_minutes": minutes, "slowed_seconds": slowed},
-                  status=429)
+    return render(
+        request, "accounts/locked_out.html", {"cooloff_minutes": minutes, "slowed_seconds": slowed}, status=429
+    )

@@ -120,7 +120,8 @@ async def first_computer_move(browser: Browser, match_id: int, started: float, t
     host = urllib.parse.urlparse(browser.base_url).netloc
     session = browser.cookie("sessionid")
     async with websockets.connect(
-        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"),
+        f"ws://{host}/ws/match/{match_id}/",
+        origin=Origin(f"http://{host}"),
         additional_headers=[("Cookie", f"sessionid={session}"), ("X-Forwarded-For", browser.address)],
         open_timeout=timeout,
     ) as ws:
@@ -205,9 +206,11 @@ class Attacker(threading.Thread):
         state = variant_of(self.variant).game().new_initial_state()
         host = urllib.parse.urlparse(self.browser.base_url).netloc
         async with websockets.connect(
-            f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"),
+            f"ws://{host}/ws/match/{match_id}/",
+            origin=Origin(f"http://{host}"),
             additional_headers=[
-                ("Cookie", f"sessionid={self.browser.cookie('sessionid')}"), ("X-Forwarded-For", self.browser.address),
+                ("Cookie", f"sessionid={self.browser.cookie('sessionid')}"),
+                ("X-Forwarded-For", self.browser.address),
             ],
             open_timeout=30,
         ) as ws:
@@ -236,9 +239,7 @@ class Attacker(threading.Thread):
 
 
 def attackers_start(url: str, addresses: list[str], *, variant: str, level: str) -> list[Attacker]:
-    attackers = [
-        Attacker(url, address, variant=variant, level=level, seed=i) for i, address in enumerate(addresses)
-    ]
+    attackers = [Attacker(url, address, variant=variant, level=level, seed=i) for i, address in enumerate(addresses)]
     for attacker in attackers:
         attacker.start()
     deadline = time.monotonic() + 120
@@ -253,7 +254,8 @@ def attackers_stop(attackers: list[Attacker]) -> dict:
     for attacker in attackers:
         attacker.join(timeout=90)
     return {
-        "replies": sum(a.replies for a in attackers), "moves": sum(a.moves for a in attackers),
+        "replies": sum(a.replies for a in attackers),
+        "moves": sum(a.moves for a in attackers),
         "errors": sorted({e for a in attackers for e in a.errors}),
     }
 
@@ -279,8 +281,13 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
         sock = workdir / "redis.sock"
         redis_proc = devredis.start(sock)
         site = live.make_live_site(
-            workdir, f"unix://{sock}", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
-            MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60",
+            workdir,
+            f"unix://{sock}",
+            BEHIND_PROXY="1",
+            MOVE_SECONDS="600",
+            GUESTS_PER_IP="10",
+            MATCH_STARTS_PER_MINUTE="6",
+            MATCH_STARTS_PER_ADDRESS_MINUTE="60",
         )
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=2)
@@ -293,8 +300,11 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
 
         quiet = phase("10.1.0")
         result: dict = {
-            "variant": variant, "level": level, "honest": honest,
-            "quiet_p50_s": round(statistics.median(quiet), 3), "quiet_p99_s": round(percentile(quiet, 0.99), 3),
+            "variant": variant,
+            "level": level,
+            "honest": honest,
+            "quiet_p50_s": round(statistics.median(quiet), 3),
+            "quiet_p99_s": round(percentile(quiet, 0.99), 3),
         }
         timed = list(quiet)
         ok = True
@@ -307,10 +317,14 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
             flooder.stop.set()
             flooder.join(timeout=120)
             timed += flooded
-            result.update({
-                "flood_p50_s": round(statistics.median(flooded), 3), "flood_p99_s": round(percentile(flooded, 0.99), 3),
-                "flood_posts": flooder.posts, "flood_statuses": flooder.statuses,
-            })
+            result.update(
+                {
+                    "flood_p50_s": round(statistics.median(flooded), 3),
+                    "flood_p99_s": round(percentile(flooded, 0.99), 3),
+                    "flood_posts": flooder.posts,
+                    "flood_statuses": flooder.statuses,
+                }
+            )
             result["p50_ratio"] = round(result["flood_p50_s"] / result["quiet_p50_s"], 2)
             result["p99_ratio"] = round(result["flood_p99_s"] / result["quiet_p99_s"], 2)
             ok = ok and result["p50_ratio"] <= 2 and result["p99_ratio"] <= 2
@@ -324,12 +338,15 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
                 starved = phase(prefix)
                 stats = attackers_stop(attackers)
                 timed += starved
-                result.update({
-                    f"{name}_p50_s": round(statistics.median(starved), 3),
-                    f"{name}_p99_s": round(percentile(starved, 0.99), 3),
-                    f"{name}_p99_ratio": round(percentile(starved, 0.99) / result["quiet_p99_s"], 2),
-                    f"{name}_attacker_replies": stats["replies"], f"{name}_attacker_errors": stats["errors"],
-                })
+                result.update(
+                    {
+                        f"{name}_p50_s": round(statistics.median(starved), 3),
+                        f"{name}_p99_s": round(percentile(starved, 0.99), 3),
+                        f"{name}_p99_ratio": round(percentile(starved, 0.99) / result["quiet_p99_s"], 2),
+                        f"{name}_attacker_replies": stats["replies"],
+                        f"{name}_attacker_errors": stats["errors"],
+                    }
+                )
                 ok = ok and result[f"{name}_p99_ratio"] <= 2
         active = int(site.manage("shell", "-c", ACTIVE).stdout.split("ACTIVE:")[1].split()[0])
         result["timeouts"] = sum(1 for value in timed if value >= timeout)

@@ -85,9 +85,28 @@ class BotQueue:
         env = dict(os.environ, PYTHONPATH=str(root))
         with open(self.workdir / "worker.log", "w") as log:  # the worker keeps its own copy
             self.worker = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "bench.kropki_bot_queue", "worker", "-Q", "bots",
-                 "--concurrency", "2", "--pool", "prefork", "--loglevel", "WARNING", "-n", "bench-bots@%h"],
-                cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "bench.kropki_bot_queue",
+                    "worker",
+                    "-Q",
+                    "bots",
+                    "--concurrency",
+                    "2",
+                    "--pool",
+                    "prefork",
+                    "--loglevel",
+                    "WARNING",
+                    "-n",
+                    "bench-bots@%h",
+                ],
+                cwd=root,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
                 start_new_session=True,
             )
         sys.path.insert(0, str(root))
@@ -105,8 +124,9 @@ class BotQueue:
         """(seconds from sending to the result, seconds of the search in the worker)."""
         game = state.game
         start = time.perf_counter()
-        result = self.task.apply_async((game.width, game.height, list(state.history), level, seed),
-                                       queue="bots").get(timeout=60)
+        result = self.task.apply_async((game.width, game.height, list(state.history), level, seed), queue="bots").get(
+            timeout=60
+        )
         return time.perf_counter() - start, result["search_s"]
 
     def close(self) -> None:
@@ -164,11 +184,18 @@ def measure(names: list[str], args, rng: random.Random, queue: BotQueue | None) 
                 start = time.perf_counter()
                 choose_action(state.clone(), level, seed=rng.randrange(1 << 30))
                 times.append(time.perf_counter() - start)
-            row = {"game": name, "level": level, "median": round(statistics.median(times), 3),
-                   "max": round(max(times), 3), "moves": len(times)}
+            row = {
+                "game": name,
+                "level": level,
+                "median": round(statistics.median(times), 3),
+                "max": round(max(times), 3),
+                "moves": len(times),
+            }
             rows.append(row)
-            print(f"{name:16} {level:7} median {row['median']:6.3f} s  max {row['max']:6.3f} s  ({len(times)} moves)",
-                  flush=True)
+            print(
+                f"{name:16} {level:7} median {row['median']:6.3f} s  max {row['max']:6.3f} s  ({len(times)} moves)",
+                flush=True,
+            )
     return rows
 
 

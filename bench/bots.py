@@ -44,8 +44,9 @@ class OutsideEngine:
     on its stdout."""
 
     def __init__(self, command: str) -> None:
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
 
     def ask(self, line: str) -> str:
         assert self.proc.stdin and self.proc.stdout
@@ -138,8 +139,12 @@ def play_one(job: tuple) -> dict:
         s = state.scores()
         winner = 1 if s[0] > s[1] else 2 if s[1] > s[0] else None
     scores = state.scores() if hasattr(state, "scores") else (0, 0)
-    return {"winner": None if winner is None else labels[winner], "times": times, "plies": ply,
-            "scores": {labels[1]: scores[0], labels[2]: scores[1]}}
+    return {
+        "winner": None if winner is None else labels[winner],
+        "times": times,
+        "plies": ply,
+        "scores": {labels[1]: scores[0], labels[2]: scores[1]},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,8 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="trudny", help="our level for --gtp (default trudny)")
     parser.add_argument("--size", type=int, action="append", help="Kropki board side: 10 or 20 (repeatable)")
     parser.add_argument("--max-plies", type=int, default=None, help="Kropki: stop and score a game after P plies")
-    parser.add_argument("--pairing", action="append", metavar="A:B",
-                        help="Kropki: play A against B instead (levels, frozen-<level>, losowy), repeatable")
+    parser.add_argument(
+        "--pairing",
+        action="append",
+        metavar="A:B",
+        help="Kropki: play A against B instead (levels, frozen-<level>, losowy), repeatable",
+    )
     args = parser.parse_args(argv)
 
     boards: list[tuple[str, dict]] = []
@@ -180,8 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         for slug, params in boards:
             name = slug if slug != "kropki" else f"kropki {params['width']}x{params['height']}"
             for a, b in pairings:
-                jobs = [(slug, a, b, i, args.budget, params, args.max_plies if slug == "kropki" else None, args.gtp)
-                        for i in range(args.games)]
+                jobs = [
+                    (slug, a, b, i, args.budget, params, args.max_plies if slug == "kropki" else None, args.gtp)
+                    for i in range(args.games)
+                ]
                 results = pool.map(play_one, jobs, chunksize=1)
                 a_wins = sum(r["winner"] == a for r in results)
                 b_wins = sum(r["winner"] == b for r in results)
@@ -195,10 +206,23 @@ def main(argv: list[str] | None = None) -> int:
                 decided = a_wins + b_wins
                 share = a_wins / decided if decided else 1.0
                 points = f"; points {points_a}:{points_b}" if points_a or points_b else ""
-                print(f"{name:15} {a:7} vs {b:7}: {a_wins:3} wins, {draws:3} draws, {b_wins:3} losses"
-                      f"  ({share:.0%} of decided games{points})", flush=True)
-                pairings_out.append({"game": name, "a": a, "b": b, "a_wins": a_wins, "b_wins": b_wins,
-                                     "draws": draws, "a_points": points_a, "b_points": points_b})
+                print(
+                    f"{name:15} {a:7} vs {b:7}: {a_wins:3} wins, {draws:3} draws, {b_wins:3} losses"
+                    f"  ({share:.0%} of decided games{points})",
+                    flush=True,
+                )
+                pairings_out.append(
+                    {
+                        "game": name,
+                        "a": a,
+                        "b": b,
+                        "a_wins": a_wins,
+                        "b_wins": b_wins,
+                        "draws": draws,
+                        "a_points": points_a,
+                        "b_points": points_b,
+                    }
+                )
     seconds_out = []
     for (slug, level), ts in sorted(move_times.items()):
         med, mx = statistics.median(ts), max(ts)

@@ -96,8 +96,9 @@ class ChatLoad:
     """Chat writers for some matches: each writer a socket of its own, writing one line every
     WRITER_INTERVAL s (first at a random offset) until ``stop``; latencies of the echoes."""
 
-    def __init__(self, hosts: list[str], cookie_name: str, specs: list[dict], watchers_per_match: int, seed: int,
-                 timeout: float) -> None:
+    def __init__(
+        self, hosts: list[str], cookie_name: str, specs: list[dict], watchers_per_match: int, seed: int, timeout: float
+    ) -> None:
         self.hosts, self.cookie_name, self.specs = hosts, cookie_name, specs
         self.watchers = watchers_per_match
         self.rng = random.Random(seed)
@@ -115,8 +116,12 @@ class ChatLoad:
             writers = [("players", p) for p in spec["players"]]
             writers += [("spectators", w) for w in spec["watchers"][: self.watchers]]
             for k, (room, who) in enumerate(writers):  # spread over the daphnes
-                ws = await bench_live.connect(self.hosts[(i + k) % len(self.hosts)], f"/ws/match/{spec['match']}/",
-                                              f"{self.cookie_name}={who['cookie']}", self.timeout)
+                ws = await bench_live.connect(
+                    self.hosts[(i + k) % len(self.hosts)],
+                    f"/ws/match/{spec['match']}/",
+                    f"{self.cookie_name}={who['cookie']}",
+                    self.timeout,
+                )
                 self.sockets.append(ws)
                 self.tasks.append(asyncio.create_task(self.write(ws, room, random.Random(self.rng.random()))))
 
@@ -154,8 +159,18 @@ class ChatLoad:
             await ws.close()
 
 
-def chat_worker(hosts: list[str], cookie_name: str, specs: list[dict], watchers: int, seed: int, timeout: float,
-                opened, go, stop, results) -> None:
+def chat_worker(
+    hosts: list[str],
+    cookie_name: str,
+    specs: list[dict],
+    watchers: int,
+    seed: int,
+    timeout: float,
+    opened,
+    go,
+    stop,
+    results,
+) -> None:
     """The chat writers in a process of their own, so that their frames never wait in the event
     loop of the client that times the moves (the bench measures the server, not itself)."""
 
@@ -188,9 +203,12 @@ def flood_worker(hosts: list[str], match_ids: list[int], loops: int, opened, go,
         while not stop.is_set():
             key = "failed"
             try:  # from the attacker's own address (the site trusts the proxy's header here, BEHIND_PROXY)
-                ws = await websockets.connect(f"ws://{host}/ws/match/{match_ids[i % len(match_ids)]}/",
-                                              origin=Origin(f"http://{host}"), open_timeout=10,
-                                              additional_headers=[("X-Forwarded-For", FLOOD_ADDRESS)])
+                ws = await websockets.connect(
+                    f"ws://{host}/ws/match/{match_ids[i % len(match_ids)]}/",
+                    origin=Origin(f"http://{host}"),
+                    open_timeout=10,
+                    additional_headers=[("X-Forwarded-For", FLOOD_ADDRESS)],
+                )
                 frame = await asyncio.wait_for(ws.recv(), 10)
                 key = "state" if '"state"' in frame else "other"
                 await ws.close()
@@ -220,8 +238,7 @@ class ChatProcess:
 
         ctx = multiprocessing.get_context("spawn")
         self.opened, self.go, self.stop, self.results = ctx.Event(), ctx.Event(), ctx.Event(), ctx.Queue()
-        self.proc = ctx.Process(target=worker, args=(*args, self.opened, self.go, self.stop, self.results),
-                                daemon=True)
+        self.proc = ctx.Process(target=worker, args=(*args, self.opened, self.go, self.stop, self.results), daemon=True)
         self.latencies: list[float] = []
         self.lines = 0
         self.errors: dict[str, int] = {}
@@ -242,8 +259,18 @@ class ChatProcess:
         self.proc.join(10)
 
 
-async def phase(hosts: list[str], setup: dict, specs: list[dict], variant: str, args, cpu, sizes, counters,
-                seed: int, chat_writers: int) -> tuple[list[float], int, float, ChatProcess | None]:
+async def phase(
+    hosts: list[str],
+    setup: dict,
+    specs: list[dict],
+    variant: str,
+    args,
+    cpu,
+    sizes,
+    counters,
+    seed: int,
+    chat_writers: int,
+) -> tuple[list[float], int, float, ChatProcess | None]:
     load = None
     if chat_writers and args.flood:
         load = ChatProcess(hosts, [spec["match"] for spec in specs], args.flood, worker=flood_worker)
@@ -253,9 +280,21 @@ async def phase(hosts: list[str], setup: dict, specs: list[dict], variant: str, 
         await load.open(args.timeout)
     t0 = time.perf_counter()
     try:
-        matches = asyncio.create_task(bench_live.run_matches(
-            hosts, {"cookie_name": setup["cookie_name"], "matches": specs}, variant, args.moves, seed,
-            args.think_ms / 1000, cpu, sizes, counters, args.timeout, args.max_seconds))
+        matches = asyncio.create_task(
+            bench_live.run_matches(
+                hosts,
+                {"cookie_name": setup["cookie_name"], "matches": specs},
+                variant,
+                args.moves,
+                seed,
+                args.think_ms / 1000,
+                cpu,
+                sizes,
+                counters,
+                args.timeout,
+                args.max_seconds,
+            )
+        )
         # run_matches lets every socket connect and read its state for 0.5 + 0.02 n s, then starts the moves:
         # the writers start then too (each at a random offset within its first interval)
         await asyncio.sleep(0.5 + 0.02 * len(specs) + 0.05)
@@ -277,12 +316,17 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=40, help="moves per match at most (default 40)")
     parser.add_argument("--variant", default="kropki-10")
     parser.add_argument("--chat-per-s", type=float, default=5.0, help="chat lines per second per match (default 5)")
-    parser.add_argument("--think-ms", type=float, default=200.0,
-                        help="a player waits this long (x U(0.5, 1.5)) before each move (default 200), so a "
-                             "phase lasts long enough for the chat to run beside it")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=200.0,
+        help="a player waits this long (x U(0.5, 1.5)) before each move (default 200), so a "
+        "phase lasts long enough for the chat to run beside it",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--daphnes", type=int, default=1,
-                        help="daphne processes (default 1); players and writers are spread over them")
+    parser.add_argument(
+        "--daphnes", type=int, default=1, help="daphne processes (default 1); players and writers are spread over them"
+    )
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--max-seconds", type=float, default=900.0)
     parser.add_argument("--flood", type=int, default=0, help="the second phase: this many reconnect loops, no chat")
@@ -291,37 +335,57 @@ def main() -> int:
     writers = max(2, math.ceil(args.chat_per_s * WRITER_INTERVAL))  # the two players and the spectators
     per_round = 2 * args.matches
     ms = lambda v: round(v * 1000, 2)  # noqa: E731
-    report: dict = {"variant": args.variant, "matches": args.matches, "rounds": args.rounds, "daphnes": args.daphnes,
-                    "chat_per_s": round(writers / WRITER_INTERVAL, 2), "chat_writers_per_match": writers,
-                    "tree_rev": bench_live.tree_revision(ROOT)}
+    report: dict = {
+        "variant": args.variant,
+        "matches": args.matches,
+        "rounds": args.rounds,
+        "daphnes": args.daphnes,
+        "chat_per_s": round(writers / WRITER_INTERVAL, 2),
+        "chat_writers_per_match": writers,
+        "tree_rev": bench_live.tree_revision(ROOT),
+    }
     workdir = Path(tempfile.mkdtemp(prefix="kropki-bench-chat-"))
     redis_proc, redis_url = bench_live.start_redis(workdir)
     site = None
     sizes = bench_live.FrameSizes()
     counters: dict = {"rate_limited": 0}
-    results: dict[str, dict] = {"alone": {"lat": [], "moves": 0, "secs": 0.0},
-                                "chat": {"lat": [], "moves": 0, "secs": 0.0, "chat_lat": [], "lines": 0,
-                                         "errors": {}}}
+    results: dict[str, dict] = {
+        "alone": {"lat": [], "moves": 0, "secs": 0.0},
+        "chat": {"lat": [], "moves": 0, "secs": 0.0, "chat_lat": [], "lines": 0, "errors": {}},
+    }
     error = None
     try:
-        budget = {} if not args.flood else {  # production's handshake budget (tests/live.py lifts it)
-            "WS_CONNECTS_PER_IP_BURST": "60", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "40", "WS_CONNECTS_PER_USER_BURST": "30",
-            "BEHIND_PROXY": "1"}  # so that the flood's X-Forwarded-For is its address
-        site = bench_live.make_tree_site(workdir, redis_url, ROOT, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING",
-                                         **budget)
-        result = site.manage("shell", "-c", SETUP % {"n": per_round * args.rounds, "variant": args.variant,
-                                                      "watchers": writers - 2}, timeout=600)
+        budget = (
+            {}
+            if not args.flood
+            else {  # production's handshake budget (tests/live.py lifts it)
+                "WS_CONNECTS_PER_IP_BURST": "60",
+                "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "40",
+                "WS_CONNECTS_PER_USER_BURST": "30",
+                "BEHIND_PROXY": "1",
+            }
+        )  # so that the flood's X-Forwarded-For is its address
+        site = bench_live.make_tree_site(
+            workdir, redis_url, ROOT, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING", **budget
+        )
+        result = site.manage(
+            "shell",
+            "-c",
+            SETUP % {"n": per_round * args.rounds, "variant": args.variant, "watchers": writers - 2},
+            timeout=600,
+        )
         setup = json.loads(next(x for x in result.stdout.splitlines() if x.startswith("JSON:"))[5:])
         hosts = [site.start_daphne(name=f"daphne{i}")[1].split("//", 1)[1] for i in range(args.daphnes)]
         cpu = bench_live.CpuMeter([p.popen.pid for p in site.procs], redis_proc.pid)
         specs = setup["matches"]
         for r in range(args.rounds):
-            chunk = specs[r * per_round:(r + 1) * per_round]
+            chunk = specs[r * per_round : (r + 1) * per_round]
             quiet, chatty = chunk[0::2], chunk[1::2]  # odd ones have spectators (SETUP)
             for name, group, chat_writers in (("alone", quiet, 0), ("chat", chatty, writers)):
                 print(f"==> round {r + 1}: {len(group)} matches, {name}", file=sys.stderr)
-                lat, moves, secs, load = asyncio.run(phase(hosts, setup, group, args.variant, args, cpu, sizes,
-                                                           counters, args.seed + r, chat_writers))
+                lat, moves, secs, load = asyncio.run(
+                    phase(hosts, setup, group, args.variant, args, cpu, sizes, counters, args.seed + r, chat_writers)
+                )
                 res = results[name]
                 res["lat"] += lat
                 res["moves"] += moves
@@ -344,17 +408,23 @@ def main() -> int:
 
     if error is None:
         alone, chat = results["alone"], results["chat"]
-        report["alone"] = {"moves": alone["moves"], "moves_per_s": round(alone["moves"] / alone["secs"], 1),
-                           "p50_ms": ms(bench_live.percentile(alone["lat"], 0.5)),
-                           "p99_ms": ms(bench_live.percentile(alone["lat"], 0.99))}
-        report["chat"] = {"moves": chat["moves"], "moves_per_s": round(chat["moves"] / chat["secs"], 1),
-                          "p50_ms": ms(bench_live.percentile(chat["lat"], 0.5)),
-                          "p99_ms": ms(bench_live.percentile(chat["lat"], 0.99)),
-                          "chat_lines": chat["lines"],
-                          "chat_per_s_measured": round(chat["lines"] / chat["secs"], 1),
-                          "chat_p50_ms": ms(bench_live.percentile(chat["chat_lat"], 0.5)),
-                          "chat_p99_ms": ms(bench_live.percentile(chat["chat_lat"], 0.99)),
-                          "chat_errors": chat["errors"]}
+        report["alone"] = {
+            "moves": alone["moves"],
+            "moves_per_s": round(alone["moves"] / alone["secs"], 1),
+            "p50_ms": ms(bench_live.percentile(alone["lat"], 0.5)),
+            "p99_ms": ms(bench_live.percentile(alone["lat"], 0.99)),
+        }
+        report["chat"] = {
+            "moves": chat["moves"],
+            "moves_per_s": round(chat["moves"] / chat["secs"], 1),
+            "p50_ms": ms(bench_live.percentile(chat["lat"], 0.5)),
+            "p99_ms": ms(bench_live.percentile(chat["lat"], 0.99)),
+            "chat_lines": chat["lines"],
+            "chat_per_s_measured": round(chat["lines"] / chat["secs"], 1),
+            "chat_p50_ms": ms(bench_live.percentile(chat["chat_lat"], 0.5)),
+            "chat_p99_ms": ms(bench_live.percentile(chat["chat_lat"], 0.99)),
+            "chat_errors": chat["errors"],
+        }
         report["p99_ratio"] = round(report["chat"]["p99_ms"] / report["alone"]["p99_ms"], 3)
         report["p50_ratio"] = round(report["chat"]["p50_ms"] / report["alone"]["p50_ms"], 3)
         report["target_p99_ratio"] = 2.0 if args.flood else 1.2
@@ -368,9 +438,11 @@ def main() -> int:
             for key in ("chat_lines", "chat_per_s_measured", "chat_p50_ms", "chat_p99_ms"):
                 report["flood"].pop(key, None)
         other = report.get("chat") or report["flood"]
-        print(f"moves alone: p50 {report['alone']['p50_ms']} ms, p99 {report['alone']['p99_ms']} ms; "
-              f"with {'the flood' if args.flood else 'chat'}: p50 {other['p50_ms']} ms, p99 {other['p99_ms']} ms; "
-              f"p99 ratio {report['p99_ratio']} (target <= {report['target_p99_ratio']})")
+        print(
+            f"moves alone: p50 {report['alone']['p50_ms']} ms, p99 {report['alone']['p99_ms']} ms; "
+            f"with {'the flood' if args.flood else 'chat'}: p50 {other['p50_ms']} ms, p99 {other['p99_ms']} ms; "
+            f"p99 ratio {report['p99_ratio']} (target <= {report['target_p99_ratio']})"
+        )
     else:
         report["error"] = error
         print(f"FAILED: {error}", file=sys.stderr)

@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
             state = position(size, fill)
             _, info = kropki_bot.search(state, args.seconds, random.Random(1))
             row = {
-                "board": f"{size}x{size}", "position": label,
+                "board": f"{size}x{size}",
+                "position": label,
                 "python_full": round(kropki_bot.python_playout_speed(state, args.seconds)),
                 "frozen_iterations": round(frozen_iterations(state, args.seconds)),
                 "c_full": round(kropki_bot.playout_speed(state, args.seconds)),
@@ -85,9 +86,11 @@ def main(argv: list[str] | None = None) -> int:
             }
             row["c_over_python"] = round(row["c_full"] / row["python_full"])
             rows.append(row)
-            print(f"{row['board']:6} {label:8} Python {row['python_full']:7}/s  frozen search {row['frozen_iterations']:6}/s"
-                  f"  C {row['c_full']:8}/s  C in search {row['c_search']:7}/s  (C/Python {row['c_over_python']}x)",
-                  flush=True)
+            print(
+                f"{row['board']:6} {label:8} Python {row['python_full']:7}/s  frozen search {row['frozen_iterations']:6}/s"
+                f"  C {row['c_full']:8}/s  C in search {row['c_search']:7}/s  (C/Python {row['c_over_python']}x)",
+                flush=True,
+            )
     print(json.dumps({"playouts_per_second": rows}))
     return 0
 

@@ -130,8 +130,12 @@ async def connect(host: str, path: str, cookie: str | None, timeout: float = 30)
 
     headers = [("Cookie", cookie)] if cookie else []
     return await websockets.connect(
-        f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=timeout,
-        max_size=2**24, compression=None,
+        f"ws://{host}{path}",
+        origin=Origin(f"http://{host}"),
+        additional_headers=headers,
+        open_timeout=timeout,
+        max_size=2**24,
+        compression=None,
     )
 
 
@@ -146,8 +150,10 @@ class FrameSizes:
         self.by_type.setdefault(str(frame.get("type")), []).append(size)
 
     def report(self) -> dict[str, dict[str, float]]:
-        return {kind: {"n": len(sizes), "median": round(statistics.median(sizes)), "max": max(sizes)}
-                for kind, sizes in sorted(self.by_type.items())}
+        return {
+            kind: {"n": len(sizes), "median": round(statistics.median(sizes)), "max": max(sizes)}
+            for kind, sizes in sorted(self.by_type.items())
+        }
 
 
 class Position:
@@ -189,8 +195,9 @@ class Position:
         head = self.header(frame)
         mine = self.state.current_player() if self.status == "active" else None
         if "to_move" in head and head["to_move"] != mine:
-            raise RuntimeError(f"{self.label}: ply {self.ply}: frame says to_move={head['to_move']}, "
-                               f"the engine says {mine}")
+            raise RuntimeError(
+                f"{self.label}: ply {self.ply}: frame says to_move={head['to_move']}, the engine says {mine}"
+            )
 
     def apply(self, frame: dict) -> None:
         """A ``moved``/``finished`` frame with ply = self.ply + 1."""
@@ -198,14 +205,17 @@ class Position:
         if action is not None:
             by = frame.get("by")
             if by is not None and by != self.state.current_player():
-                raise RuntimeError(f"{self.label}: ply {frame['ply']}: moved by {by}, the engine's player to move "
-                                   f"is {self.state.current_player()}")
+                raise RuntimeError(
+                    f"{self.label}: ply {frame['ply']}: moved by {by}, the engine's player to move "
+                    f"is {self.state.current_player()}"
+                )
             self.state.apply_action(action)
             self.ply += 1
         if frame.get("ply") != self.ply:
             raise RuntimeError(f"{self.label}: frame ply {frame.get('ply')} != the client's {self.ply}")
-        self.status = self.header(frame).get("status") or ("finished" if frame.get("type") == "finished"
-                                                           else self.status)
+        self.status = self.header(frame).get("status") or (
+            "finished" if frame.get("type") == "finished" else self.status
+        )
         self.check(frame)
 
     @property
@@ -246,9 +256,21 @@ def describe_close(ws, exc: Exception | None) -> str:
     return f"{text}: {type(exc).__name__}: {exc}" if exc is not None else text
 
 
-async def play_match(hosts: list[str], cookie_name: str, spec: dict, variant: str, max_moves: int,
-                     rng: random.Random, latencies: list[float], start: asyncio.Event, done: Done, sizes: FrameSizes,
-                     counters: dict, think: float = 0.0, timeout: float = 30.0) -> int:
+async def play_match(
+    hosts: list[str],
+    cookie_name: str,
+    spec: dict,
+    variant: str,
+    max_moves: int,
+    rng: random.Random,
+    latencies: list[float],
+    start: asyncio.Event,
+    done: Done,
+    sizes: FrameSizes,
+    counters: dict,
+    think: float = 0.0,
+    timeout: float = 30.0,
+) -> int:
     """Two sockets play random legal moves; returns the number of moves made."""
     label = f"match {spec['match']}"
     queue: asyncio.Queue = asyncio.Queue()
@@ -322,8 +344,15 @@ async def play_match(hosts: list[str], cookie_name: str, spec: dict, variant: st
     return moves
 
 
-async def echo_pair(hosts: list[str], index: int, rounds: int, latencies: list[float], start: asyncio.Event,
-                    done: Done, timeout: float = 30.0) -> int:
+async def echo_pair(
+    hosts: list[str],
+    index: int,
+    rounds: int,
+    latencies: list[float],
+    start: asyncio.Event,
+    done: Done,
+    timeout: float = 30.0,
+) -> int:
     group = f"bench{index}"
     sockets = []
 
@@ -347,8 +376,9 @@ async def echo_pair(hosts: list[str], index: int, rounds: int, latencies: list[f
                 while (await recv(sockets[1 - sender])).get("data") != n:
                     pass
             except TimeoutError:
-                raise RuntimeError(f"baseline pair {index} ({hosts}): relay {n} from socket {sender} never reached "
-                                   f"the other socket") from None
+                raise RuntimeError(
+                    f"baseline pair {index} ({hosts}): relay {n} from socket {sender} never reached the other socket"
+                ) from None
             latencies.append(time.perf_counter() - sent)
             while (await recv(sockets[sender])).get("data") != n:
                 pass
@@ -437,8 +467,10 @@ async def run_baseline(hosts: list[str], n: int, rounds: int, cpu: CpuMeter, tim
     latencies: list[float] = []
     start = asyncio.Event()
     done = Done(n, on_end=cpu.sample)
-    tasks = [asyncio.create_task(echo_pair(pair_hosts(hosts, i), i, rounds, latencies, start, done, timeout))
-             for i in range(n)]
+    tasks = [
+        asyncio.create_task(echo_pair(pair_hosts(hosts, i), i, rounds, latencies, start, done, timeout))
+        for i in range(n)
+    ]
     await asyncio.sleep(0)
     await asyncio.sleep(0.5 + 0.02 * n)  # let every pair connect and join before the clock starts
     before = cpu.sample()
@@ -448,17 +480,42 @@ async def run_baseline(hosts: list[str], n: int, rounds: int, cpu: CpuMeter, tim
     return latencies, done.ended - t0, CpuMeter.per(before, done.end_sample, len(latencies))
 
 
-async def run_matches(hosts: list[str], setup: dict, variant: str, max_moves: int, seed: int, think: float,
-                      cpu: CpuMeter, sizes: FrameSizes, counters: dict, timeout: float, max_seconds: float):
+async def run_matches(
+    hosts: list[str],
+    setup: dict,
+    variant: str,
+    max_moves: int,
+    seed: int,
+    think: float,
+    cpu: CpuMeter,
+    sizes: FrameSizes,
+    counters: dict,
+    timeout: float,
+    max_seconds: float,
+):
     latencies: list[float] = []
     start = asyncio.Event()
     rng = random.Random(seed)
     specs = setup["matches"]
     done = Done(len(specs), on_end=cpu.sample)
     tasks = [
-        asyncio.create_task(play_match(pair_hosts(hosts, i), setup["cookie_name"], spec, variant, max_moves,
-                                       random.Random(rng.random()), latencies, start, done, sizes, counters, think,
-                                       timeout))
+        asyncio.create_task(
+            play_match(
+                pair_hosts(hosts, i),
+                setup["cookie_name"],
+                spec,
+                variant,
+                max_moves,
+                random.Random(rng.random()),
+                latencies,
+                start,
+                done,
+                sizes,
+                counters,
+                think,
+                timeout,
+            )
+        )
         for i, spec in enumerate(specs)
     ]
     # let every socket connect and get its state before the clock starts
@@ -496,21 +553,39 @@ class TreeSite(live.LiveSite):
 
     def manage(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
         result = subprocess.run(
-            [str(self.bin / "python"), "manage.py", *args], cwd=self.root, env=self.env, capture_output=True,
-            text=True, timeout=timeout,
+            [str(self.bin / "python"), "manage.py", *args],
+            cwd=self.root,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
         if result.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} ({self.root}) failed:\n{result.stdout}\n{result.stderr}")
         return result
 
-    def start_daphne(self, port: int | None = None, name: str = "daphne", ready_path: str = "/") -> tuple[live.Proc, str]:
+    def start_daphne(
+        self, port: int | None = None, name: str = "daphne", ready_path: str = "/"
+    ) -> tuple[live.Proc, str]:
         port = port or live.free_port()
         log = self.workdir / f"{name}.log"
         with open(log, "ab") as handle:
             popen = subprocess.Popen(
-                [str(self.bin / "python"), str(self.bin / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                 *live.DAPHNE_LIMITS, "kropki_site.asgi:application"],
-                cwd=self.root, env=self.env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                [
+                    str(self.bin / "python"),
+                    str(self.bin / "daphne"),
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    *live.DAPHNE_LIMITS,
+                    "kropki_site.asgi:application",
+                ],
+                cwd=self.root,
+                env=self.env,
+                stdout=handle,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
                 start_new_session=True,
             )
         proc = live.Proc(name, popen, log)
@@ -532,10 +607,15 @@ def make_tree_site(workdir: Path, redis_url: str, root: Path, **extra_env: str) 
 def tree_revision(root: Path) -> str:
     """``<short commit>`` of the checkout, ``+dirty`` when it has uncommitted changes to tracked files."""
     try:
-        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        rev = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         return (rev or "?") + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         return "?"
@@ -546,8 +626,10 @@ def daphne_hint(site: TreeSite | None) -> str:
     for proc in site.procs if site is not None else ():
         text = proc.log.read_text(errors="replace") if proc.log.exists() else ""
         if "PayloadExceeded" in text or "message exceeds" in text.lower():
-            return (f" [{proc.name}: PayloadExceededError in its log: a frame over daphne's "
-                    f"{live.WS_MAX_BYTES}-byte message limit]")
+            return (
+                f" [{proc.name}: PayloadExceededError in its log: a frame over daphne's "
+                f"{live.WS_MAX_BYTES}-byte message limit]"
+            )
     return ""
 
 
@@ -555,22 +637,43 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--moves", type=int, default=40, help="moves per match at most (default 40)")
-    parser.add_argument("--variant", default="kropki-10",
-                        help="kropki-10 (default), kropki-20, cztery-w-rzedzie (connect4), "
-                             "kropki-i-kwadraty (dots-and-boxes)")
+    parser.add_argument(
+        "--variant",
+        default="kropki-10",
+        help="kropki-10 (default), kropki-20, cztery-w-rzedzie (connect4), kropki-i-kwadraty (dots-and-boxes)",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--daphnes", type=int, default=1,
-                        help="daphne processes sharing Redis and the database (default 1); with 2+, the two "
-                             "sockets of each match (and of each baseline pair) are on different ones")
-    parser.add_argument("--think-ms", type=float, default=0.0,
-                        help="a bot waits this long before each move (default 0: as fast as the server answers)")
-    parser.add_argument("--tree", type=Path, default=ROOT,
-                        help="checkout whose code serves (migrate, set-up, daphne), with its .venv; default: this one")
+    parser.add_argument(
+        "--daphnes",
+        type=int,
+        default=1,
+        help="daphne processes sharing Redis and the database (default 1); with 2+, the two "
+        "sockets of each match (and of each baseline pair) are on different ones",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="a bot waits this long before each move (default 0: as fast as the server answers)",
+    )
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        default=ROOT,
+        help="checkout whose code serves (migrate, set-up, daphne), with its .venv; default: this one",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for any one frame (default 30)")
-    parser.add_argument("--max-seconds", type=float, default=900.0,
-                        help="seconds the baseline, and then the matches, may take at most (default 900)")
-    parser.add_argument("--no-baseline", action="store_true",
-                        help="skip the ws/ping/ relay baseline (a capacity search judges the moves alone)")
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=900.0,
+        help="seconds the baseline, and then the matches, may take at most (default 900)",
+    )
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip the ws/ping/ relay baseline (a capacity search judges the moves alone)",
+    )
     args = parser.parse_args()
 
     from games.catalogue import variant_keys
@@ -601,8 +704,11 @@ def main() -> int:
     error = None
     phase = "start"
     try:
-        print(f"==> site in {workdir} from {tree} ({report['tree_rev']}; "
-              f"DATABASE_URL={os.environ.get('DATABASE_URL') or 'temporary SQLite'})", file=sys.stderr)
+        print(
+            f"==> site in {workdir} from {tree} ({report['tree_rev']}; "
+            f"DATABASE_URL={os.environ.get('DATABASE_URL') or 'temporary SQLite'})",
+            file=sys.stderr,
+        )
         phase = "set-up"
         site = make_tree_site(workdir, redis_url, tree, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING")
         result = site.manage("shell", "-c", SETUP % {"n": args.matches, "variant": variant})
@@ -612,29 +718,46 @@ def main() -> int:
             raise RuntimeError(f"the set-up ran {setup['code']}, not the code of {tree}")
         hosts = [site.start_daphne(name=f"daphne{i}")[1].split("//", 1)[1] for i in range(args.daphnes)]
         cpu = CpuMeter([p.popen.pid for p in site.procs], redis_proc.pid)
-        print(f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
-              file=sys.stderr)
+        print(
+            f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
+            file=sys.stderr,
+        )
         if not args.no_baseline:
             phase = "baseline"
             try:
-                base_lat, base_secs, base_cpu = asyncio.run(run_baseline(
-                    hosts, args.matches, args.moves, cpu, args.timeout, args.max_seconds))
-                report.update({
-                    "baseline_relays": len(base_lat),
-                    "baseline_per_s": round(len(base_lat) / base_secs, 1),
-                    "baseline_p50_ms": ms(percentile(base_lat, 0.5)),
-                    "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
-                    "baseline_daphne_cpu_ms_per_relay": base_cpu["daphne"],
-                })
+                base_lat, base_secs, base_cpu = asyncio.run(
+                    run_baseline(hosts, args.matches, args.moves, cpu, args.timeout, args.max_seconds)
+                )
+                report.update(
+                    {
+                        "baseline_relays": len(base_lat),
+                        "baseline_per_s": round(len(base_lat) / base_secs, 1),
+                        "baseline_p50_ms": ms(percentile(base_lat, 0.5)),
+                        "baseline_p99_ms": ms(percentile(base_lat, 0.99)),
+                        "baseline_daphne_cpu_ms_per_relay": base_cpu["daphne"],
+                    }
+                )
             except Exception as exc:  # the baseline's own failure (channels_redis' core
                 # layer loses relays under load, the very loss the hub removed): reported, the moves still run
                 report["baseline_error"] = f"{type(exc).__name__}: {exc or 'took longer than --max-seconds'}"[:500]
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
         print(f"==> {args.matches} matches of {variant}, up to {args.moves} moves each", file=sys.stderr)
         phase = "matches"
-        lat, moves, secs, cpu_move = asyncio.run(run_matches(
-            hosts, setup, variant, args.moves, args.seed, args.think_ms / 1000, cpu, sizes, counters, args.timeout,
-            args.max_seconds))
+        lat, moves, secs, cpu_move = asyncio.run(
+            run_matches(
+                hosts,
+                setup,
+                variant,
+                args.moves,
+                args.seed,
+                args.think_ms / 1000,
+                cpu,
+                sizes,
+                counters,
+                args.timeout,
+                args.max_seconds,
+            )
+        )
     except Exception as exc:  # reported in the JSON line
         if isinstance(exc, TimeoutError) and not str(exc):
             exc = TimeoutError(f"the {phase} took longer than --max-seconds {args.max_seconds}")
@@ -652,23 +775,29 @@ def main() -> int:
     report["frame_bytes"] = sizes.report()
     report["rate_limited"] = counters["rate_limited"]
     if error is None:
-        report.update({
-            "moves": moves,
-            "seconds": round(secs, 2),
-            "moves_per_s": round(moves / secs, 1),
-            "p50_ms": ms(percentile(lat, 0.5)),
-            "p99_ms": ms(percentile(lat, 0.99)),
-            "daphne_cpu_ms_per_move": cpu_move["daphne"],
-            "redis_cpu_ms_per_move": cpu_move["redis"],
-            "client_cpu_ms_per_move": cpu_move["client"],
-        })
-        print(f"moves: {moves} in {secs:.1f} s = {report['moves_per_s']} moves/s; latency to the opponent "
-              f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms (mean {ms(statistics.fmean(lat))} ms); "
-              f"daphne CPU {report['daphne_cpu_ms_per_move']} ms/move")
+        report.update(
+            {
+                "moves": moves,
+                "seconds": round(secs, 2),
+                "moves_per_s": round(moves / secs, 1),
+                "p50_ms": ms(percentile(lat, 0.5)),
+                "p99_ms": ms(percentile(lat, 0.99)),
+                "daphne_cpu_ms_per_move": cpu_move["daphne"],
+                "redis_cpu_ms_per_move": cpu_move["redis"],
+                "client_cpu_ms_per_move": cpu_move["client"],
+            }
+        )
+        print(
+            f"moves: {moves} in {secs:.1f} s = {report['moves_per_s']} moves/s; latency to the opponent "
+            f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms (mean {ms(statistics.fmean(lat))} ms); "
+            f"daphne CPU {report['daphne_cpu_ms_per_move']} ms/move"
+        )
         if "baseline_relays" in report:
-            print(f"baseline (bare group_send echo): {report['baseline_relays']} relays, {report['baseline_per_s']}/s; "
-                  f"p50 {report['baseline_p50_ms']} ms, p99 {report['baseline_p99_ms']} ms; "
-                  f"daphne CPU {report['baseline_daphne_cpu_ms_per_relay']} ms/relay")
+            print(
+                f"baseline (bare group_send echo): {report['baseline_relays']} relays, {report['baseline_per_s']}/s; "
+                f"p50 {report['baseline_p50_ms']} ms, p99 {report['baseline_p99_ms']} ms; "
+                f"daphne CPU {report['baseline_daphne_cpu_ms_per_relay']} ms/relay"
+            )
         for kind, s in report["frame_bytes"].items():
             print(f"frames {kind}: {s['n']}, median {s['median']} B, max {s['max']} B")
     else:

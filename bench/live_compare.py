@@ -73,13 +73,42 @@ def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def run_live(tree: Path, variant: str, matches: int, moves: int, daphnes: int, think_ms: float, seed: int,
-             timeout: float, run_timeout: float, baseline: bool = True) -> dict:
+def run_live(
+    tree: Path,
+    variant: str,
+    matches: int,
+    moves: int,
+    daphnes: int,
+    think_ms: float,
+    seed: int,
+    timeout: float,
+    run_timeout: float,
+    baseline: bool = True,
+) -> dict:
     """One ``bench/live.py`` run; its JSON line (``error`` set when it failed or printed none)."""
-    cmd = [sys.executable, str(LIVE), "--tree", str(tree), "--variant", variant, "--matches", str(matches),
-           "--moves", str(moves), "--daphnes", str(daphnes), "--think-ms", str(think_ms), "--seed", str(seed),
-           "--timeout", str(timeout), "--max-seconds", str(max(60.0, run_timeout - 60)),
-           *([] if baseline else ["--no-baseline"])]
+    cmd = [
+        sys.executable,
+        str(LIVE),
+        "--tree",
+        str(tree),
+        "--variant",
+        variant,
+        "--matches",
+        str(matches),
+        "--moves",
+        str(moves),
+        "--daphnes",
+        str(daphnes),
+        "--think-ms",
+        str(think_ms),
+        "--seed",
+        str(seed),
+        "--timeout",
+        str(timeout),
+        "--max-seconds",
+        str(max(60.0, run_timeout - 60)),
+        *([] if baseline else ["--no-baseline"]),
+    ]
     t0 = time.monotonic()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=run_timeout, cwd=ROOT)
@@ -113,11 +142,13 @@ def short(report: dict) -> str:
     if report.get("error"):
         return f"ERROR {report['error'][:300]}"
     fb = report.get("frame_bytes", {})
-    return (f"{report.get('moves_per_s')} moves/s, p50 {report.get('p50_ms')} p99 {report.get('p99_ms')} ms "
-            f"(baseline {report.get('baseline_p50_ms')}/{report.get('baseline_p99_ms')}), daphne "
-            f"{report.get('daphne_cpu_ms_per_move')} ms CPU/move, moved {fb.get('moved', {}).get('median')}"
-            f"/{fb.get('moved', {}).get('max')} B, state max {fb.get('state', {}).get('max')} B, "
-            f"load {report.get('load_avg_1m')}, {report.get('wall_s')} s")
+    return (
+        f"{report.get('moves_per_s')} moves/s, p50 {report.get('p50_ms')} p99 {report.get('p99_ms')} ms "
+        f"(baseline {report.get('baseline_p50_ms')}/{report.get('baseline_p99_ms')}), daphne "
+        f"{report.get('daphne_cpu_ms_per_move')} ms CPU/move, moved {fb.get('moved', {}).get('median')}"
+        f"/{fb.get('moved', {}).get('max')} B, state max {fb.get('state', {}).get('max')} B, "
+        f"load {report.get('load_avg_1m')}, {report.get('wall_s')} s"
+    )
 
 
 def compare(args, trees: dict[str, Path]) -> dict:
@@ -126,8 +157,17 @@ def compare(args, trees: dict[str, Path]) -> dict:
     for r in range(args.rounds):
         for variant in args.variants:
             for name, tree in trees.items():  # A B, A B, ...
-                report = run_live(tree, variant, args.matches, args.moves, args.daphnes, args.think_ms,
-                                  args.seed + r, args.timeout, args.run_timeout)
+                report = run_live(
+                    tree,
+                    variant,
+                    args.matches,
+                    args.moves,
+                    args.daphnes,
+                    args.think_ms,
+                    args.seed + r,
+                    args.timeout,
+                    args.run_timeout,
+                )
                 report["round"] = r + 1
                 report["code"] = name
                 runs[variant][name].append(report)
@@ -149,9 +189,11 @@ def compare(args, trees: dict[str, Path]) -> dict:
         entry["ratio"] = {key: ratio(entry["new"][key], entry["old"][key]) for key, _, _ in METRICS}
         results[variant] = entry
 
-    print(f"\n{args.matches} matches, {args.daphnes} daphne(s), think {args.think_ms} ms, up to {args.moves} moves; "
-          f"medians of {args.rounds} rounds (old = {trees['old']} {tree_revision(trees['old'])}, "
-          f"new = {trees['new']} {tree_revision(trees['new'])})")
+    print(
+        f"\n{args.matches} matches, {args.daphnes} daphne(s), think {args.think_ms} ms, up to {args.moves} moves; "
+        f"medians of {args.rounds} rounds (old = {trees['old']} {tree_revision(trees['old'])}, "
+        f"new = {trees['new']} {tree_revision(trees['new'])})"
+    )
     for variant, entry in results.items():
         print(f"\n{variant} (runs ok: old {entry['old']['runs_ok']}, new {entry['new']['runs_ok']})")
         print(f"  {'':30} {'old':>10} {'new':>10} {'new/old':>8}")
@@ -163,9 +205,16 @@ def compare(args, trees: dict[str, Path]) -> dict:
         for name, errors in entry["errors"].items():
             for e in errors:
                 print(f"  {name} error: {e[:400]}")
-    return {"mode": "compare", "matches": args.matches, "daphnes": args.daphnes, "think_ms": args.think_ms,
-            "max_moves": args.moves, "rounds": args.rounds,
-            "trees": {name: {"path": str(t), "rev": tree_revision(t)} for name, t in trees.items()}, "results": results}
+    return {
+        "mode": "compare",
+        "matches": args.matches,
+        "daphnes": args.daphnes,
+        "think_ms": args.think_ms,
+        "max_moves": args.moves,
+        "rounds": args.rounds,
+        "trees": {name: {"path": str(t), "rev": tree_revision(t)} for name, t in trees.items()},
+        "results": results,
+    }
 
 
 def fmt(v) -> str:
@@ -185,11 +234,18 @@ class Search:
     def record(self, n: int, report: dict, target: float) -> None:
         p99 = report.get("p99_ms")
         ok = not report.get("error") and p99 is not None and p99 <= target
-        self.runs.append({"matches": n, "ok": ok, "p99_ms": p99, "p50_ms": report.get("p50_ms"),
-                          "moves_per_s": report.get("moves_per_s"),
-                          "daphne_cpu_ms_per_move": report.get("daphne_cpu_ms_per_move"),
-                          "load_avg_1m": report.get("load_avg_1m"), **({"error": report["error"][:300]}
-                                                                       if report.get("error") else {})})
+        self.runs.append(
+            {
+                "matches": n,
+                "ok": ok,
+                "p99_ms": p99,
+                "p50_ms": report.get("p50_ms"),
+                "moves_per_s": report.get("moves_per_s"),
+                "daphne_cpu_ms_per_move": report.get("daphne_cpu_ms_per_move"),
+                "load_avg_1m": report.get("load_avg_1m"),
+                **({"error": report["error"][:300]} if report.get("error") else {}),
+            }
+        )
         if ok:
             self.lo = max(self.lo, n)
         else:
@@ -207,8 +263,9 @@ class Search:
 
 def search(args, trees: dict[str, Path]) -> dict:
     deadline = time.monotonic() + args.budget_min * 60
-    searches = [Search(name, d, args.start, args.max_matches, args.tolerance)
-                for d in args.daphnes_list for name in trees]
+    searches = [
+        Search(name, d, args.start, args.max_matches, args.tolerance) for d in args.daphnes_list for name in trees
+    ]
     while any(s.next is not None for s in searches):
         for s in searches:
             if s.next is None:
@@ -219,8 +276,18 @@ def search(args, trees: dict[str, Path]) -> dict:
             n = s.next
             # No relay baseline: the target is absolute (p99 <= --p99-ms), and the baseline's own
             # channels_redis relay loses frames past ~200 matches, which ended the runs before the moves.
-            report = run_live(trees[s.tree], args.variant, n, args.moves, s.daphnes, args.think_ms, args.seed,
-                              args.timeout, args.run_timeout, baseline=False)
+            report = run_live(
+                trees[s.tree],
+                args.variant,
+                n,
+                args.moves,
+                s.daphnes,
+                args.think_ms,
+                args.seed,
+                args.timeout,
+                args.run_timeout,
+                baseline=False,
+            )
             s.record(n, report, args.p99_ms)
             log(f"search {s.tree} daphnes={s.daphnes} N={n}: {'ok' if s.runs[-1]['ok'] else 'FAIL'} {short(report)}")
         else:
@@ -230,17 +297,28 @@ def search(args, trees: dict[str, Path]) -> dict:
     results: dict = {name: {} for name in trees}
     for s in searches:
         results[s.tree][str(s.daphnes)] = s.result()
-    ratios = {str(d): ratio(results["new"][str(d)]["max_matches"], results["old"][str(d)]["max_matches"])
-              for d in args.daphnes_list}
+    ratios = {
+        str(d): ratio(results["new"][str(d)]["max_matches"], results["old"][str(d)]["max_matches"])
+        for d in args.daphnes_list
+    }
     print(f"\n{args.variant}, think {args.think_ms} ms, p99 <= {args.p99_ms} ms, {args.moves} moves per match")
     print(f"  {'daphnes':>8} {'old N':>8} {'new N':>8} {'new/old':>8}  (complete old/new; first failing N)")
     for d in args.daphnes_list:
         o, n = results["old"][str(d)], results["new"][str(d)]
-        print(f"  {d:>8} {o['max_matches']:>8} {n['max_matches']:>8} {fmt(ratios[str(d)]):>8}  "
-              f"({o['complete']}/{n['complete']}; {o['first_failing']}/{n['first_failing']})")
-    return {"mode": "search", "variant": args.variant, "think_ms": args.think_ms, "p99_target_ms": args.p99_ms,
-            "max_moves": args.moves, "trees": {name: {"path": str(t), "rev": tree_revision(t)} for name, t in trees.items()},
-            "results": results, "ratio": ratios}
+        print(
+            f"  {d:>8} {o['max_matches']:>8} {n['max_matches']:>8} {fmt(ratios[str(d)]):>8}  "
+            f"({o['complete']}/{n['complete']}; {o['first_failing']}/{n['first_failing']})"
+        )
+    return {
+        "mode": "search",
+        "variant": args.variant,
+        "think_ms": args.think_ms,
+        "p99_target_ms": args.p99_ms,
+        "max_moves": args.moves,
+        "trees": {name: {"path": str(t), "rev": tree_revision(t)} for name, t in trees.items()},
+        "results": results,
+        "ratio": ratios,
+    }
 
 
 def main() -> int:

@@ -64,8 +64,14 @@ def _prepare_database() -> tuple[str, Callable[[], None]]:
 
         cfg = dj_database_url.parse(url)
         name = f"{cfg['NAME']}_bench_{os.getpid()}"
-        admin: dict[str, Any] = dict(host=cfg["HOST"] or None, port=cfg["PORT"] or None, user=cfg["USER"] or None,
-                     password=cfg["PASSWORD"] or None, dbname="postgres", autocommit=True)
+        admin: dict[str, Any] = dict(
+            host=cfg["HOST"] or None,
+            port=cfg["PORT"] or None,
+            user=cfg["USER"] or None,
+            password=cfg["PASSWORD"] or None,
+            dbname="postgres",
+            autocommit=True,
+        )
         with psycopg.connect(**{k: v for k, v in admin.items() if v is not None}) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         os.environ["DATABASE_URL"] = url.rsplit("/", 1)[0] + "/" + name
@@ -112,12 +118,23 @@ def _kropki_match(alice, bob, moves: int = 400, seed: int = 7):
         history.append(action)
     pink, blue = state.scores()
     match = Match.objects.create(
-        variant="kropki-20", pink=alice, blue=bob, rated=True, status=Match.Status.FINISHED,
-        winner=1 if pink > blue else 2 if blue > pink else None, end_reason="score", ply=len(history),
-        history=history, pink_score=pink, blue_score=blue,
+        variant="kropki-20",
+        pink=alice,
+        blue=bob,
+        rated=True,
+        status=Match.Status.FINISHED,
+        winner=1 if pink > blue else 2 if blue > pink else None,
+        end_reason="score",
+        ply=len(history),
+        history=history,
+        pink_score=pink,
+        blue_score=blue,
     )
     Move.objects.bulk_create(
-        [Move(match=match, ply=i + 1, player=p, action=a) for i, (a, p) in enumerate(zip(history, players, strict=True))]
+        [
+            Move(match=match, ply=i + 1, player=p, action=a)
+            for i, (a, p) in enumerate(zip(history, players, strict=True))
+        ]
     )
     return match
 
@@ -210,27 +227,36 @@ def _run(args, database: str) -> int:
         "frame_kropki_400": f"/partia/{long_match.pk}/zapis/klatka/200/",
     }
     anonymous = Client()
-    results = _time({name: (anonymous if name == "trivial" else client, url) for name, url in pages.items()},
-                    args.requests)
+    results = _time(
+        {name: (anonymous if name == "trivial" else client, url) for name, url in pages.items()}, args.requests
+    )
     trivial = results["trivial"]["median_ms"]
     for figures in results.values():
         figures["x_trivial"] = round(figures["median_ms"] / trivial, 1) if trivial else None
 
-    print(f"{database}; {args.matches} matches for one player (built in {build_s:.1f} s); "
-          f"{args.requests} requests per page, Django test client; tree {args.tree.resolve()}")
+    print(
+        f"{database}; {args.matches} matches for one player (built in {build_s:.1f} s); "
+        f"{args.requests} requests per page, Django test client; tree {args.tree.resolve()}"
+    )
     print(f"{'page':<20} {'median ms':>10} {'p90 ms':>8} {'x trivial':>10} {'first ms':>9} {'KB':>7}")
     for name, f in results.items():
-        print(f"{name:<20} {f['median_ms']:>10.2f} {f['p90_ms']:>8.2f} {f['x_trivial']:>10} "
-              f"{f['first_ms']:>9.2f} {f['bytes'] / 1024:>7.1f}")
-    print(json.dumps({
-        "tree": str(args.tree.resolve()),
-        "load_avg_1m": round(os.getloadavg()[0], 2),
-        "database": database,
-        "matches": args.matches,
-        "requests": args.requests,
-        "python": platform.python_version(),
-        "results": results,
-    }))
+        print(
+            f"{name:<20} {f['median_ms']:>10.2f} {f['p90_ms']:>8.2f} {f['x_trivial']:>10} "
+            f"{f['first_ms']:>9.2f} {f['bytes'] / 1024:>7.1f}"
+        )
+    print(
+        json.dumps(
+            {
+                "tree": str(args.tree.resolve()),
+                "load_avg_1m": round(os.getloadavg()[0], 2),
+                "database": database,
+                "matches": args.matches,
+                "requests": args.requests,
+                "python": platform.python_version(),
+                "results": results,
+            }
+        )
+    )
     return 0
 
 
@@ -240,8 +266,16 @@ def _compare(args) -> int:
     runs: dict[str, list[dict]] = {name: [] for name in trees}
     for r in range(args.rounds):
         for name, tree in trees.items():
-            cmd = [sys.executable, str(Path(__file__).resolve()), "--tree", str(tree),
-                   "--matches", str(args.matches), "--requests", str(args.requests)]
+            cmd = [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--tree",
+                str(tree),
+                "--matches",
+                str(args.matches),
+                "--requests",
+                str(args.requests),
+            ]
             proc = subprocess.run(cmd, capture_output=True, text=True)
             lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
             if proc.returncode or not lines:
@@ -249,23 +283,32 @@ def _compare(args) -> int:
                 return 1
             report = json.loads(lines[-1])
             runs[name].append(report)
-            figures = ", ".join(f"{page} {f['median_ms']} ms ({f['x_trivial']}x)" for page, f in report["results"].items())
+            figures = ", ".join(
+                f"{page} {f['median_ms']} ms ({f['x_trivial']}x)" for page, f in report["results"].items()
+            )
             print(f"round {r + 1} {name} (load {report['load_avg_1m']}): {figures}", file=sys.stderr, flush=True)
 
     def median(name: str, page: str, key: str) -> float:
         return round(statistics.median(run["results"][page][key] for run in runs[name]), 2)
 
     pages = list(runs["new"][0]["results"])
-    summary: dict[str, dict[str, Any]] = {page: {name: {key: median(name, page, key) for key in ("median_ms", "x_trivial", "first_ms")}
-                      for name in trees} for page in pages}
+    summary: dict[str, dict[str, Any]] = {
+        page: {name: {key: median(name, page, key) for key in ("median_ms", "x_trivial", "first_ms")} for name in trees}
+        for page in pages
+    }
     print(f"{args.rounds} rounds, old = {trees['old']}, new = {trees['new']}; medians of the rounds")
     print(f"{'page':<20} {'old ms':>8} {'old x':>6} {'new ms':>8} {'new x':>6} {'new/old':>8}")
     for page, s in summary.items():
         s["new_over_old"] = round(s["new"]["median_ms"] / s["old"]["median_ms"], 2)
-        print(f"{page:<20} {s['old']['median_ms']:>8.2f} {s['old']['x_trivial']:>6} "
-              f"{s['new']['median_ms']:>8.2f} {s['new']['x_trivial']:>6} {s['new_over_old']:>8}")
-    print(json.dumps({"rounds": args.rounds, "trees": {k: str(v) for k, v in trees.items()},
-                      "summary": summary, "runs": runs}))
+        print(
+            f"{page:<20} {s['old']['median_ms']:>8.2f} {s['old']['x_trivial']:>6} "
+            f"{s['new']['median_ms']:>8.2f} {s['new']['x_trivial']:>6} {s['new_over_old']:>8}"
+        )
+    print(
+        json.dumps(
+            {"rounds": args.rounds, "trees": {k: str(v) for k, v in trees.items()}, "summary": summary, "runs": runs}
+        )
+    )
     return 0
 
 

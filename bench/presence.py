@@ -78,8 +78,9 @@ def rss_mb(pid: int) -> float:
     return round(total / 2**20, 1)
 
 
-async def open_all(host: str, cookie_name: str, cookies: list[str], per_user: int, timeout: float,
-                   path: str = "/ws/site/") -> list:
+async def open_all(
+    host: str, cookie_name: str, cookies: list[str], per_user: int, timeout: float, path: str = "/ws/site/"
+) -> list:
     gate = asyncio.Semaphore(50)
 
     async def one(cookie: str):
@@ -169,8 +170,9 @@ def main() -> int:
 
             # Baseline, same daphne, same clients: as many ws/ping/ sockets (no lease, no presence).
             await asyncio.sleep(3)
-            phase_base = await open_all(host, setup["cookie_name"], setup["cookies"], args.per_user, args.timeout,
-                                        path="/ws/ping/")
+            phase_base = await open_all(
+                host, setup["cookie_name"], setup["cookies"], args.per_user, args.timeout, path="/ws/ping/"
+            )
             await asyncio.sleep(2)
             report["baseline_ping_rss_mb_connected"] = rss_mb(pid)
             before = cpu.sample()

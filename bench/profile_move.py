@@ -47,10 +47,18 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="kropki-profile-move-"))
     redis_proc, redis_url = start_redis(workdir)
     db_url = live.live_database_url(os.environ.get("DATABASE_URL"), workdir, f"prof{os.getpid()}")
-    os.environ.update(DATABASE_URL=db_url, REDIS_URL=redis_url, DJANGO_SETTINGS_MODULE="kropki_site.settings",
-                      MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING", DEBUG="0",
-                      SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0",
-                      VAR_DIR=str(workdir / "var"))
+    os.environ.update(
+        DATABASE_URL=db_url,
+        REDIS_URL=redis_url,
+        DJANGO_SETTINGS_MODULE="kropki_site.settings",
+        MOVE_SECONDS="3600",
+        DJANGO_LOG_LEVEL="WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        VAR_DIR=str(workdir / "var"),
+    )
     try:
         import django
 
@@ -155,8 +163,10 @@ def run(args) -> None:
     t0 = time.perf_counter()
     moves = asyncio.run(play_all())
     wall = time.perf_counter() - t0
-    print(f"{moves} moves of {args.variant} in {len(matches)} matches; wall {wall * 1000 / moves:.2f} ms per move "
-          f"(including the harness's own refresh and legal list)")
+    print(
+        f"{moves} moves of {args.variant} in {len(matches)} matches; wall {wall * 1000 / moves:.2f} ms per move "
+        f"(including the harness's own refresh and legal list)"
+    )
     for label, secs in spent.items():
         print(f"  {secs * 1000 / moves:7.2f} ms  {label}")
     total = spent["total: match_play (transaction + commit hook)"]

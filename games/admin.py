@@ -45,8 +45,11 @@ class ReportAdmin(_ReportAdmin):
     @admin.display(description="context")
     def context_lines(self, report: Report) -> str:
         """The chat around the report as it was, one line each (escaped by the admin)."""
-        return "\n".join(f"[{line.get('room', '')}] {line.get('author', '')}: {line.get('text', '')}"
-                         for line in report.context or [] if isinstance(line, dict))
+        return "\n".join(
+            f"[{line.get('room', '')}] {line.get('author', '')}: {line.get('text', '')}"
+            for line in report.context or []
+            if isinstance(line, dict)
+        )
 
     @admin.action(description="Mark as handled")
     def mark_handled(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:

@@ -50,7 +50,9 @@ Command = Callable[[int, int, dict[str, Any]], "str | None"]
 
 
 def _move(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
-    result = play.match_play(match_id=match_id, user_id=user_id, ply=_int(content, "ply"), action=_int(content, "action"))
+    result = play.match_play(
+        match_id=match_id, user_id=user_id, ply=_int(content, "ply"), action=_int(content, "action")
+    )
     return "duplicate" if result.duplicate else None
 
 

@@ -81,7 +81,9 @@ MESSAGES = {
     "target_challenged_often": _("This player has been challenged many times in the last hour. Try again later."),
     "bad_colour": _("There is no such colour."),
     # new accounts (games/play/trust.py)
-    "account_too_new": _("Your account is new: rated games, reports and challenges to players you have not played open later."),
+    "account_too_new": _(
+        "Your account is new: rated games, reports and challenges to players you have not played open later."
+    ),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

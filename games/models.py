@@ -129,7 +129,9 @@ class Move(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["match", "ply"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")
+        ]
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.ply}: {self.action}"
@@ -168,7 +170,9 @@ class Challenge(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created_at"]
-        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["status", "listed", "created_at"], name="challenge_lobby")]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["status", "listed", "created_at"], name="challenge_lobby")
+        ]
 
     def __str__(self) -> str:
         return f"Challenge {self.token} ({self.variant})"
@@ -218,7 +222,9 @@ class Seek(models.Model):
                 fields=["user", "variant"], condition=Q(status="waiting"), name="seek_one_per_player_variant"
             ),
         ]
-        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["status", "variant", "created_at"], name="seek_queue")]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["status", "variant", "created_at"], name="seek_queue")
+        ]
 
     def __str__(self) -> str:
         return f"Seek {self.user_id} {self.variant} ({self.status})"

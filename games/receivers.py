@@ -25,6 +25,7 @@ def _on_logout(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 
 @receiver(credentials_changed, dispatch_uid="games.close_sockets_on_credentials")
-def _on_credentials_changed(sender: Any, user_id: int, session: tuple[str, str, str] | None = None,
-                            **kwargs: Any) -> None:
+def _on_credentials_changed(
+    sender: Any, user_id: int, session: tuple[str, str, str] | None = None, **kwargs: Any
+) -> None:
     close_sockets_on_commit(user_id, session)

@@ -53,7 +53,9 @@ def match_state(match: Match) -> State:
 def remember_state(match: Match, state: State) -> None:
     """Keep a copy of ``state`` as the state of ``match`` (after a committed move)."""
     if len(_STATE_CACHE) >= _STATE_CACHE_MAX:
-        with contextlib.suppress(StopIteration, RuntimeError):  # consumers call services from a thread pool: another thread may evict first
+        with contextlib.suppress(
+            StopIteration, RuntimeError
+        ):  # consumers call services from a thread pool: another thread may evict first
             _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
     _STATE_CACHE[(match.pk, match.variant)] = state.clone()
 
@@ -87,7 +89,10 @@ def queue_status(user: User | AnonymousUser | None) -> QueueStatus:
 def queue_sizes() -> dict[str, int]:
     """How many players wait in each variant's queue (one query)."""
     counts = dict(
-        Seek.objects.filter(status=Seek.Status.WAITING).values_list("variant").annotate(n=Count("id")).values_list("variant", "n")
+        Seek.objects.filter(status=Seek.Status.WAITING)
+        .values_list("variant")
+        .annotate(n=Count("id"))
+        .values_list("variant", "n")
     )
     return {v: counts.get(v, 0) for v in catalogue.variant_keys()}
 
@@ -145,9 +150,11 @@ def online_players(limit: int = ONLINE_LIST_LIMIT) -> list[dict[str, Any]]:
     variants = catalogue.variant_keys()
     rows = {(r.user_id, r.variant): r for r in Rating.objects.filter(user_id__in=user_ids, variant__in=variants)}
     playing: set[int | None] = set()
-    for pink, blue in Match.objects.filter(status=Match.Status.ACTIVE).filter(
-        Q(pink_id__in=user_ids) | Q(blue_id__in=user_ids)
-    ).values_list("pink_id", "blue_id"):
+    for pink, blue in (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .filter(Q(pink_id__in=user_ids) | Q(blue_id__in=user_ids))
+        .values_list("pink_id", "blue_id")
+    ):
         playing.update((pink, blue))
     default = _default_rating_display()
     return [

@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 # Celery ships no type hints: each @shared_task below carries a type: ignore for its untyped decorator.
 
+
 @shared_task(name=tasknames.SWEEP_EXPIRED_TURNS, ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_expired_turns() -> int:
     """End every overdue turn (beat: every SWEEP_SECONDS, 1 by default, on the "clock" queue)."""

@@ -26,7 +26,9 @@ urlpatterns = [
     path("faq/", rules.faq, name="faq"),
     path("prywatnosc/", privacy.privacy, name="privacy"),
     path("konto/moje-dane.json", privacy.account_download, name="account_download"),
-    path("konto/usun/", privacy.account_delete_view, name="account_delete"),  # one address in both languages, like every page
+    path(
+        "konto/usun/", privacy.account_delete_view, name="account_delete"
+    ),  # one address in both languages, like every page
     path("graj/", lobby.lobby, name="lobby"),
     path("graj/lista/", lobby.lobby_lists, name="lobby_lists"),
     path("graj/kolejka/", lobby.queue_page, name="queue"),

@@ -25,7 +25,10 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Handshakes on a budget per address before the session is read, then per user (games/live/budget.py).
         # The Origin: a host of ALLOWED_HOSTS, and the page's own scheme and port (games/live/origin.py).
-        "websocket": KeepServerSend(AllowedHostsOriginValidator(SameOriginValidator(
-            AddressBudget(AuthMiddlewareStack(WhoBudget(URLRouter(websocket_urlpatterns))))))),
+        "websocket": KeepServerSend(
+            AllowedHostsOriginValidator(
+                SameOriginValidator(AddressBudget(AuthMiddlewareStack(WhoBudget(URLRouter(websocket_urlpatterns)))))
+            )
+        ),
     }
 )

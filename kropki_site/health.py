@@ -45,9 +45,7 @@ def check_redis() -> None:
     """Ping every Redis host of the channel layer."""
     for host in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]:
         address = host["address"] if isinstance(host, dict) else host
-        client = redis.Redis.from_url(
-            address, socket_connect_timeout=TIMEOUT_SECONDS, socket_timeout=TIMEOUT_SECONDS
-        )
+        client = redis.Redis.from_url(address, socket_connect_timeout=TIMEOUT_SECONDS, socket_timeout=TIMEOUT_SECONDS)
         try:
             client.ping()
         finally:
@@ -75,9 +73,13 @@ def background_parts() -> tuple[dict[str, Any], list[str]]:
     except Exception as exc:  # Redis is down: the redis check says so; nothing is known here
         return {"error": type(exc).__name__}, ["heartbeats"]
     workers = {
-        name.removeprefix("worker:"): {"queues": value.get("queues", []), "pid": value.get("pid"),
-                                       "seen_seconds_ago": value["ago"]}
-        for name, value in seen.items() if name.startswith("worker:")
+        name.removeprefix("worker:"): {
+            "queues": value.get("queues", []),
+            "pid": value.get("pid"),
+            "seen_seconds_ago": value["ago"],
+        }
+        for name, value in seen.items()
+        if name.startswith("worker:")
     }
     report: dict[str, Any] = {"workers": workers, "queues": {}}
     missing = []

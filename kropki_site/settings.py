@@ -139,8 +139,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # synchronous=NORMAL is WAL's recommended level: no fsync per commit (a power
     # cut may lose the last commits, never corrupt the file).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-         "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -296,8 +299,14 @@ WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
 WS_SITE_SOCKETS_PER_USER = env_int("WS_SITE_SOCKETS_PER_USER", 10)
 # Handshakes (games/live/budget.py): per client address (anyone), per user, per address of anonymous
 # visitors: tokens a second and bursts; one over is closed with 4429 after a pause.
-WS_CONNECTS_PER_IP_RATE, WS_CONNECTS_PER_IP_BURST = env_float("WS_CONNECTS_PER_IP_RATE", 10), env_int("WS_CONNECTS_PER_IP_BURST", 60)
-WS_CONNECTS_PER_USER_RATE, WS_CONNECTS_PER_USER_BURST = env_float("WS_CONNECTS_PER_USER_RATE", 1), env_int("WS_CONNECTS_PER_USER_BURST", 30)
+WS_CONNECTS_PER_IP_RATE, WS_CONNECTS_PER_IP_BURST = (
+    env_float("WS_CONNECTS_PER_IP_RATE", 10),
+    env_int("WS_CONNECTS_PER_IP_BURST", 60),
+)
+WS_CONNECTS_PER_USER_RATE, WS_CONNECTS_PER_USER_BURST = (
+    env_float("WS_CONNECTS_PER_USER_RATE", 1),
+    env_int("WS_CONNECTS_PER_USER_BURST", 30),
+)
 WS_CONNECTS_PER_ANONYMOUS_IP_RATE = env_float("WS_CONNECTS_PER_ANONYMOUS_IP_RATE", 2)
 WS_CONNECTS_PER_ANONYMOUS_IP_BURST = env_int("WS_CONNECTS_PER_ANONYMOUS_IP_BURST", 40)
 # A socket whose client has not taken this many bytes of frames yet is closed with 4408 (games/live/socket.py).

@@ -44,8 +44,10 @@ def report(headers: dict[str, str], log_dir: str, why: str) -> str:
     log = os.path.join(log_dir, f"{name}.log")
     lines = [f"==> {name} {why}, so it is no longer restarted. Its last lines ({log}):"]
     lines += ["    " + line for line in last_lines(log)] or ["    (nothing)"]
-    lines.append(f"==> when it is fixed: supervisorctl -s unix://{log_dir.removesuffix('/log')}/supervisor.sock"
-                 f" start {program} (or Ctrl-C and start again)")
+    lines.append(
+        f"==> when it is fixed: supervisorctl -s unix://{log_dir.removesuffix('/log')}/supervisor.sock"
+        f" start {program} (or Ctrl-C and start again)"
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -84,8 +84,11 @@ def rating_chart_svg(
         label_at.append(n - 1)
         # ... and clear of the end labels (widths guessed for the phones' large font).
         room = 1.5 * LABEL_EM * max(len(t) for t in texts) + 8
-        between = [i for i in range(1, n - 1) if texts[i] not in (texts[0], texts[-1])
-                   and LEFT + room <= x(i) <= WIDTH - RIGHT - room]
+        between = [
+            i
+            for i in range(1, n - 1)
+            if texts[i] not in (texts[0], texts[-1]) and LEFT + room <= x(i) <= WIDTH - RIGHT - room
+        ]
         if between:
             label_at.insert(1, min(between, key=lambda i: abs(i - (n - 1) / 2)))
     for i in label_at:

@@ -33,7 +33,9 @@ class Rating(models.Model):
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        constraints: ClassVar[list[models.BaseConstraint]] = [models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")
+        ]
         indexes: ClassVar[list[models.Index]] = [
             # The leaderboard: established ratings of one variant, best first.
             models.Index(
@@ -82,7 +84,9 @@ class RatingChange(models.Model):
             # A retried or raced finish cannot apply twice.
             models.UniqueConstraint(fields=["user", "match_id"], name="ratingchange_unique_user_match"),
         ]
-        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["user", "variant", "created_at"], name="ratingchange_history")]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "variant", "created_at"], name="ratingchange_history")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} #{self.match_id}: {self.rating_before:.0f} -> {self.rating_after:.0f}"

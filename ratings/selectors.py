@@ -154,5 +154,6 @@ def rated_games_between_since(a_id: int, b_id: int, variant: str, since: datetim
     """How many matches of ``variant`` rated the two players together since ``since`` (rating
     farming: games.play.trust caps a pair's rated games a day)."""
     theirs = RatingChange.objects.filter(user_id=b_id, variant=variant, created_at__gte=since).values("match_id")
-    return RatingChange.objects.filter(user_id=a_id, variant=variant, created_at__gte=since,
-                                       match_id__in=theirs).count()
+    return RatingChange.objects.filter(
+        user_id=a_id, variant=variant, created_at__gte=since, match_id__in=theirs
+    ).count()

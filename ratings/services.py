@@ -38,7 +38,10 @@ def ratings_apply_result(
         ids = sorted((pink_id, blue_id))
         for user_id in ids:
             Rating.objects.get_or_create(user_id=user_id, variant=variant)
-        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=ids, variant=variant).order_by("user_id")}
+        rows = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update().filter(user_id__in=ids, variant=variant).order_by("user_id")
+        }
         # Checked under both locks: a second finish waits here and then sees the first one's rows.
         existing = list(RatingChange.objects.filter(match_id=match_id))
         if existing:
@@ -46,7 +49,9 @@ def ratings_apply_result(
 
         pink, blue = rows[pink_id], rows[blue_id]
         before = {PINK: pink.glicko, BLUE: blue.glicko}
-        widened = {side: _with_inactivity(before[side], row.last_played_at, now) for side, row in ((PINK, pink), (BLUE, blue))}
+        widened = {
+            side: _with_inactivity(before[side], row.last_played_at, now) for side, row in ((PINK, pink), (BLUE, blue))
+        }
         new_pink, new_blue = glicko2.rate_game(widened[PINK], widened[BLUE], score_pink)
         after = {PINK: new_pink, BLUE: new_blue}
         scores = {PINK: score_pink, BLUE: 1.0 - score_pink}
@@ -64,13 +69,31 @@ def ratings_apply_result(
             else:
                 row.draws += 1
             row.last_played_at = now
-            row.save(update_fields=["rating", "deviation", "volatility", "games", "wins", "draws", "losses", "last_played_at"])
+            row.save(
+                update_fields=[
+                    "rating",
+                    "deviation",
+                    "volatility",
+                    "games",
+                    "wins",
+                    "draws",
+                    "losses",
+                    "last_played_at",
+                ]
+            )
             changes.append(
                 RatingChange(
-                    user_id=row.user_id, variant=variant, match_id=match_id, side=side, score=score,
-                    rating_before=before[side].rating, rating_after=new.rating,
-                    deviation_before=before[side].deviation, deviation_after=new.deviation,
-                    volatility_before=before[side].volatility, volatility_after=new.volatility,
+                    user_id=row.user_id,
+                    variant=variant,
+                    match_id=match_id,
+                    side=side,
+                    score=score,
+                    rating_before=before[side].rating,
+                    rating_after=new.rating,
+                    deviation_before=before[side].deviation,
+                    deviation_after=new.deviation,
+                    volatility_before=before[side].volatility,
+                    volatility_after=new.volatility,
                     created_at=now,
                 )
             )

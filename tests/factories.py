@@ -87,16 +87,33 @@ def bulk_finished_matches(player, opponents, n: int, *, variant: str = C4, seed:
         new_dev = max(50.0, deviation * 0.97)
         changes.append(
             RatingChange(
-                user=player, variant=variant, match_id=m.pk, side=1 if player_pink else 2, score=score,
-                rating_before=rating, rating_after=after, deviation_before=deviation, deviation_after=new_dev,
-                volatility_before=0.09, volatility_after=0.09, created_at=at + timedelta(minutes=1),
+                user=player,
+                variant=variant,
+                match_id=m.pk,
+                side=1 if player_pink else 2,
+                score=score,
+                rating_before=rating,
+                rating_after=after,
+                deviation_before=deviation,
+                deviation_after=new_dev,
+                volatility_before=0.09,
+                volatility_after=0.09,
+                created_at=at + timedelta(minutes=1),
             )
         )
         rating, deviation = after, new_dev
     RatingChange.objects.bulk_create(changes, batch_size=1000)
     Rating.objects.update_or_create(
-        user=player, variant=variant,
-        defaults={"rating": rating, "deviation": deviation, "games": n, "wins": wins, "draws": draws,
-                  "losses": losses, "last_played_at": changes[-1].created_at if changes else None},
+        user=player,
+        variant=variant,
+        defaults={
+            "rating": rating,
+            "deviation": deviation,
+            "games": n,
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "last_played_at": changes[-1].created_at if changes else None,
+        },
     )
     return [m.pk for m in created]

@@ -55,7 +55,8 @@ def run_programs() -> dict[str, str]:
     parser.read(ROOT / "scripts" / "supervisord.conf")
     return {
         section.removeprefix("program:"): " ".join(parser[section]["command"].split())
-        for section in parser.sections() if section.startswith("program:")
+        for section in parser.sections()
+        if section.startswith("program:")
     }
 
 
@@ -73,7 +74,9 @@ def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-def wait_for_http(url: str, timeout: float = 60.0, proc: subprocess.Popen | None = None, log: Path | None = None) -> None:
+def wait_for_http(
+    url: str, timeout: float = 60.0, proc: subprocess.Popen | None = None, log: Path | None = None
+) -> None:
     deadline = time.monotonic() + timeout
     last: int | Exception | None = None  # the last status, or why there was none
     while time.monotonic() < deadline:
@@ -130,7 +133,12 @@ def start(name: str, args: list[str], env: dict[str, str], logdir: Path) -> Proc
     log = logdir / f"{name}.log"
     with open(log, "ab") as handle:  # the child keeps its own copy
         popen = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            args,
+            cwd=ROOT,
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
     return Proc(name, popen, log)
@@ -146,7 +154,11 @@ class LiveSite:
 
     def manage(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
         result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True,
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
             timeout=timeout,
         )
         if result.returncode != 0:
@@ -157,8 +169,17 @@ class LiveSite:
         port = port or free_port()
         proc = start(
             name,
-            [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), *DAPHNE_LIMITS, "kropki_site.asgi:application"],
-            self.env, self.workdir,
+            [
+                str(VENV_BIN / "daphne"),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                *DAPHNE_LIMITS,
+                "kropki_site.asgi:application",
+            ],
+            self.env,
+            self.workdir,
         )
         self.procs.append(proc)
         url = f"http://127.0.0.1:{port}"
@@ -171,9 +192,25 @@ class LiveSite:
         hostname = f"{name}-{secrets.token_hex(3)}@%h"
         proc = start(
             name,
-            [str(VENV_BIN / "celery"), "-A", "kropki_site", "worker", "-Q", queues, "-n", hostname,
-             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle", *extra],
-            self.env, self.workdir,
+            [
+                str(VENV_BIN / "celery"),
+                "-A",
+                "kropki_site",
+                "worker",
+                "-Q",
+                queues,
+                "-n",
+                hostname,
+                "--concurrency",
+                str(concurrency),
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+                *extra,
+            ],
+            self.env,
+            self.workdir,
         )
         self.procs.append(proc)
         wait_for_log(proc, "ready.", timeout=60)
@@ -182,9 +219,18 @@ class LiveSite:
     def start_beat(self, name: str = "beat") -> Proc:
         proc = start(
             name,
-            [str(VENV_BIN / "celery"), "-A", "kropki_site", "beat", "--loglevel", "INFO",
-             "--schedule", str(self.workdir / f"{name}-schedule")],
-            self.env, self.workdir,
+            [
+                str(VENV_BIN / "celery"),
+                "-A",
+                "kropki_site",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(self.workdir / f"{name}-schedule"),
+            ],
+            self.env,
+            self.workdir,
         )
         self.procs.append(proc)
         wait_for_log(proc, "beat: Starting", timeout=60)
@@ -217,8 +263,12 @@ def live_database_url(base_url: str | None, workdir: Path, suffix: str) -> str:
     cfg = dj_database_url.parse(base_url)
     name = f"{cfg['NAME']}_live_{suffix}"
     admin = psycopg.connect(
-        dbname="postgres", user=cfg["USER"] or None, password=cfg["PASSWORD"] or None,
-        host=cfg["HOST"] or None, port=cfg["PORT"] or None, autocommit=True,
+        dbname="postgres",
+        user=cfg["USER"] or None,
+        password=cfg["PASSWORD"] or None,
+        host=cfg["HOST"] or None,
+        port=cfg["PORT"] or None,
+        autocommit=True,
     )
     with admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -234,8 +284,12 @@ def drop_live_database(url: str) -> None:
 
     cfg = dj_database_url.parse(url)
     admin = psycopg.connect(
-        dbname="postgres", user=cfg["USER"] or None, password=cfg["PASSWORD"] or None,
-        host=cfg["HOST"] or None, port=cfg["PORT"] or None, autocommit=True,
+        dbname="postgres",
+        user=cfg["USER"] or None,
+        password=cfg["PASSWORD"] or None,
+        host=cfg["HOST"] or None,
+        port=cfg["PORT"] or None,
+        autocommit=True,
     )
     with admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{cfg["NAME"]}" WITH (FORCE)')
@@ -267,7 +321,8 @@ def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
         "MATCH_STARTS_PER_MINUTE": "100000",
         "MATCH_STARTS_PER_ADDRESS_MINUTE": "100000",
         # The same for WebSocket handshakes (games/live/budget.py); tests of the budget set it.
-        "WS_CONNECTS_PER_IP_BURST": "100000", "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "100000",
+        "WS_CONNECTS_PER_IP_BURST": "100000",
+        "WS_CONNECTS_PER_ANONYMOUS_IP_BURST": "100000",
         "WS_CONNECTS_PER_USER_BURST": "100000",
         # ...and sign up more accounts than one IP may, and play rated games with them at once
         # (games/play/trust.py); the tests of those limits set them.

@@ -158,7 +158,9 @@ class Shooter:
 
     def context(self, who: str | None = None, language: str = "pl"):
         context = self.browser.new_context(
-            base_url=self.url, viewport=WIDTHS[1280], device_scale_factor=1,
+            base_url=self.url,
+            viewport=WIDTHS[1280],
+            device_scale_factor=1,
             locale="en-US" if language == "en" else "pl-PL",
         )
         context.set_default_timeout(15_000)
@@ -307,8 +309,12 @@ def make_all(browser, url: str, out: Path, seed: dict, errors: dict) -> list[str
         context = anonymous_en if language == "en" else anonymous_pl
         page = context.new_page()
         fake = f"{url}/__screenshot__/{key}/"
-        page.route(fake, lambda route, _request, status=status, html=html: route.fulfill(
-            status=status, content_type="text/html; charset=utf-8", body=html))
+        page.route(
+            fake,
+            lambda route, _request, status=status, html=html: route.fulfill(
+                status=status, content_type="text/html; charset=utf-8", body=html
+            ),
+        )
         page.goto(fake)
         page.wait_for_load_state("networkidle")
         shooter.shot(page, f"error-{code}" + ("-en" if language == "en" else ""))

@@ -52,5 +52,3 @@ def db_picture(match_id: int) -> tuple:
     moves = list(Move.objects.filter(match_id=match_id).order_by("ply").values_list("ply", "player", "action"))
     fields = {f.attname: getattr(match, f.attname) for f in Match._meta.concrete_fields}
     return tuple(sorted(fields.items(), key=lambda kv: kv[0])), tuple(moves), Match.objects.count()
-
-

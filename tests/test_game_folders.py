@@ -10,8 +10,21 @@ from pathlib import Path
 from games.engine import BUILT_IN
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {".git", ".venv", "node_modules", "staticfiles", "var", "__pycache__", ".mypy_cache", ".ruff_cache",
-             ".pytest_cache", ".hypothesis", "docs", "tests", "locale"}
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "node_modules",
+    "staticfiles",
+    "var",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+    "docs",
+    "tests",
+    "locale",
+}
 SKIP_SUFFIXES = {".mo", ".so", ".pyc", ".gz", ".png", ".sqlite3"}
 
 

@@ -79,13 +79,19 @@ def sends_by_name(call: ast.Call) -> bool:
     if isinstance(func, ast.Attribute):
         if func.attr in ("send_task", "signature"):
             return True
-        return isinstance(func.value, ast.Name) and func.value.id == "publisher" and func.attr in ("send_now", "publish")
+        return (
+            isinstance(func.value, ast.Name) and func.value.id == "publisher" and func.attr in ("send_now", "publish")
+        )
     return isinstance(func, ast.Name) and func.id == "signature"
 
 
 def is_constant(node: ast.expr) -> bool:
-    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "tasknames"
-            and node.attr in constants())
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "tasknames"
+        and node.attr in constants()
+    )
 
 
 def test_every_name_sent_is_a_constant():

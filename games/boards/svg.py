@@ -98,7 +98,6 @@ WORDS = {
 }
 
 
-
 def words_for(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["pl"])
 
@@ -153,4 +152,3 @@ def targets(actions: list[int], roving: bool | None, colrow: Any, label: Any, sh
         )
     out.append("</g>")
     return out
-

@@ -24,8 +24,6 @@ LEVELS = ("latwy", "sredni", "trudny")
 LEVEL_NAMES = {"latwy": "łatwy", "sredni": "średni", "trudny": "trudny"}
 
 
-
-
 class Bot(Protocol):
     """A game's computer player (``games/<slug>/bot.py``)."""
 

@@ -221,7 +221,9 @@ class Searcher:
                     ordered.append((1000, c, bit))
                 else:
                     npos = pos | bit
-                    ordered.append(((winning_cells(npos, mask | bit) & ~bit).bit_count() * 8 - CENTRE_ORDER.index(c) // 2, c, bit))
+                    ordered.append(
+                        ((winning_cells(npos, mask | bit) & ~bit).bit_count() * 8 - CENTRE_ORDER.index(c) // 2, c, bit)
+                    )
         ordered.sort(reverse=True)
         best = -WIN
         best_move = ordered[0][1]

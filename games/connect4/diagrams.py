@@ -12,6 +12,7 @@ def _c4_landed(column: int, row: int) -> Claim:
     def claim(state: State, effects: list[Effect]) -> bool:
         d = effects[-1].details
         return d["column"] == column and d["row"] == row and state.outcome() is None
+
     return claim
 
 
@@ -27,8 +28,10 @@ def _c4_win(direction: str, min_length: int = 4) -> Claim:
             return False
         (c1, r1), (c2, r2) = lines[0][0], lines[0][-1]
         found = {(0, 1): "vertical", (1, 0): "horizontal", (1, 1): "rising", (1, -1): "falling"}.get(
-            (int(c2 > c1) - int(c2 < c1), int(r2 > r1) - int(r2 < r1)))
+            (int(c2 > c1) - int(c2 < c1), int(r2 > r1) - int(r2 < r1))
+        )
         return found == direction
+
     return claim
 
 
@@ -39,6 +42,7 @@ def _c4_draw(reason: str) -> Claim:
             return False
         filled = sum(v != 0 for row in state.view()["cells"] for v in row)
         return filled == 42 if reason == "full_board" else (filled < 42 and bool(state.view()["live_lines"] == 0))
+
     return claim
 
 
@@ -54,9 +58,9 @@ DIAGRAMS = [
         moves=("4", "3", "4"),
         caption={
             "pl": "Różowe wybierają kolumnę 4. Krążek spada na to, co już w niej leży, i zatrzymuje się "
-                  "w drugim rzędzie od dołu.",
+            "w drugim rzędzie od dołu.",
             "en": "Pink chooses column 4. The disc drops onto what already lies there and stops in the second "
-                  "row from the bottom.",
+            "row from the bottom.",
         },
         claim=_c4_landed(4, 2),
     ),
@@ -133,11 +137,11 @@ DIAGRAMS = [
         moves=_digits("6262455127741665526426421331357417135"),
         caption={
             "pl": "Po tym krążku w kolumnie 5 każda z 69 linii czterech pól ma już krążek każdego koloru. "
-                  "Nikt nie może wygrać, więc partia kończy się remisem, choć pięć pól jest jeszcze wolnych "
-                  "(zasada tego serwisu).",
+            "Nikt nie może wygrać, więc partia kończy się remisem, choć pięć pól jest jeszcze wolnych "
+            "(zasada tego serwisu).",
             "en": "After this disc in column 5 every one of the 69 lines of four cells holds a disc of each "
-                  "colour. Nobody can win, so the game ends in a draw although five cells are still empty "
-                  "(this service's rule).",
+            "colour. Nobody can win, so the game ends in a draw although five cells are still empty "
+            "(this service's rule).",
         },
         claim=_c4_draw("no_line_possible"),
     ),
@@ -145,8 +149,17 @@ DIAGRAMS = [
 
 # Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
-    "pierwsza-gra", "zasady", "kolumny", "cztery-w-linii", "dluzsze-linie", "pelna-plansza",
-    "wczesny-remis", "zasady-serwisu", "zegar", "pomylki", "zrodla",
+    "pierwsza-gra",
+    "zasady",
+    "kolumny",
+    "cztery-w-linii",
+    "dluzsze-linie",
+    "pelna-plansza",
+    "wczesny-remis",
+    "zasady-serwisu",
+    "zegar",
+    "pomylki",
+    "zrodla",
 )
 
 # Error code -> the section that explains it (move errors on the match page link there).

@@ -66,9 +66,7 @@ assert len(LINE_MASKS) == NUM_LINES
 _LINES_THROUGH: dict[int, tuple[tuple[int, int], ...]] = {}
 for _col in range(COLUMNS):
     for _row in range(ROWS):
-        _LINES_THROUGH[_col * _STRIDE + _row] = tuple(
-            (i, m) for i, m in enumerate(LINE_MASKS) if m & _bit(_col, _row)
-        )
+        _LINES_THROUGH[_col * _STRIDE + _row] = tuple((i, m) for i, m in enumerate(LINE_MASKS) if m & _bit(_col, _row))
 
 _FULL_BOARD = sum(_bit(c, r) for c in range(COLUMNS) for r in range(ROWS))
 _ALL_DEAD = (1 << NUM_LINES) - 1
@@ -127,7 +125,7 @@ class Connect4(base.Game):
         raise base.BadRecord(f"a connect4 move is a column 1..7, not {json.dumps(move)}")
 
     def action_to_string(self, action: int) -> str:
-        """"1".."7"; raises InvalidActionError for anything but 0..6."""
+        """ "1".."7"; raises InvalidActionError for anything but 0..6."""
         return str(self.check_action_id(action) + 1)
 
     def string_to_action(self, text: str) -> int:

@@ -18,24 +18,26 @@ def export_move(game: Any, action: int) -> Any:
     return action + 1
 
 
-SPEC = register(GameSpec(
-    slug="connect4",
-    name=_("Four in a Row"),
-    polish_name="Cztery w rzędzie",
-    summary=_("Drop discs into seven columns and be the first with four in a line."),
-    rules_slug="cztery-w-rzedzie",
-    engine=Connect4,
-    variants=(Variant("cztery-w-rzedzie", _("Four in a Row")),),
-    board=board,
-    bot=bot,
-    export_move=export_move,
-    diagrams=tuple(diagrams.DIAGRAMS),
-    home_picture="c4-rising",
-    sections=diagrams.SECTIONS,
-    rule_anchors=diagrams.RULE_ANCHORS,
-    order=20,
-    scored=False,
-    end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
-    error_words={COLUMN_FULL: _("This column is full.")},
-    board_script="games/connect4/board_patch.js",
-))
+SPEC = register(
+    GameSpec(
+        slug="connect4",
+        name=_("Four in a Row"),
+        polish_name="Cztery w rzędzie",
+        summary=_("Drop discs into seven columns and be the first with four in a line."),
+        rules_slug="cztery-w-rzedzie",
+        engine=Connect4,
+        variants=(Variant("cztery-w-rzedzie", _("Four in a Row")),),
+        board=board,
+        bot=bot,
+        export_move=export_move,
+        diagrams=tuple(diagrams.DIAGRAMS),
+        home_picture="c4-rising",
+        sections=diagrams.SECTIONS,
+        rule_anchors=diagrams.RULE_ANCHORS,
+        order=20,
+        scored=False,
+        end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
+        error_words={COLUMN_FULL: _("This column is full.")},
+        board_script="games/connect4/board_patch.js",
+    )
+)

@@ -37,8 +37,13 @@ def _slug(text: str) -> str:
 def download_name(match: Match, extension: str) -> str:
     """The file name of an export: the variant, the match id and the players,
     e.g. ``kropki-i-kwadraty-5-ania-vs-bartek.json`` (ASCII, safe in a header)."""
-    parts = [match.variant, str(match.pk), _slug(player_name(match, PINK)) or "pink", "vs",
-             _slug(player_name(match, BLUE)) or "blue"]
+    parts = [
+        match.variant,
+        str(match.pk),
+        _slug(player_name(match, PINK)) or "pink",
+        "vs",
+        _slug(player_name(match, BLUE)) or "blue",
+    ]
     return f"{'-'.join(parts)}.{extension}"
 
 
@@ -77,7 +82,8 @@ def match_json(match: Match, moves: list[Move], ratings: dict[int, Any] | None =
         "status": match.status,
         "winner": (
             {PINK: "pink", BLUE: "blue"}.get(match.winner)
-            if match.status == Match.Status.FINISHED and match.winner is not None else None
+            if match.status == Match.Status.FINISHED and match.winner is not None
+            else None
         ),
         "end_reason": match.end_reason or None,
         "result": reason_text(match),
@@ -147,7 +153,9 @@ def account_json(user: User) -> dict[str, Any]:
     form, the one of a record's JSON export), its chat lines, its blocks and the
     reports it made. A few queries, whatever the number of matches."""
     matches = list(
-        Match.objects.filter(Q(pink=user) | Q(blue=user)).select_related("pink", "blue").order_by("created_at", "pk")
+        Match.objects.filter(Q(pink=user) | Q(blue=user))
+        .select_related("pink", "blue")
+        .order_by("created_at", "pk")
         .prefetch_related(Prefetch("moves", queryset=Move.objects.order_by("ply")))
     )
     changes: dict[int, dict[int, RatingChange]] = {}
@@ -184,8 +192,13 @@ def account_json(user: User) -> dict[str, Any]:
             for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("created_at")
         ],
         "reports": [
-            {"reported": r.reported.username, "match": r.match_id, "message": r.message_id, "reason": r.reason,
-             "at": _iso(r.created_at)}
+            {
+                "reported": r.reported.username,
+                "match": r.match_id,
+                "message": r.message_id,
+                "reason": r.reason,
+                "at": _iso(r.created_at),
+            }
             for r in Report.objects.filter(reporter=user).select_related("reported").order_by("created_at")
         ],
     }

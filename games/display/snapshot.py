@@ -164,7 +164,9 @@ def board_svg(match: Match, state: State, active: bool, lang: str | None = None)
     svg = render_board(state.view(), state.game.slug, interactive=active, lang=lang)
     if match.pk:
         if len(_SVG_CACHE) >= _SVG_CACHE_MAX:
-            with contextlib.suppress(StopIteration, RuntimeError):  # called from a thread pool: another thread may evict first
+            with contextlib.suppress(
+                StopIteration, RuntimeError
+            ):  # called from a thread pool: another thread may evict first
                 _SVG_CACHE.pop(next(iter(_SVG_CACHE)), None)
         _SVG_CACHE[key] = (list(state.history), svg)
     return svg

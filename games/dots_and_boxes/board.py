@@ -45,30 +45,48 @@ def describe(view: dict[str, Any], words: dict[str, Any]) -> str:
     rows, cols = view["rows"], view["cols"]
     parts = [f"{words['name']}, {rows}×{cols}."]
     drawn = [s for s, by in enumerate(view["drawn"]) if by]
-    parts.append(f"{w['segments_drawn'].capitalize()}: {len(drawn)}/{len(view['drawn'])}"
-                 + (": " + ", ".join(_segment_name(view, s) for s in drawn) if drawn else "") + ".")
+    parts.append(
+        f"{w['segments_drawn'].capitalize()}: {len(drawn)}/{len(view['drawn'])}"
+        + (": " + ", ".join(_segment_name(view, s) for s in drawn) if drawn else "")
+        + "."
+    )
     for player in (1, 2):
         boxes = [f"{column_name(c)}{r + 1}" for r in range(rows) for c in range(cols) if view["boxes"][r][c] == player]
-        parts.append(f"{w['boxes'].capitalize()} ({player_name(player, words)}): {len(boxes)}"
-                     + (" — " + ", ".join(boxes) if boxes else "") + ".")
+        parts.append(
+            f"{w['boxes'].capitalize()} ({player_name(player, words)}): {len(boxes)}"
+            + (" — " + ", ".join(boxes) if boxes else "")
+            + "."
+        )
     if view.get("last") is not None:
         parts.append(f"{w['last'].capitalize()}: {_segment_name(view, view['last'])}.")
     return " ".join(parts)
 
 
-def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: Iterable[Any],
-                           words: dict[str, Any], legal: list[int] | None, coords: bool, roving: bool | None) -> str:
+def render(
+    view: dict[str, Any],
+    *,
+    interactive: bool,
+    title: str,
+    highlight: Iterable[Any],
+    words: dict[str, Any],
+    legal: list[int] | None,
+    coords: bool,
+    roving: bool | None,
+) -> str:
     rows, cols = view["rows"], view["cols"]
     total_w = 2 * _B_MARGIN + cols * _B_STEP
     total_h = 2 * _B_MARGIN + rows * _B_STEP
     desc = describe(view, words)
-    name = title or words['name']
+    name = title or words["name"]
     w = words
-    out = open_svg("dots_and_boxes", total_w, total_h, name if interactive else f"{name}. {desc}", name, desc,
-                    interactive)
+    out = open_svg(
+        "dots_and_boxes", total_w, total_h, name if interactive else f"{name}. {desc}", name, desc, interactive
+    )
     out.append(el("rect", class_="paper", x=0, y=0, width=total_w, height=total_h, fill="#fffdf8"))
     if coords:
-        out.append(f'<g class="coords" fill="{LABEL}" font-size="10" font-family="sans-serif" text-anchor="middle" aria-hidden="true">')
+        out.append(
+            f'<g class="coords" fill="{LABEL}" font-size="10" font-family="sans-serif" text-anchor="middle" aria-hidden="true">'
+        )
         for c in range(cols + 1):
             x, _ = _box_xy(0, c)
             out.append(f'<text x="{num(x)}" y="{num(_B_MARGIN - 10)}">{column_name(c)}</text>')
@@ -83,11 +101,23 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
             owner = view["boxes"][r][c]
             if owner:
                 x, y = _box_xy(r, c)
-                out.append(el("rect", class_=f"box p{owner}", data_b=r * cols + c, x=x, y=y, width=_B_STEP,
-                               height=_B_STEP, fill=COLOURS[owner]["light"]))
-                out.append(f'<text class="box-initial p{owner}" x="{num(x + _B_STEP / 2)}" y="{num(y + _B_STEP / 2 + 6)}" '
-                           f'text-anchor="middle" font-size="17" font-weight="700" font-family="sans-serif" '
-                           f'fill="{COLOURS[owner]["ink"]}" aria-hidden="true">{escape(w["P"] if owner == 1 else w["B"])}</text>')
+                out.append(
+                    el(
+                        "rect",
+                        class_=f"box p{owner}",
+                        data_b=r * cols + c,
+                        x=x,
+                        y=y,
+                        width=_B_STEP,
+                        height=_B_STEP,
+                        fill=COLOURS[owner]["light"],
+                    )
+                )
+                out.append(
+                    f'<text class="box-initial p{owner}" x="{num(x + _B_STEP / 2)}" y="{num(y + _B_STEP / 2 + 6)}" '
+                    f'text-anchor="middle" font-size="17" font-weight="700" font-family="sans-serif" '
+                    f'fill="{COLOURS[owner]["ink"]}" aria-hidden="true">{escape(w["P"] if owner == 1 else w["B"])}</text>'
+                )
     out.append("</g>")
     # Faint guides for undrawn segments, then the drawn ones.
     out.append('<g class="free">')
@@ -96,31 +126,78 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
         xa, ya = _box_xy(r1, c1)
         xb, yb = _box_xy(r2, c2)
         if not by:
-            out.append(el("line", class_="segment free", data_s=segment, x1=xa, y1=ya, x2=xb, y2=yb,
-                           stroke="#e4dfd3", stroke_width=1, stroke_dasharray="2 4"))
+            out.append(
+                el(
+                    "line",
+                    class_="segment free",
+                    data_s=segment,
+                    x1=xa,
+                    y1=ya,
+                    x2=xb,
+                    y2=yb,
+                    stroke="#e4dfd3",
+                    stroke_width=1,
+                    stroke_dasharray="2 4",
+                )
+            )
     out.append('</g><g class="drawn">')
     for segment, by in enumerate(view["drawn"]):
         if by:
             (r1, c1), (r2, c2) = _segment_dots(view, segment)
             xa, ya = _box_xy(r1, c1)
             xb, yb = _box_xy(r2, c2)
-            out.append(el("line", class_=f"segment p{by}", data_s=segment, x1=xa, y1=ya, x2=xb, y2=yb,
-                           stroke=COLOURS[by]["ink"], stroke_width=4, stroke_linecap="round",
-                           stroke_dasharray="9 4" if by == 2 else None))
+            out.append(
+                el(
+                    "line",
+                    class_=f"segment p{by}",
+                    data_s=segment,
+                    x1=xa,
+                    y1=ya,
+                    x2=xb,
+                    y2=yb,
+                    stroke=COLOURS[by]["ink"],
+                    stroke_width=4,
+                    stroke_linecap="round",
+                    stroke_dasharray="9 4" if by == 2 else None,
+                )
+            )
     out.append("</g>")
     last = view.get("last")
     if last is not None:
         (r1, c1), (r2, c2) = _segment_dots(view, last)
         xa, ya = _box_xy(r1, c1)
         xb, yb = _box_xy(r2, c2)
-        out.append(el("line", class_="last", x1=xa, y1=ya, x2=xb, y2=yb, stroke="#1d232b", stroke_width=9,
-                       stroke_opacity=0.18, stroke_linecap="round"))
+        out.append(
+            el(
+                "line",
+                class_="last",
+                x1=xa,
+                y1=ya,
+                x2=xb,
+                y2=yb,
+                stroke="#1d232b",
+                stroke_width=9,
+                stroke_opacity=0.18,
+                stroke_linecap="round",
+            )
+        )
     for segment in highlight or ():
         (r1, c1), (r2, c2) = _segment_dots(view, int(segment))
         xa, ya = _box_xy(r1, c1)
         xb, yb = _box_xy(r2, c2)
-        out.append(el("line", class_="highlight", x1=xa, y1=ya, x2=xb, y2=yb, stroke=HIGHLIGHT, stroke_width=3,
-                       stroke_dasharray="5 4"))
+        out.append(
+            el(
+                "line",
+                class_="highlight",
+                x1=xa,
+                y1=ya,
+                x2=xb,
+                y2=yb,
+                stroke=HIGHLIGHT,
+                stroke_width=3,
+                stroke_dasharray="5 4",
+            )
+        )
     for r in range(rows + 1):
         for c in range(cols + 1):
             x, y = _box_xy(r, c)
@@ -133,21 +210,22 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
             (r1, c1), (r2, _c2) = _segment_dots(view, segment)
             xa, ya = _box_xy(r1, c1)
             if r1 == r2:  # horizontal
-                return el("rect", x=xa + 5, y=ya - half, width=_B_STEP - 10, height=2 * half, fill="#000",
-                           fill_opacity=0)
-            return el("rect", x=xa - half, y=ya + 5, width=2 * half, height=_B_STEP - 10, fill="#000",
-                       fill_opacity=0)
+                return el(
+                    "rect", x=xa + 5, y=ya - half, width=_B_STEP - 10, height=2 * half, fill="#000", fill_opacity=0
+                )
+            return el("rect", x=xa - half, y=ya + 5, width=2 * half, height=_B_STEP - 10, fill="#000", fill_opacity=0)
 
-        out.extend(targets(
-            actions,
-            roving,
-            lambda s: _segment_dots(view, s)[0][::-1],
-            lambda s: f"{w['segment']} {_segment_name(view, s)}",
-            hit,
-        ))
+        out.extend(
+            targets(
+                actions,
+                roving,
+                lambda s: _segment_dots(view, s)[0][::-1],
+                lambda s: f"{w['segment']} {_segment_name(view, s)}",
+                hit,
+            )
+        )
     out.append("</svg>")
     return "".join(out)
-
 
 
 def marks(game: Any, actions: list[int]) -> list[Any]:

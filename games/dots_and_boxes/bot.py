@@ -54,7 +54,12 @@ class Geometry:
         self.box_sides: list[tuple[int, int, int, int]] = []
         for r in range(rows):
             for c in range(cols):
-                sides = (cols * r + c, cols * (r + 1) + c, self.num_h + (cols + 1) * r + c, self.num_h + (cols + 1) * r + c + 1)
+                sides = (
+                    cols * r + c,
+                    cols * (r + 1) + c,
+                    self.num_h + (cols + 1) * r + c,
+                    self.num_h + (cols + 1) * r + c + 1,
+                )
                 self.box_sides.append(sides)
                 self.box_mask.append(sum(1 << s for s in sides))
         # boxes touching each segment
@@ -285,7 +290,11 @@ def _open_move(geo: Geometry, drawn: int, rng: random.Random) -> int:
             best = v
             if kind == "chain" and n == 2:
                 # the hard-hearted handout: the segment between the two boxes
-                inner = [s for s in segs if len(geo.seg_boxes[s]) == 2 and all(sides(geo, drawn, y) == 2 for y in geo.seg_boxes[s])]
+                inner = [
+                    s
+                    for s in segs
+                    if len(geo.seg_boxes[s]) == 2 and all(sides(geo, drawn, y) == 2 for y in geo.seg_boxes[s])
+                ]
                 best_seg = inner[0] if inner else segs[0]
             else:
                 best_seg = segs[0]

@@ -23,6 +23,7 @@ def _dab_extra(count: int) -> Claim:
             and last.details["extra_move"] is True
             and last.next_player == last.player
         )
+
     return claim
 
 
@@ -67,9 +68,9 @@ DIAGRAMS = [
         moves=("a1-b1", "b2-b3", "c1-c2"),
         caption={
             "pl": "Ruch to jeden odcinek między sąsiednimi kropkami, w poziomie albo w pionie. "
-                  "Ten nie zamyka żadnego kwadratu, więc ruch przechodzi na przeciwnika.",
+            "Ten nie zamyka żadnego kwadratu, więc ruch przechodzi na przeciwnika.",
             "en": "A move is one segment between neighbouring dots, across or down. This one closes no box, "
-                  "so the turn passes to the opponent.",
+            "so the turn passes to the opponent.",
         },
         claim=_dab_turn_passes,
     ),
@@ -79,8 +80,7 @@ DIAGRAMS = [
         params=DB,
         moves=("a1-b1", "a2-b2", "a1-a2", "b1-b2"),
         caption={
-            "pl": "Niebieskie rysują czwarty bok kwadratu a1: kwadrat jest ich (N) i muszą od razu zagrać "
-                  "jeszcze raz.",
+            "pl": "Niebieskie rysują czwarty bok kwadratu a1: kwadrat jest ich (N) i muszą od razu zagrać jeszcze raz.",
             "en": "Blue draws the fourth side of box a1: the box is theirs (B) and they must move again at once.",
         },
         claim=_dab_extra(1),
@@ -93,9 +93,9 @@ DIAGRAMS = [
         before_ply=6,
         caption={
             "pl": "Odcinek b1–b2 zamyka naraz dwa kwadraty. Różowe biorą oba, ale dostają tylko jeden "
-                  "dodatkowy ruch: po d2–d3, który nic nie zamyka, kolej przechodzi na niebieskich.",
+            "dodatkowy ruch: po d2–d3, który nic nie zamyka, kolej przechodzi na niebieskich.",
             "en": "The segment b1–b2 closes two boxes at once. Pink takes both but gets only one extra move: "
-                  "after d2–d3, which closes nothing, it is blue's turn.",
+            "after d2–d3, which closes nothing, it is blue's turn.",
         },
         claim=_dab_one_extra_only,
     ),
@@ -108,10 +108,10 @@ DIAGRAMS = [
         marks=("a1-a2",),
         caption={
             "pl": "Łańcuch trzech kwadratów, każdy z dwoma bokami. Kto pierwszy narysuje w nim odcinek "
-                  "(tu różowe, a1–a2), oddaje przeciwnikowi cały łańcuch: niebieskie zabierają trzy "
-                  "kwadraty pod rząd.",
+            "(tu różowe, a1–a2), oddaje przeciwnikowi cały łańcuch: niebieskie zabierają trzy "
+            "kwadraty pod rząd.",
             "en": "A chain of three boxes, each with two sides. Whoever draws in it first (here pink, a1–a2) "
-                  "hands the whole chain over: blue takes three boxes in a row.",
+            "hands the whole chain over: blue takes three boxes in a row.",
         },
         claim=_dab_chain,
     ),
@@ -119,17 +119,57 @@ DIAGRAMS = [
         key="dab-majority",
         slug="dots_and_boxes",
         params={"rows": 5, "cols": 5},
-        moves=("b2-c2", "e2-e3", "e3-e4", "d4-d5", "b3-b4", "e1-e2", "b4-c4", "a5-b5", "d5-d6", "e4-f4",
-               "e5-f5", "e1-f1", "d2-d3", "a1-a2", "b4-b5", "b2-b3", "e5-e6", "b6-c6", "c6-d6", "d1-e1",
-               "d4-e4", "c4-d4", "a5-a6", "a3-b3", "b1-b2", "c3-d3", "f2-f3", "c1-d1", "b5-c5", "c3-c4",
-               "b3-c3", "c2-c3", "c2-d2", "d3-d4", "d3-e3", "d2-e2", "d1-d2", "c1-c2", "b1-c1", "c4-c5",
-               "c5-d5", "c5-c6", "b5-b6"),
+        moves=(
+            "b2-c2",
+            "e2-e3",
+            "e3-e4",
+            "d4-d5",
+            "b3-b4",
+            "e1-e2",
+            "b4-c4",
+            "a5-b5",
+            "d5-d6",
+            "e4-f4",
+            "e5-f5",
+            "e1-f1",
+            "d2-d3",
+            "a1-a2",
+            "b4-b5",
+            "b2-b3",
+            "e5-e6",
+            "b6-c6",
+            "c6-d6",
+            "d1-e1",
+            "d4-e4",
+            "c4-d4",
+            "a5-a6",
+            "a3-b3",
+            "b1-b2",
+            "c3-d3",
+            "f2-f3",
+            "c1-d1",
+            "b5-c5",
+            "c3-c4",
+            "b3-c3",
+            "c2-c3",
+            "c2-d2",
+            "d3-d4",
+            "d3-e3",
+            "d2-e2",
+            "d1-d2",
+            "c1-c2",
+            "b1-c1",
+            "c4-c5",
+            "c5-d5",
+            "c5-c6",
+            "b5-b6",
+        ),
         show_before=False,
         caption={
             "pl": "Różowe mają 13 z 25 kwadratów — więcej niż połowę. Tego nie da się już odrobić, więc "
-                  "partia kończy się od razu, choć część odcinków nie jest narysowana (zasada tego serwisu).",
+            "partia kończy się od razu, choć część odcinków nie jest narysowana (zasada tego serwisu).",
             "en": "Pink owns 13 of the 25 boxes — more than half. That can no longer be overturned, so the "
-                  "game ends at once although some segments are still undrawn (this service's rule).",
+            "game ends at once although some segments are still undrawn (this service's rule).",
         },
         claim=_dab_majority,
     ),
@@ -137,8 +177,17 @@ DIAGRAMS = [
 
 # Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
-    "pierwsza-gra", "zasady", "odcinki", "kwadraty", "dodatkowy-ruch", "koniec", "lancuchy",
-    "zasady-serwisu", "zegar", "pomylki", "zrodla",
+    "pierwsza-gra",
+    "zasady",
+    "odcinki",
+    "kwadraty",
+    "dodatkowy-ruch",
+    "koniec",
+    "lancuchy",
+    "zasady-serwisu",
+    "zegar",
+    "pomylki",
+    "zrodla",
 )
 
 # Error code -> the section that explains it (move errors on the match page link there).

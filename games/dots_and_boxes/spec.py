@@ -17,24 +17,29 @@ def export_move(game: Any, action: int) -> Any:
     return action
 
 
-SPEC = register(GameSpec(
-    slug="dots_and_boxes",
-    name=_("Dots and Boxes"),
-    polish_name="Kropki i kwadraty",
-    summary=_("Draw lines between dots; the fourth side of a box wins it and another move."),
-    rules_slug="kropki-i-kwadraty",
-    engine=DotsAndBoxes,
-    variants=(Variant("kropki-i-kwadraty", _("Dots and Boxes"), {"rows": 5, "cols": 5}),),
-    board=board,
-    bot=bot,
-    export_move=export_move,
-    # the site's matches end at a majority of boxes (the replay's default is off)
-    export_params={"majority_end": True},
-    diagrams=tuple(diagrams.DIAGRAMS),
-    home_picture="dab-two-boxes",
-    sections=diagrams.SECTIONS,
-    rule_anchors=diagrams.RULE_ANCHORS,
-    order=30,
-    again_words=(_("Extra move! You closed a box: move again."), _("Extra move! %(name)s closed a box and moves again.")),
-    board_script="games/dots_and_boxes/board_patch.js",
-))
+SPEC = register(
+    GameSpec(
+        slug="dots_and_boxes",
+        name=_("Dots and Boxes"),
+        polish_name="Kropki i kwadraty",
+        summary=_("Draw lines between dots; the fourth side of a box wins it and another move."),
+        rules_slug="kropki-i-kwadraty",
+        engine=DotsAndBoxes,
+        variants=(Variant("kropki-i-kwadraty", _("Dots and Boxes"), {"rows": 5, "cols": 5}),),
+        board=board,
+        bot=bot,
+        export_move=export_move,
+        # the site's matches end at a majority of boxes (the replay's default is off)
+        export_params={"majority_end": True},
+        diagrams=tuple(diagrams.DIAGRAMS),
+        home_picture="dab-two-boxes",
+        sections=diagrams.SECTIONS,
+        rule_anchors=diagrams.RULE_ANCHORS,
+        order=30,
+        again_words=(
+            _("Extra move! You closed a box: move again."),
+            _("Extra move! %(name)s closed a box and moves again."),
+        ),
+        board_script="games/dots_and_boxes/board_patch.js",
+    )
+)

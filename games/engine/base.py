@@ -339,11 +339,7 @@ class State:
         return {"game": self.game.slug, "params": dict(self.game.params), "history": list(self.history)}
 
     def __eq__(self, other_state: object) -> bool:
-        return (
-            isinstance(other_state, State)
-            and self.game == other_state.game
-            and self.history == other_state.history
-        )
+        return isinstance(other_state, State) and self.game == other_state.game and self.history == other_state.history
 
     def __hash__(self) -> int:
         return hash((self.game, tuple(self.history)))

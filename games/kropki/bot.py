@@ -51,8 +51,11 @@ try:
     from .fast_ext import ffi, lib
 except ImportError as exc:  # not built: see kropki_fast_build.py
     ffi = lib = None
-    log.warning("Kropki: compiled search missing (%s); the slow Python search plays. "
-                "Build it with: .venv/bin/python games/kropki/fast_build.py", exc)
+    log.warning(
+        "Kropki: compiled search missing (%s); the slow Python search plays. "
+        "Build it with: .venv/bin/python games/kropki/fast_build.py",
+        exc,
+    )
 
 # rave_k, explore, local, expand_after, tactics_depth: see kf_search in fast.c
 SEARCH_PARAMS = (600.0, 0.15, 0.0, 4, 2)
@@ -92,8 +95,18 @@ def search(state: Any, budget_s: float, rng: random.Random, max_playouts: int = 
     points, counters = _board(state)
     params = ffi.new("double[7]", [*SEARCH_PARAMS, MARGIN, KOMI])
     stats = ffi.new("double[4]")
-    pos = lib.kf_search(game.width, game.height, points, counters, state.current_player(), budget_s,
-                        int(max_playouts), rng.getrandbits(63), params, stats)
+    pos = lib.kf_search(
+        game.width,
+        game.height,
+        points,
+        counters,
+        state.current_player(),
+        budget_s,
+        int(max_playouts),
+        rng.getrandbits(63),
+        params,
+        stats,
+    )
     if pos < 0:
         raise RuntimeError(f"kf_search found no move ({pos})")
     info = {"playouts": stats[0], "win_rate": stats[1], "nodes": stats[2], "score_change": stats[3]}
@@ -173,8 +186,7 @@ def playout_speed(state: Any, seconds: float, seed: int = 1) -> float:
     """Random full-board playouts per second from ``state`` in C (bench)."""
     game = state.game
     points, counters = _board(state)
-    count = lib.kf_playout_speed(game.width, game.height, points, counters, state.current_player() or 1,
-                                 seconds, seed)
+    count = lib.kf_playout_speed(game.width, game.height, points, counters, state.current_player() or 1, seconds, seed)
     return float(count / seconds)
 
 

@@ -92,7 +92,6 @@ def _colour_bit(player: int) -> int:
     return _BLUE if player == 2 else 0
 
 
-
 def _column_index(name: str) -> int:
     value = 0
     for char in name:
@@ -202,7 +201,7 @@ class Kropki(Game):
         if cleaned in _END_ALIASES:
             return self.end_action
         letters = cleaned.rstrip("0123456789")
-        digits = cleaned[len(letters):]
+        digits = cleaned[len(letters) :]
         if not letters or not digits or not letters.isascii() or not letters.isalpha() or digits[0] == "0":
             raise InvalidActionError(message=f"cannot read {text!r} as a Kropki move")
         return self.action_for(_column_index(letters), int(digits) - 1)

@@ -41,31 +41,32 @@ def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str], list[str]]
     return props, nodes
 
 
-
-SPEC = register(GameSpec(
-    slug="kropki",
-    name=_("Dots"),
-    polish_name="Kropki",
-    summary=_("Surround your opponent's dots with a closed chain of yours. Boards of 10×10 and 20×20."),
-    rules_slug="kropki",
-    engine=Kropki,
-    variants=(
-        Variant("kropki-10", _("Dots 10×10 (quick)"), {"width": 10, "height": 10}),
-        Variant("kropki-20", _("Dots 20×20 (large)"), {"width": 20, "height": 20}),
-    ),
-    board=board,
-    bot=bot,
-    export_move=export_move,
-    sgf_moves=sgf_moves,
-    diagrams=tuple(diagrams.DIAGRAMS),
-    home_picture="kropki-diagonal",
-    sections=diagrams.SECTIONS,
-    rule_anchors=diagrams.RULE_ANCHORS,
-    order=10,
-    tap_confirm=True,
-    error_words={
-        INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),
-        PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
-    },
-    board_script="games/kropki/board_patch.js",
-))
+SPEC = register(
+    GameSpec(
+        slug="kropki",
+        name=_("Dots"),
+        polish_name="Kropki",
+        summary=_("Surround your opponent's dots with a closed chain of yours. Boards of 10×10 and 20×20."),
+        rules_slug="kropki",
+        engine=Kropki,
+        variants=(
+            Variant("kropki-10", _("Dots 10×10 (quick)"), {"width": 10, "height": 10}),
+            Variant("kropki-20", _("Dots 20×20 (large)"), {"width": 20, "height": 20}),
+        ),
+        board=board,
+        bot=bot,
+        export_move=export_move,
+        sgf_moves=sgf_moves,
+        diagrams=tuple(diagrams.DIAGRAMS),
+        home_picture="kropki-diagonal",
+        sections=diagrams.SECTIONS,
+        rule_anchors=diagrams.RULE_ANCHORS,
+        order=10,
+        tap_confirm=True,
+        error_words={
+            INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),
+            PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
+        },
+        board_script="games/kropki/board_patch.js",
+    )
+)

@@ -114,8 +114,11 @@ class AddressBudget(_Budget):
 
     def bucket(self, scope: Scope) -> tuple[str, float, float]:
         ip = client_ip_from_scope(dict(scope))
-        return (limits.key("ws-connect", "addr", ip), float(settings.WS_CONNECTS_PER_IP_RATE),
-                float(settings.WS_CONNECTS_PER_IP_BURST))
+        return (
+            limits.key("ws-connect", "addr", ip),
+            float(settings.WS_CONNECTS_PER_IP_RATE),
+            float(settings.WS_CONNECTS_PER_IP_BURST),
+        )
 
 
 class WhoBudget(_Budget):
@@ -124,8 +127,14 @@ class WhoBudget(_Budget):
     def bucket(self, scope: Scope) -> tuple[str, float, float]:
         user: Any = dict(scope).get("user")  # AuthMiddleware's addition
         if user is not None and user.is_authenticated:
-            return (limits.key("ws-connect", "user", user.pk), float(settings.WS_CONNECTS_PER_USER_RATE),
-                    float(settings.WS_CONNECTS_PER_USER_BURST))
+            return (
+                limits.key("ws-connect", "user", user.pk),
+                float(settings.WS_CONNECTS_PER_USER_RATE),
+                float(settings.WS_CONNECTS_PER_USER_BURST),
+            )
         ip = client_ip_from_scope(dict(scope))
-        return (limits.key("ws-connect", "anon", ip), float(settings.WS_CONNECTS_PER_ANONYMOUS_IP_RATE),
-                float(settings.WS_CONNECTS_PER_ANONYMOUS_IP_BURST))
+        return (
+            limits.key("ws-connect", "anon", ip),
+            float(settings.WS_CONNECTS_PER_ANONYMOUS_IP_RATE),
+            float(settings.WS_CONNECTS_PER_ANONYMOUS_IP_BURST),
+        )

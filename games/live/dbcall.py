@@ -41,5 +41,6 @@ def db_call[**P, R](func: Callable[P, R], executor: ThreadPoolExecutor | None = 
                 workarounds.keep_connection(conn)  # not "obsolete" for close_old_connections
 
     # channels ships no type hints: database_sync_to_async is untyped (it returns an awaitable version of the function).
-    return cast(Callable[P, Awaitable[R]],
-                database_sync_to_async(keep_connection, thread_sensitive=False, executor=executor))
+    return cast(
+        Callable[P, Awaitable[R]], database_sync_to_async(keep_connection, thread_sensitive=False, executor=executor)
+    )

@@ -81,8 +81,9 @@ def _client() -> redis.Redis:
     global _sync_client, _sync_key
     key = (settings.REDIS_URL, os.getpid())
     if _sync_client is None or _sync_key != key:
-        _sync_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1,
-                                            health_check_interval=30)
+        _sync_client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1, health_check_interval=30
+        )
         _sync_key = key
     return _sync_client
 
@@ -115,8 +116,9 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         tcp = {} if self.url.startswith("unix://") else {"socket_keepalive": True}  # a unix socket has none
-        self.redis = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=None,
-                                             max_connections=64, **tcp)
+        self.redis = aioredis.Redis.from_url(
+            self.url, socket_connect_timeout=2, socket_timeout=None, max_connections=64, **tcp
+        )
         self.control = f"{self.prefix}hub:{os.getpid()}:{id(self)}"  # always subscribed: keeps the reader alive
         self.reconnects = 0
         self.ever_connected = False

@@ -67,8 +67,10 @@ class MatchChat:
     chat_refused_at: float = 0.0
 
     if TYPE_CHECKING:  # the consumer's own
-        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                       close: bool = False) -> None: ...
+
+        async def send(
+            self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+        ) -> None: ...
 
         async def send_json(self, content: dict[str, Any], close: bool = False) -> None: ...
 
@@ -140,4 +142,3 @@ class MatchChat:
         with translation.override(self.language):  # the message in this socket's language
             message = str(exc.message)
         await self.send_json({"type": "error", "code": exc.code, "message": message, "for": "chat"})
-

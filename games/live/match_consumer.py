@@ -222,4 +222,3 @@ class MatchConsumer(MatchChat, LiveSocket):
             await self._send_state()
         except Exception:  # the socket closed meanwhile, or the database is away: the next sync asks again
             log.warning("a coalesced state for match %s was not sent", self.match_id, exc_info=True)
-

@@ -46,6 +46,4 @@ def _members() -> list[str]:
 def spectator_count(match_id: int | None = None) -> int:
     """Open spectator sockets (of one match, or of all)."""
     prefix = None if match_id is None else f"{match_id}:"
-    return sum(
-        1 for m in _members() if m.split(":", 2)[1] == "s" and (prefix is None or m.startswith(prefix))
-    )
+    return sum(1 for m in _members() if m.split(":", 2)[1] == "s" and (prefix is None or m.startswith(prefix)))

@@ -25,9 +25,26 @@ MARGIN = 26.0
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 # event.code / event.key -> direction (0 N, 1 NE, ... 7 NW)
 KEYS = {
-    "ArrowUp": 0, "ArrowRight": 2, "ArrowDown": 4, "ArrowLeft": 6,
-    "Numpad8": 0, "Numpad9": 1, "Numpad6": 2, "Numpad3": 3, "Numpad2": 4, "Numpad1": 5, "Numpad4": 6, "Numpad7": 7,
-    "Digit8": 0, "Digit9": 1, "Digit6": 2, "Digit3": 3, "Digit2": 4, "Digit1": 5, "Digit4": 6, "Digit7": 7,
+    "ArrowUp": 0,
+    "ArrowRight": 2,
+    "ArrowDown": 4,
+    "ArrowLeft": 6,
+    "Numpad8": 0,
+    "Numpad9": 1,
+    "Numpad6": 2,
+    "Numpad3": 3,
+    "Numpad2": 4,
+    "Numpad1": 5,
+    "Numpad4": 6,
+    "Numpad7": 7,
+    "Digit8": 0,
+    "Digit9": 1,
+    "Digit6": 2,
+    "Digit3": 3,
+    "Digit2": 4,
+    "Digit1": 5,
+    "Digit4": 6,
+    "Digit7": 7,
 }
 
 
@@ -68,8 +85,17 @@ def describe(view: dict[str, Any], words: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: Iterable[Any], words: dict[str, Any],
-           legal: list[int] | None, coords: bool, roving: bool | None) -> str:
+def render(
+    view: dict[str, Any],
+    *,
+    interactive: bool,
+    title: str,
+    highlight: Iterable[Any],
+    words: dict[str, Any],
+    legal: list[int] | None,
+    coords: bool,
+    roving: bool | None,
+) -> str:
     width, length = view["width"], view["length"]
     total_w = 2 * MARGIN + width * STEP
     total_h = 2 * MARGIN + (length + 2) * STEP
@@ -77,15 +103,25 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
     name = title or words["name"]
     out = open_svg("pilkarzyki", total_w, total_h, name if interactive else f"{name}. {desc}", name, desc, interactive)
     if interactive:
-        out[0] = out[0].replace("<svg ", f"<svg data-key-actions=\"{escape(json.dumps(KEYS), quote=True)}\" ", 1)
+        out[0] = out[0].replace("<svg ", f'<svg data-key-actions="{escape(json.dumps(KEYS), quote=True)}" ', 1)
     # the goals, tinted in the colour of the side that attacks them
     for goal in ("top", "bottom"):
         points = view["goals"][goal]["points"]
         attacker = view["goals"][goal]["attacker"]
         (x0, y0), (x1, _y1) = _xy(*points[0]), _xy(*points[-1])
         gy = y0 if goal == "top" else y0 - STEP
-        out.append(el("rect", class_=f"goal goal-{goal} p{attacker}", x=x0, y=gy, width=x1 - x0, height=STEP,
-                      fill=COLOURS[attacker]["light"], stroke="none"))
+        out.append(
+            el(
+                "rect",
+                class_=f"goal goal-{goal} p{attacker}",
+                x=x0,
+                y=gy,
+                width=x1 - x0,
+                height=STEP,
+                fill=COLOURS[attacker]["light"],
+                stroke="none",
+            )
+        )
     # the grid of points
     out.append('<g class="grid">')
     for y in range(length + 1):
@@ -113,23 +149,66 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
     for i, (x1, y1, x2, y2, owner) in enumerate(view["segments"]):
         (ax, ay), (bx, by) = _xy(x1, y1), _xy(x2, y2)
         last = " last" if i == len(view["segments"]) - 1 else ""
-        out.append(el("line", class_=f"segment p{owner}{last}", x1=ax, y1=ay, x2=bx, y2=by,
-                      stroke=COLOURS[owner]["ink"], stroke_width=2.2, stroke_linecap="round",
-                      stroke_dasharray="5 3" if owner == 2 else None))
+        out.append(
+            el(
+                "line",
+                class_=f"segment p{owner}{last}",
+                x1=ax,
+                y1=ay,
+                x2=bx,
+                y2=by,
+                stroke=COLOURS[owner]["ink"],
+                stroke_width=2.2,
+                stroke_linecap="round",
+                stroke_dasharray="5 3" if owner == 2 else None,
+            )
+        )
     out.append("</g>")
     # the path of this turn: a bounce makes it longer and the same player moves again
     if len(view["turn"]) > 1:
         path = " ".join(f"{num(_xy(x, y)[0])},{num(_xy(x, y)[1])}" for x, y in view["turn"])
-        out.append(el("polyline", class_="turn-path", points=path, fill="none", stroke=HIGHLIGHT, stroke_width=6,
-                      stroke_opacity=0.35, stroke_linejoin="round", stroke_linecap="round"))
+        out.append(
+            el(
+                "polyline",
+                class_="turn-path",
+                points=path,
+                fill="none",
+                stroke=HIGHLIGHT,
+                stroke_width=6,
+                stroke_opacity=0.35,
+                stroke_linejoin="round",
+                stroke_linecap="round",
+            )
+        )
     for spot in highlight:
         hx, hy = _xy(*spot)
-        out.append(el("circle", class_="highlight", cx=hx, cy=hy, r=8, fill="none", stroke=HIGHLIGHT, stroke_width=2,
-                      stroke_dasharray="3 2"))
+        out.append(
+            el(
+                "circle",
+                class_="highlight",
+                cx=hx,
+                cy=hy,
+                r=8,
+                fill="none",
+                stroke=HIGHLIGHT,
+                stroke_width=2,
+                stroke_dasharray="3 2",
+            )
+        )
     bx, by = _xy(*view["ball"])
     ring = HIGHLIGHT if view["moves_again"] and view["to_move"] is not None else "#111"
-    out.append(el("circle", class_="ball" + (" moves-again" if view["moves_again"] else ""), cx=bx, cy=by, r=7,
-                  fill="#fff", stroke=ring, stroke_width=3))
+    out.append(
+        el(
+            "circle",
+            class_="ball" + (" moves-again" if view["moves_again"] else ""),
+            cx=bx,
+            cy=by,
+            r=7,
+            fill="#fff",
+            stroke=ring,
+            stroke_width=3,
+        )
+    )
     if interactive:
         ball_x, ball_y = view["ball"]
         actions = legal_from_view(view) if legal is None else [a for a in legal if 0 <= a < 8]
@@ -139,14 +218,17 @@ def render(view: dict[str, Any], *, interactive: bool, title: str, highlight: It
             dx, dy = DIRECTIONS[action]
             return ball_x + dx, ball_y + dy
 
-        out.extend(targets(
-            actions,
-            False,
-            lambda a: spot(a),
-            lambda a: f"{words['direction']} {dirs[a]} ({point_name(*spot(a))})",
-            lambda a: el("circle", cx=_xy(*spot(a))[0], cy=_xy(*spot(a))[1], r=STEP / 2.2, fill="#000",
-                         fill_opacity=0),
-        ))
+        out.extend(
+            targets(
+                actions,
+                False,
+                lambda a: spot(a),
+                lambda a: f"{words['direction']} {dirs[a]} ({point_name(*spot(a))})",
+                lambda a: el(
+                    "circle", cx=_xy(*spot(a))[0], cy=_xy(*spot(a))[1], r=STEP / 2.2, fill="#000", fill_opacity=0
+                ),
+            )
+        )
     out.append("</svg>")
     return "".join(out)
 

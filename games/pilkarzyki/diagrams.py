@@ -65,10 +65,7 @@ def _pk_cross(state: State, effects: list[Effect]) -> bool:
         return False
     square = {(x1, y1), (x2, y2), (x1, y2), (x2, y1)}
     other = {(x1, y2), (x2, y1)}
-    crossed = any(
-        {tuple(e.details["from"]), tuple(e.details["to"])} == other
-        for e in effects[:-1]
-    )
+    crossed = any({tuple(e.details["from"]), tuple(e.details["to"])} == other for e in effects[:-1])
     return (
         crossed
         and len(square) == 4
@@ -140,9 +137,9 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Piłka zaczyna na środku boiska, w punkcie e6. Różowe kopią ją o jeden punkt w górę, do e5. "
-                  "Tam nie kończyła się jeszcze żadna kreska, więc teraz kolej niebieskich.",
+            "Tam nie kończyła się jeszcze żadna kreska, więc teraz kolej niebieskich.",
             "en": "The ball starts in the middle of the field, at e6. Pink kicks it one point up, to e5. No line "
-                  "ended there yet, so now it is blue's turn.",
+            "ended there yet, so now it is blue's turn.",
         },
         claim=_pk_start,
     ),
@@ -154,9 +151,9 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Niebieskie dochodzą do bocznej linii w punkcie i6. Linia boiska liczy się jak narysowana "
-                  "kreska, więc piłka się odbija: niebieskie kopią jeszcze raz.",
+            "kreska, więc piłka się odbija: niebieskie kopią jeszcze raz.",
             "en": "Blue reaches the side line at i6. The edge of the field counts as a drawn line, so the ball "
-                  "bounces: blue kicks again.",
+            "bounces: blue kicks again.",
         },
         claim=_pk_bounce(True, (8, 5)),
     ),
@@ -168,9 +165,9 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Różowe wracają skosem do e6, gdzie zaczyna się ich pierwsza kreska. Punkt był już użyty, "
-                  "więc i tu piłka się odbija i różowe grają dalej.",
+            "więc i tu piłka się odbija i różowe grają dalej.",
             "en": "Pink goes back diagonally to e6, where their first line starts. The point has been used "
-                  "already, so the ball bounces here too and pink plays on.",
+            "already, so the ball bounces here too and pink plays on.",
         },
         claim=_pk_bounce(False, (4, 5)),
     ),
@@ -182,11 +179,11 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Kreska różowych z e5 do f6 przecina ich pierwszą kreskę, z e6 do f5. Wolno: zajęte są tylko "
-                  "same kreski, nie miejsca, w których się krzyżują. Punkt f6 był wolny, więc kolej "
-                  "przechodzi na niebieskich.",
+            "same kreski, nie miejsca, w których się krzyżują. Punkt f6 był wolny, więc kolej "
+            "przechodzi na niebieskich.",
             "en": "Pink's line from e5 to f6 crosses their first line, from e6 to f5. That is allowed: only the "
-                  "lines themselves are taken, not the places where they cross. Point f6 was free, so the "
-                  "turn passes to blue.",
+            "lines themselves are taken, not the places where they cross. Point f6 was free, so the "
+            "turn passes to blue.",
         },
         claim=_pk_cross,
     ),
@@ -198,10 +195,10 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Różowe kopią z d2 do d1, na słupek górnej bramki. Słupek leży na linii boiska, więc piłka się "
-                  "odbija, a drugim kopnięciem różowe wbijają ją skosem do bramki: gol, różowe wygrywają.",
+            "odbija, a drugim kopnięciem różowe wbijają ją skosem do bramki: gol, różowe wygrywają.",
             "en": "Pink kicks from d2 to d1, the post of the top goal. The post lies on the edge of the field, so "
-                  "the ball bounces, and with a second kick pink puts it diagonally into the goal: a goal, "
-                  "pink wins.",
+            "the ball bounces, and with a second kick pink puts it diagonally into the goal: a goal, "
+            "pink wins.",
         },
         claim=_pk_goal,
     ),
@@ -213,13 +210,13 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Różowe odbijają się w d10 i kopią skosem do e11, na środek linii własnej bramki (dolnej, "
-                  "którą atakują niebieskie). Punkt był już użyty, więc muszą kopnąć jeszcze raz, a wszystkie "
-                  "kreski z e11 z powrotem w boisko są narysowane: zostaje tylko strzał do dolnej bramki. "
-                  "Gol samobójczy, wygrywają niebieskie.",
+            "którą atakują niebieskie). Punkt był już użyty, więc muszą kopnąć jeszcze raz, a wszystkie "
+            "kreski z e11 z powrotem w boisko są narysowane: zostaje tylko strzał do dolnej bramki. "
+            "Gol samobójczy, wygrywają niebieskie.",
             "en": "Pink bounces at d10 and kicks diagonally to e11, the middle of their own goal line (the bottom "
-                  "goal, which blue attacks). The point has been used, so they must kick again, and every line "
-                  "from e11 back into the field is drawn: only a kick into the bottom goal is left. An own goal, "
-                  "blue wins.",
+            "goal, which blue attacks). The point has been used, so they must kick again, and every line "
+            "from e11 back into the field is drawn: only a kick into the bottom goal is left. An own goal, "
+            "blue wins.",
         },
         claim=_pk_own_goal,
     ),
@@ -231,11 +228,11 @@ DIAGRAMS = [
         show_before=False,
         caption={
             "pl": "Różowe kopią piłkę z b2 do narożnika a1. Narożnik leży na linii boiska, więc to odbicie i "
-                  "różowe muszą kopnąć jeszcze raz, ale jedyna kreska, która prowadziła z narożnika, jest już "
-                  "narysowana. Piłka utknęła: różowe przegrywają.",
+            "różowe muszą kopnąć jeszcze raz, ale jedyna kreska, która prowadziła z narożnika, jest już "
+            "narysowana. Piłka utknęła: różowe przegrywają.",
             "en": "Pink kicks the ball from b2 into the corner a1. The corner lies on the edge of the field, so "
-                  "it is a bounce and pink must kick again, but the only line that led out of the corner is "
-                  "already drawn. The ball is stuck: pink loses.",
+            "it is a bounce and pink must kick again, but the only line that led out of the corner is "
+            "already drawn. The ball is stuck: pink loses.",
         },
         claim=_pk_stuck,
     ),
@@ -246,8 +243,19 @@ HOME_PICTURE = "pk-goal"
 
 # Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
 SECTIONS = (
-    "pierwsza-gra", "zasady", "boisko", "ruch", "odbicie", "gol", "samoboj", "zablokowana-pilka", "koniec",
-    "zasady-serwisu", "zegar", "pomylki", "zrodla",
+    "pierwsza-gra",
+    "zasady",
+    "boisko",
+    "ruch",
+    "odbicie",
+    "gol",
+    "samoboj",
+    "zablokowana-pilka",
+    "koniec",
+    "zasady-serwisu",
+    "zegar",
+    "pomylki",
+    "zrodla",
 )
 
 # Error code -> the section that explains it (move errors on the match page link there).

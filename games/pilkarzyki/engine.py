@@ -169,9 +169,7 @@ START_INDEX = index(*START)
 FREE_DIRECTIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(d for d in range(8) if not mask >> d & 1) for mask in range(256)
 )
-GOAL_WINNER: dict[int, int] = {index(x, TOP_GOAL_Y): 1 for x in GOAL_XS} | {
-    index(x, BOTTOM_GOAL_Y): 2 for x in GOAL_XS
-}
+GOAL_WINNER: dict[int, int] = {index(x, TOP_GOAL_Y): 1 for x in GOAL_XS} | {index(x, BOTTOM_GOAL_Y): 2 for x in GOAL_XS}
 # Segments a game can use: every step that is a move, each segment once.
 NUM_PLAYABLE_SEGMENTS = sum(
     1

@@ -35,28 +35,38 @@ def player_note(view: dict[str, Any], side: int) -> Any:
     return ""
 
 
-SPEC = register(GameSpec(
-    slug="pilkarzyki",
-    name=_("Paper Soccer"),
-    polish_name="Piłkarzyki",
-    summary=_("Paper soccer: kick the ball along unused lines into your opponent's goal; a bounce gives you another kick."),
-    rules_slug="pilkarzyki",
-    engine=Pilkarzyki,
-    variants=(Variant("pilkarzyki", _("Paper Soccer")),),
-    board=board,
-    bot=bot,
-    export_move=export_move,
-    diagrams=tuple(diagrams.DIAGRAMS),
-    home_picture=diagrams.HOME_PICTURE,
-    sections=diagrams.SECTIONS,
-    rule_anchors=diagrams.RULE_ANCHORS,
-    reason_words={GOAL: _("a goal"), OWN_GOAL: _("an own goal"), STUCK: _("the opponent had no move left (the ball was stuck)")},
-    order=40,
-    scored=False,
-    notation_words=notation_words,
-    again_words=(_("Bounce! The ball hit a used point or the border: kick again."),
-                 _("Bounce! %(name)s kicks again.")),
-    player_note=player_note,
-    error_words={NOT_A_GOAL_ENTRY: _("The ball enters a goal only across the goal line, between the posts.")},
-    board_script="games/pilkarzyki/board_patch.js",
-))
+SPEC = register(
+    GameSpec(
+        slug="pilkarzyki",
+        name=_("Paper Soccer"),
+        polish_name="Piłkarzyki",
+        summary=_(
+            "Paper soccer: kick the ball along unused lines into your opponent's goal; a bounce gives you another kick."
+        ),
+        rules_slug="pilkarzyki",
+        engine=Pilkarzyki,
+        variants=(Variant("pilkarzyki", _("Paper Soccer")),),
+        board=board,
+        bot=bot,
+        export_move=export_move,
+        diagrams=tuple(diagrams.DIAGRAMS),
+        home_picture=diagrams.HOME_PICTURE,
+        sections=diagrams.SECTIONS,
+        rule_anchors=diagrams.RULE_ANCHORS,
+        reason_words={
+            GOAL: _("a goal"),
+            OWN_GOAL: _("an own goal"),
+            STUCK: _("the opponent had no move left (the ball was stuck)"),
+        },
+        order=40,
+        scored=False,
+        notation_words=notation_words,
+        again_words=(
+            _("Bounce! The ball hit a used point or the border: kick again."),
+            _("Bounce! %(name)s kicks again."),
+        ),
+        player_note=player_note,
+        error_words={NOT_A_GOAL_ENTRY: _("The ball enters a goal only across the goal line, between the posts.")},
+        board_script="games/pilkarzyki/board_patch.js",
+    )
+)

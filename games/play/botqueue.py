@@ -144,10 +144,21 @@ def job_add(*, match_id: int, ply: int, owner: int) -> tuple[bool, int]:
     already waiting or being computed. Without Redis: (True, 0) (the token
     then runs it directly, unfairly rather than never)."""
     try:
-        added, waiting = cast(list[int], limits.client().eval(
-            _ADD, 3, limits.key(JOBS), limits.key(RUNNING), _address_key(owner),
-            match_id, ply, owner, f"{time.time():.3f}", STALE_SECONDS,
-        ))
+        added, waiting = cast(
+            list[int],
+            limits.client().eval(
+                _ADD,
+                3,
+                limits.key(JOBS),
+                limits.key(RUNNING),
+                _address_key(owner),
+                match_id,
+                ply,
+                owner,
+                f"{time.time():.3f}",
+                STALE_SECONDS,
+            ),
+        )
     except redis.RedisError as exc:
         log.warning("computer move not queued fairly (Redis: %s)", exc)
         return True, 0
@@ -158,8 +169,14 @@ def job_claim() -> tuple[int, int] | None:
     """The fairest waiting job that may run now, marked running: (match id, ply); None if none may.
     Raises redis.RedisError when Redis does not answer (the caller then plays its own job)."""
     found = limits.client().eval(
-        _CLAIM, 3, limits.key(JOBS), limits.key(RUNNING), limits.key(SERVED),
-        f"{time.time():.3f}", settings.BOT_THINKING_PER_ADDRESS, STALE_SECONDS,
+        _CLAIM,
+        3,
+        limits.key(JOBS),
+        limits.key(RUNNING),
+        limits.key(SERVED),
+        f"{time.time():.3f}",
+        settings.BOT_THINKING_PER_ADDRESS,
+        STALE_SECONDS,
     )
     if not found:
         return None
@@ -187,6 +204,8 @@ def has_job(match_id: int) -> bool:
     """Whether a move of ``match_id`` waits or is being computed (tests, the rescue)."""
     try:
         client = limits.client()
-        return bool(client.hexists(limits.key(JOBS), str(match_id)) or client.hexists(limits.key(RUNNING), str(match_id)))
+        return bool(
+            client.hexists(limits.key(JOBS), str(match_id)) or client.hexists(limits.key(RUNNING), str(match_id))
+        )
     except redis.RedisError:
         return False

@@ -124,8 +124,9 @@ def _tell_both(challenge: Challenge, frame: dict[str, Any]) -> None:
     transaction.on_commit(send)
 
 
-def challenge_direct_create(*, user_id: int, target_name: object, variant: object, rated: bool,
-                            colour: object = Challenge.Colour.RANDOM) -> Challenge:
+def challenge_direct_create(
+    *, user_id: int, target_name: object, variant: object, rated: bool, colour: object = Challenge.Colour.RANDOM
+) -> Challenge:
     """Challenge the player called ``target_name`` (any letter case). Refused: to yourself, to a
     guest, when either blocked the other, to a player taking challenges only from players they
     have played, a second one to the same player while the first waits, more than
@@ -163,22 +164,33 @@ def challenge_direct_create(*, user_id: int, target_name: object, variant: objec
             raise MatchError("already_challenged")
         if pending.count() >= settings.DIRECT_CHALLENGES_PENDING_PER_USER:
             raise MatchError("too_many_pending")
-        sent = Challenge.objects.filter(creator_id=user_id, target__isnull=False, created_at__gt=now - timedelta(hours=1))
+        sent = Challenge.objects.filter(
+            creator_id=user_id, target__isnull=False, created_at__gt=now - timedelta(hours=1)
+        )
         if sent.count() >= settings.DIRECT_CHALLENGES_PER_HOUR:
             raise MatchError("challenges_too_often")
         # ...and per target (harassment: 8 fresh accounts put 8 live notices on one player's pages)
-        if Challenge.objects.filter(direct_pending_q(now), target_id=target.pk).count() >= \
-                settings.DIRECT_CHALLENGES_PENDING_PER_TARGET:
+        if (
+            Challenge.objects.filter(direct_pending_q(now), target_id=target.pk).count()
+            >= settings.DIRECT_CHALLENGES_PENDING_PER_TARGET
+        ):
             raise MatchError("target_busy")
         lately = Challenge.objects.filter(target_id=target.pk, created_at__gt=now - timedelta(hours=1)).exclude(
-            status=Challenge.Status.ACCEPTED)  # the ones the target wanted do not count
+            status=Challenge.Status.ACCEPTED
+        )  # the ones the target wanted do not count
         if lately.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
             raise MatchError("target_challenged_often")
         challenge = Challenge.objects.create(
             creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False
         )
         seconds = settings.DIRECT_CHALLENGE_SECONDS
-        common = {"id": challenge.pk, "variant": variant, "rated": challenge.rated, "colour": colour, "seconds": seconds}
+        common = {
+            "id": challenge.pk,
+            "variant": variant,
+            "rated": challenge.rated,
+            "colour": colour,
+            "seconds": seconds,
+        }
         received = {"type": "challenge_received", "from": creator.username, **common}
         sent_frame = {"type": "challenge_sent", "to": target.username, **common}
         target_id = target.pk
@@ -236,8 +248,15 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
         challenge.save(update_fields=["status", "match"])
-        _tell_both(challenge, {"type": "challenge_accepted", "id": challenge.pk, "match_id": match.pk,
-                               "match_url": reverse("match", args=[match.pk])})
+        _tell_both(
+            challenge,
+            {
+                "type": "challenge_accepted",
+                "id": challenge.pk,
+                "match_id": match.pk,
+                "match_url": reverse("match", args=[match.pk]),
+            },
+        )
         return match
 
 
@@ -268,9 +287,12 @@ def challenges_cancel_on_block(*, blocker_id: int, blocked_id: int) -> int:
     the blocked player's link and lobby challenges cannot be accepted by the blocker anyway) are
     cancelled, and both players' pages are told (``challenge_cancelled``). How many."""
     with transaction.atomic():
-        rows = list(Challenge.objects.select_for_update().filter(
-            Q(creator_id=blocked_id, target_id=blocker_id) | Q(creator_id=blocker_id, target_id=blocked_id),
-            status=Challenge.Status.OPEN))
+        rows = list(
+            Challenge.objects.select_for_update().filter(
+                Q(creator_id=blocked_id, target_id=blocker_id) | Q(creator_id=blocker_id, target_id=blocked_id),
+                status=Challenge.Status.OPEN,
+            )
+        )
         for challenge in rows:
             challenge.status = Challenge.Status.CANCELLED
             challenge.save(update_fields=["status"])
@@ -283,11 +305,21 @@ def challenges_direct_pending_for(user_id: int) -> list[dict[str, Any]]:
     again when a site socket opens: a page loaded after the challenge still shows it)."""
     now = timezone.now()
     blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
-    rows = (Challenge.objects.filter(direct_pending_q(now), target_id=user_id).exclude(creator_id__in=blocked)
-            .select_related("creator"))
+    rows = (
+        Challenge.objects.filter(direct_pending_q(now), target_id=user_id)
+        .exclude(creator_id__in=blocked)
+        .select_related("creator")
+    )
     return [
-        {"type": "challenge_received", "id": c.pk, "from": c.creator.username, "variant": c.variant,
-         "rated": c.rated, "colour": c.colour, "seconds": _seconds_left(c, now)}
+        {
+            "type": "challenge_received",
+            "id": c.pk,
+            "from": c.creator.username,
+            "variant": c.variant,
+            "rated": c.rated,
+            "colour": c.colour,
+            "seconds": _seconds_left(c, now),
+        }
         for c in rows.order_by("created_at")
     ]
 
@@ -297,7 +329,14 @@ def challenges_direct_sent_by(user_id: int) -> list[dict[str, Any]]:
     now = timezone.now()
     rows = Challenge.objects.filter(direct_pending_q(now), creator_id=user_id).select_related("target")
     return [
-        {"type": "challenge_sent", "id": c.pk, "to": c.target.username if c.target else "", "variant": c.variant,
-         "rated": c.rated, "colour": c.colour, "seconds": _seconds_left(c, now)}
+        {
+            "type": "challenge_sent",
+            "id": c.pk,
+            "to": c.target.username if c.target else "",
+            "variant": c.variant,
+            "rated": c.rated,
+            "colour": c.colour,
+            "seconds": _seconds_left(c, now),
+        }
         for c in rows.order_by("created_at")
     ]

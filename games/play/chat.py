@@ -132,8 +132,9 @@ def chat_send(*, match_id: int, user_id: int | None, room: str, text: str) -> Ch
     if len(text) > MAX_CHARS:
         raise MatchError("chat_too_long")
     chat_check_text(text)
-    match = Match.objects.filter(pk=match_id).only(
-        "pk", "pink_id", "blue_id", "bot_level", "status", "finished_at").first()
+    match = (
+        Match.objects.filter(pk=match_id).only("pk", "pink_id", "blue_id", "bot_level", "status", "finished_at").first()
+    )
     if match is None:
         raise MatchError("not_found")
     if match.bot_side is not None:
@@ -162,8 +163,9 @@ def chat_send(*, match_id: int, user_id: int | None, room: str, text: str) -> Ch
         raise ChatRefusal("account_required", GUEST)
     if ChatMessage.objects.filter(match_id=match_id, room=room).count() >= settings.CHAT_LINES_PER_ROOM:
         raise MatchError("chat_full")
-    if not limits.hit("chat", str(user_id), limit=settings.CHAT_MESSAGES_PER_WINDOW,
-                      window=settings.CHAT_WINDOW_SECONDS):
+    if not limits.hit(
+        "chat", str(user_id), limit=settings.CHAT_MESSAGES_PER_WINDOW, window=settings.CHAT_WINDOW_SECONDS
+    ):
         raise MatchError("chat_rate_limited")
     with transaction.atomic():
         message = ChatMessage.objects.create(match_id=match_id, room=room, author_id=user_id, text=text)
@@ -174,8 +176,11 @@ def chat_send(*, match_id: int, user_id: int | None, room: str, text: str) -> Ch
 
 def chat_lines(*, match_id: int, room: str, limit: int = HISTORY_LINES) -> list[ChatLine]:
     """The last ``limit`` lines of ``room``, oldest first."""
-    rows = (ChatMessage.objects.filter(match_id=match_id, room=room).select_related("author")
-            .order_by("-created_at", "-pk")[:limit])
+    rows = (
+        ChatMessage.objects.filter(match_id=match_id, room=room)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:limit]
+    )
     return [chat_line(message) for message in reversed(list(rows))]
 
 
@@ -197,8 +202,11 @@ def chat_record_page(*, match_id: int, finished_at: datetime | None, page: int =
     size = RECORD_CHAT_LINES
     rooms: dict[str, RecordRoom] = {}
     for room in ROOMS:
-        rows = list(ChatMessage.objects.filter(match_id=match_id, room=room).select_related("author")
-                    .order_by("-created_at", "-pk")[(page - 1) * size: page * size + 1])
+        rows = list(
+            ChatMessage.objects.filter(match_id=match_id, room=room)
+            .select_related("author")
+            .order_by("-created_at", "-pk")[(page - 1) * size : page * size + 1]
+        )
         rooms[room] = {"lines": [chat_line(m) for m in reversed(rows[:size])], "older": len(rows) > size}
     if closed:
         cache.set(key, rooms, 24 * 3600)
@@ -223,8 +231,9 @@ def _context_of(message: ChatMessage) -> list[ChatLine]:
     return [chat_line(m) for m in [*reversed(before), message, *after]]
 
 
-def report_create(*, reporter_id: int, match_id: int, message_id: int | None = None,
-                  reported_id: int | None = None, reason: str = "") -> Report:
+def report_create(
+    *, reporter_id: int, match_id: int, message_id: int | None = None, reported_id: int | None = None, reason: str = ""
+) -> Report:
     """A report for staff: of one chat line of the match (``message_id``: its author
     is reported, the context is the ~10 lines around it) or of a player of the
     match (``reported_id``: the context is the match's last 10 lines, both rooms)."""
@@ -242,11 +251,17 @@ def report_create(*, reporter_id: int, match_id: int, message_id: int | None = N
         if reported_id is None or match.side_of(reported_id) is None:
             raise MatchError("not_found")
         last = ChatMessage.objects.filter(match_id=match_id).select_related("author").order_by("-created_at", "-pk")
-        context = [chat_line(m) for m in reversed(list(last[:CONTEXT_BEFORE + CONTEXT_AFTER + 1]))]
+        context = [chat_line(m) for m in reversed(list(last[: CONTEXT_BEFORE + CONTEXT_AFTER + 1]))]
     if reported_id == reporter_id:
         raise MatchError("report_self")
     trust.require_established(reporter_id)
     if not limits.hit("report", str(reporter_id), limit=settings.REPORTS_PER_HOUR, window=3600):
         raise MatchError("reports_too_often")
-    return Report.objects.create(reporter_id=reporter_id, reported_id=reported_id, match_id=match_id,
-                                 message=message, reason=chat_clean(reason)[:500], context=list(context))
+    return Report.objects.create(
+        reporter_id=reporter_id,
+        reported_id=reported_id,
+        match_id=match_id,
+        message=message,
+        reason=chat_clean(reason)[:500],
+        context=list(context),
+    )

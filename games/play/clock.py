@@ -43,10 +43,16 @@ def sweep_expired(*, now: datetime | None = None, limit: int = 200) -> int:
         _bot_rescue_due = time.monotonic() + BOT_RESCUE_SECONDS
         late = now - BOT_RESCUE_AFTER
         # (no move yet: the computer opens, and its first move is late since creation)
-        rescued = Match.objects.filter(
-            Q(last_move_at__lte=late) | Q(last_move_at__isnull=True, created_at__lte=late),
-            status=Match.Status.ACTIVE, turn_deadline__isnull=True, to_move__isnull=False,
-        ).exclude(bot_level="").values_list("pk", "ply", "pink_id", "blue_id")[:limit]
+        rescued = (
+            Match.objects.filter(
+                Q(last_move_at__lte=late) | Q(last_move_at__isnull=True, created_at__lte=late),
+                status=Match.Status.ACTIVE,
+                turn_deadline__isnull=True,
+                to_move__isnull=False,
+            )
+            .exclude(bot_level="")
+            .values_list("pk", "ply", "pink_id", "blue_id")[:limit]
+        )
         # A job still waiting in the fair queue is not queued again (no duplicates: a
         # busy queue is slow, not lost); one lost with its token or its worker is.
         # One bare token then wakes a free process, should every token have been lost.

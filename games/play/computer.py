@@ -21,8 +21,14 @@ from .moves import match_bot_play
 
 log = logging.getLogger(__name__)
 
+
 def computer_match_start(
-    *, user_id: int, variant: str, level: str, colour: str, address: str = "",
+    *,
+    user_id: int,
+    variant: str,
+    level: str,
+    colour: str,
+    address: str = "",
     address_guest_ids: set[int] | frozenset[int] = frozenset(),
 ) -> Match:
     """A match of ``user_id`` against the computer at ``level``; ``colour`` is

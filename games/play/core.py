@@ -96,4 +96,3 @@ def set_turn(match: Match, state: State, now: datetime) -> None:
     match.pink_score, match.blue_score = state.scores()
     human_to_move = match.to_move is not None and match.to_move != match.bot_side
     match.turn_deadline = now + move_time() if human_to_move else None
-

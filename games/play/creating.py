@@ -69,7 +69,9 @@ def computer_matches_trim(*, user_ids: Any, keep: int, now: datetime | None = No
         for match_id in over:
             match = core.lock(match_id)
             if match.is_active:
-                finishing.finish(match, status=Match.Status.ABORTED, winner=None, reason=Match.EndReason.ABORTED, now=now)
+                finishing.finish(
+                    match, status=Match.Status.ABORTED, winner=None, reason=Match.EndReason.ABORTED, now=now
+                )
                 ended.append(match_id)
     return ended
 

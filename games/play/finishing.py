@@ -13,7 +13,12 @@ from . import core, trust
 
 
 def finish(
-    match: Match, *, status: str, winner: int | None, reason: str, now: datetime,
+    match: Match,
+    *,
+    status: str,
+    winner: int | None,
+    reason: str,
+    now: datetime,
     last_move: dict[str, Any] | None = None,
 ) -> None:
     """End ``match`` (caller holds the lock; the match is active)."""
@@ -25,7 +30,9 @@ def finish(
     match.turn_deadline = None
     match.to_move = None
     match.draw_offer = None
-    match.save(update_fields=["status", "winner", "end_reason", "finished_at", "turn_deadline", "to_move", "draw_offer"])
+    match.save(
+        update_fields=["status", "winner", "end_reason", "finished_at", "turn_deadline", "to_move", "draw_offer"]
+    )
     deltas = rate(match)
     extra: dict[str, Any] = {"rating_deltas": deltas}
     if last_move:
@@ -46,6 +53,10 @@ def rate(match: Match) -> dict[str, dict[str, Any]] | None:
     # A rated match is between two people, and finish() has just set finished_at.
     assert match.pink_id is not None and match.blue_id is not None and match.finished_at is not None
     return ratings_apply_result(
-        variant=match.variant, match_id=match.pk, pink_id=match.pink_id, blue_id=match.blue_id,
-        score_pink=score_pink, now=match.finished_at,
+        variant=match.variant,
+        match_id=match.pk,
+        pink_id=match.pink_id,
+        blue_id=match.blue_id,
+        score_pink=score_pink,
+        now=match.finished_at,
     )

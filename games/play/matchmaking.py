@@ -80,9 +80,13 @@ def queue_aborts(user_id: int, *, now: datetime | None = None) -> list[datetime]
     now = now or timezone.now()
     since = now - timedelta(minutes=settings.QUEUE_ABORT_WINDOW_MINUTES)
     aborted = list(
-        Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), rated=True, status=Match.Status.ABORTED,
-                             finished_at__gte=since, finished_at__lte=now)
-        .order_by("finished_at")
+        Match.objects.filter(
+            Q(pink_id=user_id) | Q(blue_id=user_id),
+            rated=True,
+            status=Match.Status.ABORTED,
+            finished_at__gte=since,
+            finished_at__lte=now,
+        ).order_by("finished_at")
     )
     moved: dict[int, set[int]] = {m.pk: set() for m in aborted}
     for match_id, player in Move.objects.filter(match__in=aborted, by_timeout=False).values_list("match_id", "player"):
@@ -118,7 +122,10 @@ def cooldown_message(until: datetime, now: datetime) -> str:
 
 
 def seek_create(
-    *, user: User | AnonymousUser | None, variants: list[str] | tuple[str, ...], now: datetime | None = None,
+    *,
+    user: User | AnonymousUser | None,
+    variants: list[str] | tuple[str, ...],
+    now: datetime | None = None,
 ) -> list[Seek]:
     """Put ``user`` in the ranked queue of each of ``variants`` (one entry per variant).
 

@@ -51,7 +51,9 @@ def match_bot_play(*, match_id: int, ply: int, action: int, now: datetime | None
     return _play(match_id=match_id, side_for=bot_side, ply=ply, action=action, now=now)
 
 
-def _play(*, match_id: int, side_for: Callable[[Match], int], ply: Any, action: Any, now: datetime | None) -> PlayResult:
+def _play(
+    *, match_id: int, side_for: Callable[[Match], int], ply: Any, action: Any, now: datetime | None
+) -> PlayResult:
     if isinstance(ply, bool) or not isinstance(ply, int):
         raise MatchError("bad_frame")
     expired = False
@@ -100,15 +102,32 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     fields = ["ply", "history", "last_move_at", "draw_offer", "to_move", "pink_score", "blue_score", "turn_deadline"]
     if outcome is not None:
         match.save(update_fields=fields)
-        finishing.finish(match, status=Match.Status.FINISHED, winner=outcome.winner, reason=outcome.reason, now=now,
-                last_move={"action": action, "by": side, "notation": effect.notation, "details": effect.details,
-                           "by_timeout": by_timeout})
+        finishing.finish(
+            match,
+            status=Match.Status.FINISHED,
+            winner=outcome.winner,
+            reason=outcome.reason,
+            now=now,
+            last_move={
+                "action": action,
+                "by": side,
+                "notation": effect.notation,
+                "details": effect.details,
+                "by_timeout": by_timeout,
+            },
+        )
         return
     match.save(update_fields=fields)
     # After commit: the frame (queued on daphne's loop); the clock needs nothing (beat's sweep
     # reads turn_deadline), a computer's turn a task published off this thread.
     core.broadcast_on_commit(
-        match, "moved", action=action, by=side, notation=effect.notation, details=effect.details, by_timeout=by_timeout,
+        match,
+        "moved",
+        action=action,
+        by=side,
+        notation=effect.notation,
+        details=effect.details,
+        by_timeout=by_timeout,
     )
     core.queue_computer_turn(match)
 
@@ -143,4 +162,3 @@ def _apply_timeout(match: Match, now: datetime) -> None:
         _apply_move(match, state, side, end_action, now, by_timeout=True)
         return
     finishing.finish(match, status=Match.Status.FINISHED, winner=other(side), reason=Match.EndReason.TIMEOUT, now=now)
-

@@ -32,8 +32,13 @@ def match_resign(*, match_id: int, user_id: int | None, now: datetime | None = N
         match = core.lock(match_id)
         side = core.side_of_user(match, user_id)
         core.require_active(match)
-        finishing.finish(match, status=Match.Status.FINISHED, winner=other(side), reason=Match.EndReason.RESIGN,
-                now=now or timezone.now())
+        finishing.finish(
+            match,
+            status=Match.Status.FINISHED,
+            winner=other(side),
+            reason=Match.EndReason.RESIGN,
+            now=now or timezone.now(),
+        )
         return match
 
 
@@ -67,14 +72,18 @@ def match_answer_draw(*, match_id: int, user_id: int | None, accept: bool, now: 
         if match.draw_offer != other(side):
             raise MatchError("no_draw_offer")
         if accept:
-            finishing.finish(match, status=Match.Status.FINISHED, winner=None, reason=Match.EndReason.AGREEMENT,
-                    now=now or timezone.now())
+            finishing.finish(
+                match,
+                status=Match.Status.FINISHED,
+                winner=None,
+                reason=Match.EndReason.AGREEMENT,
+                now=now or timezone.now(),
+            )
         else:
             match.draw_offer = None
             match.save(update_fields=["draw_offer"])
             core.broadcast_on_commit(match, "draw_declined", by=side)
         return match
-
 
 
 def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
@@ -84,8 +93,7 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
         side = core.side_of_user(match, user_id)
         if match.is_active or match.rematch_id is not None:
             raise MatchError("rematch_unavailable")
-        if match.pink_id is not None and match.blue_id is not None and blocked_either_way(
-                match.pink_id, match.blue_id):
+        if match.pink_id is not None and match.blue_id is not None and blocked_either_way(match.pink_id, match.blue_id):
             raise MatchError("blocked")
         if match.bot_side is not None:  # starts at once: the computer form's limits (issue 24, items 2, 16)
             computer_start_allowed(user_id=match.user_id_of(side) or 0, address="", address_guest_ids=frozenset())
@@ -116,7 +124,10 @@ def match_decline_rematch(*, match_id: int, user_id: int | None) -> Match:
 
 def _start_rematch(match: Match) -> Match:
     new = match_create(
-        variant=match.variant, pink_id=match.blue_id, blue_id=match.pink_id, rated=match.rated,
+        variant=match.variant,
+        pink_id=match.blue_id,
+        blue_id=match.pink_id,
+        rated=match.rated,
         bot_level=match.bot_level,
     )
     match.rematch = new

@@ -54,10 +54,14 @@ def require_established(user_id: int) -> None:
         raise MatchError("login_required")
     left = minutes_left(user)
     if left:
-        raise MatchError("account_too_new", _(
-            "Your account is new: rated games, reports and challenges to players you have not played "
-            "open in %(minutes)d min or after %(games)d finished games."
-        ) % {"minutes": left, "games": settings.NEW_ACCOUNT_GAMES})
+        raise MatchError(
+            "account_too_new",
+            _(
+                "Your account is new: rated games, reports and challenges to players you have not played "
+                "open in %(minutes)d min or after %(games)d finished games."
+            )
+            % {"minutes": left, "games": settings.NEW_ACCOUNT_GAMES},
+        )
 
 
 def have_played(a_id: int, b_id: int) -> bool:

@@ -66,4 +66,6 @@ class Diagram:
         """The actions the "before" picture marks: the moves still to come
         (the game's board turns them into points, columns or segments)."""
         game = self.game()
-        return [game.string_to_action(move) for move in (self.moves[self.split :] if self.marks is None else self.marks)]
+        return [
+            game.string_to_action(move) for move in (self.moves[self.split :] if self.marks is None else self.marks)
+        ]

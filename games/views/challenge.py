@@ -41,9 +41,16 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             error = exc.message
         else:
             return redirect("challenge", token=challenge.token)
-    return render(request, "games/challenge_new.html", {
-        "variants": catalogue.variant_choices(), "error": error, "ttl_minutes": settings.CHALLENGE_TTL_MINUTES,
-    }, status=400 if error else 200)
+    return render(
+        request,
+        "games/challenge_new.html",
+        {
+            "variants": catalogue.variant_choices(),
+            "error": error,
+            "ttl_minutes": settings.CHALLENGE_TTL_MINUTES,
+        },
+        status=400 if error else 200,
+    )
 
 
 @require_GET
@@ -58,15 +65,19 @@ def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("match", match_id=challenge.match_id)
     link = request.build_absolute_uri(reverse("challenge", args=[challenge.token]))
     back = urlencode({"next": request.get_full_path()})
-    return render(request, "games/challenge.html", {
-        "challenge": challenge,
-        "is_creator": is_creator,
-        "link": link,
-        "needs_account": not request.user.is_authenticated or getattr(request.user, "is_guest", False),
-        "signup_url": f"{reverse('signup')}?{back}",
-        "login_url": f"{reverse('login')}?{back}",
-        "rules_url": reverse("rules", args=[catalogue.variant(challenge.variant).rules_slug]),
-    })
+    return render(
+        request,
+        "games/challenge.html",
+        {
+            "challenge": challenge,
+            "is_creator": is_creator,
+            "link": link,
+            "needs_account": not request.user.is_authenticated or getattr(request.user, "is_guest", False),
+            "signup_url": f"{reverse('signup')}?{back}",
+            "login_url": f"{reverse('login')}?{back}",
+            "rules_url": reverse("rules", args=[catalogue.variant(challenge.variant).rules_slug]),
+        },
+    )
 
 
 @account_required

@@ -38,8 +38,9 @@ def chat_panel(request: HttpRequest, match: Match, you: int | None) -> dict[str,
         refusal = str(chat.GUEST)
     elif not match.is_active and not chat.chat_open_after_end(match.finished_at):
         refusal = str(chat.CLOSED)
-    players = [(p.pk, p.username) for p in (match.pink, match.blue)
-               if p is not None and p.pk != user_id and not p.is_deleted]  # nobody to report in a deleted account
+    players = [
+        (p.pk, p.username) for p in (match.pink, match.blue) if p is not None and p.pk != user_id and not p.is_deleted
+    ]  # nobody to report in a deleted account
     return {
         # No chat in a game against the computer (games/play/chat.py): nobody writes there.
         "show": match.bot_side is None,
@@ -92,9 +93,13 @@ def chat_report(request: HttpRequest, match_id: int) -> JsonResponse:
     if message_id is None and player_id is None:
         return JsonResponse({"ok": False, "code": "bad_request", "message": _("Choose what to report.")}, status=400)
     try:
-        chat.report_create(reporter_id=request.user.pk, match_id=match_id, message_id=message_id,
-                           reported_id=None if message_id is not None else player_id,
-                           reason=request.POST.get("reason", "")[:2000])
+        chat.report_create(
+            reporter_id=request.user.pk,
+            match_id=match_id,
+            message_id=message_id,
+            reported_id=None if message_id is not None else player_id,
+            reason=request.POST.get("reason", "")[:2000],
+        )
     except MatchError as exc:
         status = 404 if exc.code == "not_found" else 429 if exc.code == "reports_too_often" else 400
         return JsonResponse({"ok": False, "code": exc.code, "message": exc.message}, status=status)

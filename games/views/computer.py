@@ -37,11 +37,16 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         address = client_ip(request)
         try:
             match = play.computer_match_start(
-                user_id=user.pk, variant=form.cleaned_data["variant"], level=form.cleaned_data["level"],
-                colour=form.cleaned_data["colour"], address=address,
+                user_id=user.pk,
+                variant=form.cleaned_data["variant"],
+                level=form.cleaned_data["level"],
+                colour=form.cleaned_data["colour"],
+                address=address,
                 address_guest_ids=guest_ids_of_ip(address) if user.is_guest else set(),
             )
         except MatchError as exc:
-            return render(request, "games/computer_refused.html", {"code": exc.code, "message": exc.message}, status=429)
+            return render(
+                request, "games/computer_refused.html", {"code": exc.code, "message": exc.message}, status=429
+            )
         return redirect("match", match.pk)
     return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)

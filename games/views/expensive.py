@@ -37,8 +37,9 @@ def rate_limited(*, json_answer: bool = False) -> Callable[[Callable[..., HttpRe
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not limits.hit("expensive-get", client_ip(request), limit=settings.EXPENSIVE_GETS_PER_MINUTE,
-                              window=WINDOW_SECONDS):
+            if not limits.hit(
+                "expensive-get", client_ip(request), limit=settings.EXPENSIVE_GETS_PER_MINUTE, window=WINDOW_SECONDS
+            ):
                 message = _("Too many requests for boards at once. Wait a minute and try again.")
                 response: HttpResponse
                 if json_answer:

@@ -11,4 +11,6 @@ from .rules import current_language, game_cards
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", {"games": game_cards(current_language()), "live": selectors.live_summary()})
+    return render(
+        request, "games/home.html", {"games": game_cards(current_language()), "live": selectors.live_summary()}
+    )

@@ -45,7 +45,9 @@ def _lobby_lists(request: HttpRequest) -> dict[str, Any]:
         .order_by("-created_at")[:LIST_LIMIT]
     )
     return {
-        "queues": [{"key": key, "name": catalogue.variant_name(key), "waiting": sizes[key]} for key in catalogue.variant_keys()],
+        "queues": [
+            {"key": key, "name": catalogue.variant_name(key), "waiting": sizes[key]} for key in catalogue.variant_keys()
+        ],
         "waiting_total": sum(sizes.values()),
         "challenges": challenges,
         "live_matches": live,

@@ -67,27 +67,34 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "vs_computer": bool(match.bot_level),
     }
     strings = {**_strings(), **_game_strings(spec)}
-    return render(request, "games/match.html", {
-        "match": match,
-        "snapshot": snapshot,
-        "page": page,
-        "you": you,
-        "is_player": you is not None,
-        "board_svg": board_svg(match, state, match.is_active, lang),
-        "strings": {**strings, "results": result_table()},  # the words, and every ending's words by code
-        "winner_line": _winner_line(snapshot, strings),
-        "rating_lines": _rating_lines(snapshot, strings),
-        "next_game": _next_game(match, you),
-        "scored": spec.scored,
-        "board_script": spec.board_script,
-        "player_note": str(spec.player_note(snapshot["view"], you)) if spec.player_note and you else "",
-        "move_rows": [
-            {"notation": notation, "colour": "pink" if side == PINK else "blue",
-             "colour_name": strings["pink"] if side == PINK else strings["blue"]}
-            for notation, side in zip(snapshot["moves"], snapshot["movers"], strict=False)
-        ],
-        "chat": chat_panel(request, match, you),
-    })
+    return render(
+        request,
+        "games/match.html",
+        {
+            "match": match,
+            "snapshot": snapshot,
+            "page": page,
+            "you": you,
+            "is_player": you is not None,
+            "board_svg": board_svg(match, state, match.is_active, lang),
+            "strings": {**strings, "results": result_table()},  # the words, and every ending's words by code
+            "winner_line": _winner_line(snapshot, strings),
+            "rating_lines": _rating_lines(snapshot, strings),
+            "next_game": _next_game(match, you),
+            "scored": spec.scored,
+            "board_script": spec.board_script,
+            "player_note": str(spec.player_note(snapshot["view"], you)) if spec.player_note and you else "",
+            "move_rows": [
+                {
+                    "notation": notation,
+                    "colour": "pink" if side == PINK else "blue",
+                    "colour_name": strings["pink"] if side == PINK else strings["blue"],
+                }
+                for notation, side in zip(snapshot["moves"], snapshot["movers"], strict=False)
+            ],
+            "chat": chat_panel(request, match, you),
+        },
+    )
 
 
 def _player_settings(user: Any) -> dict[str, Any]:
@@ -96,10 +103,18 @@ def _player_settings(user: Any) -> dict[str, Any]:
     screen). A guest, or no account, gets the defaults; a guest's tap choice
     is remembered by the browser (localStorage)."""
     if user is None:
-        return {"low_time": User.LOW_TIME_DEFAULT, "sound": True, "tap_confirm": User.TapConfirm.AUTO,
-                "remember_locally": True}
-    return {"low_time": user.low_time_seconds, "sound": bool(user.notify_sound), "tap_confirm": user.tap_confirm,
-            "remember_locally": bool(user.is_guest)}
+        return {
+            "low_time": User.LOW_TIME_DEFAULT,
+            "sound": True,
+            "tap_confirm": User.TapConfirm.AUTO,
+            "remember_locally": True,
+        }
+    return {
+        "low_time": user.low_time_seconds,
+        "sound": bool(user.notify_sound),
+        "tap_confirm": user.tap_confirm,
+        "remember_locally": bool(user.is_guest),
+    }
 
 
 def _game_strings(spec: catalogue.GameSpec) -> dict[str, Any]:
@@ -121,7 +136,7 @@ def _signed(delta: int) -> str:
 
 
 def _winner_line(snapshot: dict[str, Any], strings: dict[str, str]) -> str:
-    """"Winner: Ania (pink)" once a match is won; match.js writes the same live."""
+    """ "Winner: Ania (pink)" once a match is won; match.js writes the same live."""
     winner = snapshot["winner"]
     if snapshot["status"] != Match.Status.FINISHED or winner is None:
         return ""
@@ -133,8 +148,10 @@ def _rating_lines(snapshot: dict[str, Any], strings: dict[str, str]) -> list[str
     """Each player's rating change in a rated match ("Ania: +12 (rating 1512)")."""
     deltas = snapshot.get("rating_deltas") or {}
     return [
-        strings["rating_change"] % {
-            "name": snapshot["players"][side]["name"], "delta": _signed(d["delta"]),
+        strings["rating_change"]
+        % {
+            "name": snapshot["players"][side]["name"],
+            "delta": _signed(d["delta"]),
             "after": f"{d['after']}{'?' if d['provisional'] else ''}",
         }
         for side, d in sorted(deltas.items())
@@ -148,8 +165,10 @@ def _next_game(match: Match, you: int | None) -> dict[str, Any] | None:
         return None
     if match.bot_level:
         colour = "pink" if you == PINK else "blue"
-        return {"url": reverse("play_computer"),
-                "fields": {"variant": match.variant, "level": match.bot_level, "colour": colour}}
+        return {
+            "url": reverse("play_computer"),
+            "fields": {"variant": match.variant, "level": match.bot_level, "colour": colour},
+        }
     if match.rated:
         return {"url": reverse("queue_join"), "fields": {"variant": match.variant}}
     return {"url": reverse("challenge_new"), "fields": {"variant": match.variant, "mode": "casual"}}
@@ -171,8 +190,10 @@ def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
     if lang not in known:
         lang = get_language()
     live = request.GET.get("live") == "1"
-    key = (f"board:{match.pk}:{match.status}:{match.variant}:{ply}:{history_digest(match.history[:ply])}:"
-           f"{int(live)}:{lang}")
+    key = (
+        f"board:{match.pk}:{match.status}:{match.variant}:{ply}:{history_digest(match.history[:ply])}:"
+        f"{int(live)}:{lang}"
+    )
     svg: str | None = cache.get(key) if not match.is_active else None
     if svg is None:
         state = catalogue.variant(match.variant).game().state_from_history(match.history[:ply])
@@ -205,7 +226,8 @@ def _strings() -> dict[str, str]:
         # against the computer: it plays on alone until it ends too
         "you_ended_computer": _("You have ended the game; the computer now plays on alone until it ends too."),
         "you_clock_ended_computer": _(
-            "Your time ran out, which ends your game; the computer now plays on alone until it ends too."),
+            "Your time ran out, which ends your game; the computer now plays on alone until it ends too."
+        ),
         "ran_out": _("%(name)s ran out of time."),
         "move_end": pgettext("move list", "end"),
         "move_timeout": _("time ran out"),

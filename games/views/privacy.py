@@ -22,20 +22,25 @@ from games.play.privacy import account_delete
 
 @require_GET
 def privacy(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/privacy.html", {
-        "contact_email": settings.PRIVACY_CONTACT_EMAIL,
-        "guest_days": settings.GUEST_STALE_DAYS,
-        "session_days": settings.SESSION_COOKIE_AGE // 86400,
-        "cooloff_minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
-    })
+    return render(
+        request,
+        "games/privacy.html",
+        {
+            "contact_email": settings.PRIVACY_CONTACT_EMAIL,
+            "guest_days": settings.GUEST_STALE_DAYS,
+            "session_days": settings.SESSION_COOKIE_AGE // 86400,
+            "cooloff_minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        },
+    )
 
 
 @account_required
 @require_GET
 def account_download(request: AuthenticatedHttpRequest) -> HttpResponse:
     data = account_json(request.user)
-    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=1),
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
     stamp = timezone.now().strftime("%Y-%m-%d")
     response["Content-Disposition"] = f'attachment; filename="kropki-konto-{request.user.pk}-{stamp}.json"'
     return response

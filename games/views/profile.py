@@ -84,7 +84,9 @@ def _side_query(user_id: int, side: int, variant: str, result: str) -> QuerySet[
     if result:
         mine, theirs = (PINK, BLUE) if side == PINK else (BLUE, PINK)
         qs = qs.filter(status=Match.Status.FINISHED)
-        qs = {"win": qs.filter(winner=mine), "loss": qs.filter(winner=theirs), "draw": qs.filter(winner__isnull=True)}[result]
+        qs = {"win": qs.filter(winner=mine), "loss": qs.filter(winner=theirs), "draw": qs.filter(winner__isnull=True)}[
+            result
+        ]
     return qs.order_by().values_list("created_at", "id")
 
 
@@ -131,15 +133,17 @@ def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
     for m in (matches[pk] for pk in ids if pk in matches):
         side = m.side_of(user_id)
         other = BLUE if side == PINK else PINK
-        games.append({
-            "match": m,
-            "colour": side,
-            "opponent": _linkable(m.pink if other == PINK else m.blue),
-            "opponent_name": player_name(m, other),
-            "result": _result_of(m, user_id),
-            "variant_name": catalogue.variant_name(m.variant),
-            "change": changes.get(m.pk),
-        })
+        games.append(
+            {
+                "match": m,
+                "colour": side,
+                "opponent": _linkable(m.pink if other == PINK else m.blue),
+                "opponent_name": player_name(m, other),
+                "result": _result_of(m, user_id),
+                "variant_name": catalogue.variant_name(m.variant),
+                "change": changes.get(m.pk),
+            }
+        )
     return games
 
 
@@ -153,9 +157,17 @@ def _chart(user: User, key: str, rating: Rating) -> dict[str, Any] | None:
     cache key of both (the template caches the points' table under it too). A chart changes
     only with a rated game in that variant, which changes the rating row: the key is made of
     that row, so a new game draws a new chart and the history query runs once per game."""
-    cache_key = "rating-chart:" + _digest(user.pk, key, rating.games, rating.last_played_at, rating.rating,
-                                          rating.deviation, rating.volatility, get_language(),
-                                          get_current_timezone_name())
+    cache_key = "rating-chart:" + _digest(
+        user.pk,
+        key,
+        rating.games,
+        rating.last_played_at,
+        rating.rating,
+        rating.deviation,
+        rating.volatility,
+        get_language(),
+        get_current_timezone_name(),
+    )
     chart: dict[str, Any] | None = cache.get(cache_key)
     if chart is not None:
         return chart
@@ -179,9 +191,7 @@ def _chart(user: User, key: str, rating: Rating) -> dict[str, Any] | None:
             chart_id=f"chart-{key}",
             format_date=short_date,
             title=_("Rating history: %(variant)s") % {"variant": name},
-            description=_(
-                "%(count)s points from %(first)s to %(last)s; lowest %(low)s, highest %(high)s, now %(now)s."
-            )
+            description=_("%(count)s points from %(first)s to %(last)s; lowest %(low)s, highest %(high)s, now %(now)s.")
             % {
                 "count": len(points),
                 "first": short_date(points[0].at),
@@ -223,20 +233,32 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     # An opponent who deleted their account turns into "deleted account": the number of
     # deleted accounts (an indexed count) is part of the key.
     deleted = User.objects.filter(is_deleted=True).count()
-    games_key = _digest(user.pk, page.object_list, page.number, page.has_next, query, get_language(),
-                        get_current_timezone_name(), deleted)
-    return render(request, "games/profile.html", {
-        "player": user,
-        "rows": rows,
-        "games": games,
-        "games_key": games_key,
-        "page": page,
-        "filter_variant": variant,
-        "filter_result": result,
-        "variants": [(k, catalogue.variant_name(k)) for k in catalogue.variant_keys()],
-        "filter_query": query,
-        **_social(request, user),
-    })
+    games_key = _digest(
+        user.pk,
+        page.object_list,
+        page.number,
+        page.has_next,
+        query,
+        get_language(),
+        get_current_timezone_name(),
+        deleted,
+    )
+    return render(
+        request,
+        "games/profile.html",
+        {
+            "player": user,
+            "rows": rows,
+            "games": games,
+            "games_key": games_key,
+            "page": page,
+            "filter_variant": variant,
+            "filter_result": result,
+            "variants": [(k, catalogue.variant_name(k)) for k in catalogue.variant_keys()],
+            "filter_query": query,
+            **_social(request, user),
+        },
+    )
 
 
 def _social(request: HttpRequest, player: User) -> dict[str, Any]:

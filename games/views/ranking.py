@@ -43,10 +43,14 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
     for i, r in enumerate(page.object_list, start=1):
         opens = r.provisional and (not rows or not rows[-1]["rating"].provisional)
         rows.append({"rank": None if r.provisional else start + i, "rating": r, "opens_provisional": opens})
-    return render(request, "ratings/ranking.html", {
-        "variant": variant,
-        "variant_name": catalogue.variant_name(variant),
-        "variants": catalogue.variant_choices(),
-        "rows": rows,
-        "page": page,
-    })
+    return render(
+        request,
+        "ratings/ranking.html",
+        {
+            "variant": variant,
+            "variant_name": catalogue.variant_name(variant),
+            "variants": catalogue.variant_choices(),
+            "rows": rows,
+            "page": page,
+        },
+    )

@@ -83,8 +83,7 @@ def _replay(match: Match, key: str, ends: dict[int, int]) -> Replay:
     words = move_words(game, match.history, ends)
     for ply, action in enumerate(match.history, start=1):
         player = state.current_player()
-        moves.append({"ply": ply, "player": player, "colour": colours.get(player, ""),
-                      "notation": words[ply - 1]})
+        moves.append({"ply": ply, "player": player, "colour": colours.get(player, ""), "notation": words[ply - 1]})
         state.apply_action(action)
     data = {"board_svg": render_board(state.view(), game.slug, lang=get_language()), "moves": moves}
     cache.set(key, data, RECORD_CACHE_SECONDS)
@@ -126,41 +125,47 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     players = []
     for side in (PINK, BLUE):
         user = match.pink if side == PINK else match.blue
-        players.append({
-            "side": side,
-            "colour": "pink" if side == PINK else "blue",
-            "name": player_name(match, side),
-            "user": user if user is not None and not user.is_deleted else None,  # no profile link
-            "change": changes.get(side),
-            "score": match.pink_score if side == PINK else match.blue_score,
-            "winner": match.winner == side,
-        })
+        players.append(
+            {
+                "side": side,
+                "colour": "pink" if side == PINK else "blue",
+                "name": player_name(match, side),
+                "user": user if user is not None and not user.is_deleted else None,  # no profile link
+                "change": changes.get(side),
+                "score": match.pink_score if side == PINK else match.blue_score,
+                "winner": match.winner == side,
+            }
+        )
     total = len(match.history)
     chat_page = _chat_page(request.GET.get("czat"))
-    return render(request, "games/record.html", {
-        "match": match,
-        "variant_name": catalogue.variant_name(match.variant),
-        "scored": catalogue.variant(match.variant).game_spec.scored,  # no column of zeros (Cztery w rzędzie)
-        "result_text": reason_text(match, ends),
-        "players": players,
-        "board_svg": replay["board_svg"],
-        "moves": moves,
-        "moves_key": key,
-        "total": total,
-        "has_sgf": export.has_sgf(match.variant),
-        "chat": chat_record_page(match_id=match.pk, finished_at=match.finished_at, page=chat_page),
-        "chat_page": chat_page,
-        "replay_config": {
+    return render(
+        request,
+        "games/record.html",
+        {
+            "match": match,
+            "variant_name": catalogue.variant_name(match.variant),
+            "scored": catalogue.variant(match.variant).game_spec.scored,  # no column of zeros (Cztery w rzędzie)
+            "result_text": reason_text(match, ends),
+            "players": players,
+            "board_svg": replay["board_svg"],
+            "moves": moves,
+            "moves_key": key,
             "total": total,
-            "frameUrl": reverse("record_frame", args=[match.pk, 0]),
-            "moves": [m["notation"] for m in moves],
-            "players": [m["player"] for m in moves],
-            "position": _("Move %(ply)s of %(total)s"),
-            "moveText": _("%(colour)s: %(move)s"),
-            "colours": {"1": _("pink"), "2": _("blue")},
-            "error": _("Could not load this position. Try again."),
+            "has_sgf": export.has_sgf(match.variant),
+            "chat": chat_record_page(match_id=match.pk, finished_at=match.finished_at, page=chat_page),
+            "chat_page": chat_page,
+            "replay_config": {
+                "total": total,
+                "frameUrl": reverse("record_frame", args=[match.pk, 0]),
+                "moves": [m["notation"] for m in moves],
+                "players": [m["player"] for m in moves],
+                "position": _("Move %(ply)s of %(total)s"),
+                "moveText": _("%(colour)s: %(move)s"),
+                "colours": {"1": _("pink"), "2": _("blue")},
+                "error": _("Could not load this position. Try again."),
+            },
         },
-    })
+    )
 
 
 @require_GET

@@ -33,7 +33,13 @@ def block(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     else:
         block_create(blocker=request.user, blocked=player)
         challenges_cancel_on_block(blocker_id=request.user.pk, blocked_id=player.pk)
-        messages.success(request, _("You blocked %(name)s: they cannot challenge you or write to you, and the ranked queue does not pair you for 24 hours.") % {"name": player.username})
+        messages.success(
+            request,
+            _(
+                "You blocked %(name)s: they cannot challenge you or write to you, and the ranked queue does not pair you for 24 hours."
+            )
+            % {"name": player.username},
+        )
     return redirect("profile", username=player.username)
 
 

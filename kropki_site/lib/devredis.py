@@ -39,14 +39,22 @@ def server_args(socket_path: Path) -> list[str]:
     The one way the project runs a Redis of its own."""
     return [
         server_path(),
-        "--port", "0",
-        "--unixsocket", str(socket_path),
-        "--unixsocketperm", "700",
-        "--save", "",
-        "--appendonly", "no",
-        "--dir", str(socket_path.parent),
-        "--maxmemory-policy", "noeviction",
-        "--loglevel", "warning",
+        "--port",
+        "0",
+        "--unixsocket",
+        str(socket_path),
+        "--unixsocketperm",
+        "700",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(socket_path.parent),
+        "--maxmemory-policy",
+        "noeviction",
+        "--loglevel",
+        "warning",
     ]
 
 

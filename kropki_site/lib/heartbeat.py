@@ -32,6 +32,7 @@ INTERVAL_SECONDS = 2.0
 STALE_SECONDS = 15.0
 PREFIX = "kropki:alive:"
 
+
 def alive(part: str, **details: Any) -> None:
     """Record that ``part`` is alive now (``details``: e.g. a worker's queues)."""
     try:
@@ -53,7 +54,7 @@ def seen() -> dict[str, dict[str, Any]]:
             continue
         value = json.loads(raw)
         value["ago"] = round(max(0.0, now - value["at"]), 1)
-        parts[key.decode()[len(PREFIX):]] = value
+        parts[key.decode()[len(PREFIX) :]] = value
     return parts
 
 

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def guest_client(client):
-    response = client.post(reverse("play_computer"), {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"})
+    response = client.post(
+        reverse("play_computer"), {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"}
+    )
     assert response.status_code == 302
     return client
 
@@ -46,8 +48,10 @@ def test_a_guest_can_open_log_in_and_become_a_member(guest_client, alice):
 
 def test_signing_up_from_the_guest_header_keeps_the_guests_games(guest_client):
     match = Match.objects.get()
-    guest_client.post(reverse("signup"), {"username": "Zosia", "email": "zosia@example.com",
-                                          "password1": PASSWORD, "password2": PASSWORD})
+    guest_client.post(
+        reverse("signup"),
+        {"username": "Zosia", "email": "zosia@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
     user = User.objects.get(username="Zosia")
     assert not user.is_guest and match.pink_id == user.pk
     html = guest_client.get(reverse("home")).content.decode()

@@ -51,9 +51,7 @@ def test_password_reset_sends_a_working_link(client, alice):
     link = found.group(1)
     form_page = client.get(link, follow=True)
     assert form_page.context["validlink"]
-    done = client.post(
-        form_page.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
-    )
+    done = client.post(form_page.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     assert done.status_code == 302 and done["Location"] == reverse("password_reset_complete")
     alice.refresh_from_db()
     assert alice.check_password(NEW_PASSWORD)
@@ -128,8 +126,11 @@ def test_by_default_a_reset_e_mail_is_a_file_in_var_dir_mail(tmp_path):
     import sys
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EMAIL_", "DJANGO_SETTINGS"))}
-    env.update(VAR_DIR=str(tmp_path), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-               DJANGO_SETTINGS_MODULE="kropki_site.settings")
+    env.update(
+        VAR_DIR=str(tmp_path),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        DJANGO_SETTINGS_MODULE="kropki_site.settings",
+    )
     code = (
         "import django; django.setup()\n"
         "from django.core.mail import send_mail\n"

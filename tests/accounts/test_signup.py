@@ -78,15 +78,38 @@ def test_signup_page_needs_csrf(make_user):
     assert response.status_code == 403
 
 
-@pytest.mark.parametrize("lang, username, email, password, sentence, wrong", [
-    ("pl", "Zosia", "zosia@example.com", "zosia123", "Hasło jest zbyt podobne do Twojej nazwy użytkownika.",
-     "nazwa użytkownika"),
-    ("pl", "Ola", "kasztanowa@example.com", "kasztanowa1", "Hasło jest zbyt podobne do Twojego adresu e-mail.",
-     "adres e-mail."),
-    ("en", "Zosia", "zosia@example.com", "zosia123", "The password is too similar to your username.", "the username"),
-])
+@pytest.mark.parametrize(
+    "lang, username, email, password, sentence, wrong",
+    [
+        (
+            "pl",
+            "Zosia",
+            "zosia@example.com",
+            "zosia123",
+            "Hasło jest zbyt podobne do Twojej nazwy użytkownika.",
+            "nazwa użytkownika",
+        ),
+        (
+            "pl",
+            "Ola",
+            "kasztanowa@example.com",
+            "kasztanowa1",
+            "Hasło jest zbyt podobne do Twojego adresu e-mail.",
+            "adres e-mail.",
+        ),
+        (
+            "en",
+            "Zosia",
+            "zosia@example.com",
+            "zosia123",
+            "The password is too similar to your username.",
+            "the username",
+        ),
+    ],
+)
 def test_a_password_like_the_username_or_e_mail_is_refused_in_a_whole_sentence(
-        client, lang, username, email, password, sentence, wrong):
+    client, lang, username, email, password, sentence, wrong
+):
     """Django's message puts the field's name in as it is ("do nazwa użytkownika"):
     ours is a whole sentence in each language."""
     client.cookies["kropki_language"] = lang

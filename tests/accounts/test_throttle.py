@@ -20,10 +20,22 @@ def login(client, username, password, ip=ATTACKER, **extra):
 
 def test_letter_case_does_not_reset_the_count(client, alice, settings):
     """12 spellings x 4 wrong passwords used to be 48 failures and no lockout."""
-    spellings = ["alice", "Alice", "ALICE", "aLice", "alIce", "aliCe", "alicE", "ALice", "AlIce", "aLICE", "ALIce",
-                 "alICE"]
+    spellings = [
+        "alice",
+        "Alice",
+        "ALICE",
+        "aLice",
+        "alIce",
+        "aliCe",
+        "alicE",
+        "ALice",
+        "AlIce",
+        "aLICE",
+        "ALIce",
+        "alICE",
+    ]
     statuses = [login(client, name, "zle-haslo").status_code for name in spellings for _ in range(4)]
-    assert statuses[settings.AXES_FAILURE_LIMIT - 1:] == [429] * (len(statuses) - settings.AXES_FAILURE_LIMIT + 1)
+    assert statuses[settings.AXES_FAILURE_LIMIT - 1 :] == [429] * (len(statuses) - settings.AXES_FAILURE_LIMIT + 1)
     assert login(client, "alice", PASSWORD).status_code == 429
 
 

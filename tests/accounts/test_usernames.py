@@ -32,15 +32,18 @@ def username_errors(response) -> list[str]:
     return response.context["form"].errors.get("username", [])
 
 
-@pytest.mark.parametrize("copy", [
-    "\u0430nia",  # Cyrillic а  # noqa: RUF003
-    "ani\u0430",
-    "\u0410NIA",  # Cyrillic А  # noqa: RUF003
-    "ＡＮＩＡ",  # full width (NFKC)  # noqa: RUF001
-    "an1a",
-    "AnIa",  # capital i for l... and for i
-    "\U0001d41a\U0001d427\U0001d422\U0001d41a",  # mathematical bold
-])
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "\u0430nia",  # Cyrillic а  # noqa: RUF003
+        "ani\u0430",
+        "\u0410NIA",  # Cyrillic А  # noqa: RUF003
+        "ＡＮＩＡ",  # full width (NFKC)  # noqa: RUF001
+        "an1a",
+        "AnIa",  # capital i for l... and for i
+        "\U0001d41a\U0001d427\U0001d422\U0001d41a",  # mathematical bold
+    ],
+)
 def test_a_look_alike_of_an_existing_name_is_refused(client, make_user, copy):
     make_user("ania")
     errors = username_errors(signup(client, copy))
@@ -69,12 +72,26 @@ def test_usernames_are_stored_nfkc_normalised(client):
     assert User.objects.filter(username="zosia").exists()
 
 
-@pytest.mark.parametrize("name, error", [
-    ("admin", RESERVED), ("Administrator", RESERVED), ("STAFF", RESERVED), ("moderator", RESERVED),
-    ("Kropki", RESERVED), ("system", RESERVED), ("\u0430dmin", RESERVED), ("ádmin", RESERVED),
-    ("gosc-1234abcd", RESERVED), ("Gość-1", RESERVED), ("GOSC-x", RESERVED),
-    (".", NO_LETTER), ("..", NO_LETTER), ("...", NO_LETTER), ("_-_", NO_LETTER),
-])
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        ("admin", RESERVED),
+        ("Administrator", RESERVED),
+        ("STAFF", RESERVED),
+        ("moderator", RESERVED),
+        ("Kropki", RESERVED),
+        ("system", RESERVED),
+        ("\u0430dmin", RESERVED),
+        ("ádmin", RESERVED),
+        ("gosc-1234abcd", RESERVED),
+        ("Gość-1", RESERVED),
+        ("GOSC-x", RESERVED),
+        (".", NO_LETTER),
+        ("..", NO_LETTER),
+        ("...", NO_LETTER),
+        ("_-_", NO_LETTER),
+    ],
+)
 def test_reserved_names_are_refused(client, name, error):
     assert username_errors(signup(client, name)) == [error]
     assert not User.objects.exists()
@@ -116,8 +133,13 @@ def test_a_rename_in_the_admin_follows_the_same_rules(make_user):
     zosia = make_user("zosia")
 
     def rename(name):
-        data = {"username": name, "email": zosia.email, "language": "pl", "date_joined_0": "2026-01-01",
-                "date_joined_1": "10:00:00"}
+        data = {
+            "username": name,
+            "email": zosia.email,
+            "language": "pl",
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00:00",
+        }
         return KropkiUserChangeForm(data, instance=zosia)
 
     assert rename("\u0430nia").errors["username"] == [LOOKS_LIKE]

@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 def signup(client, name):
-    return client.post(reverse("signup"), {"username": name, "email": "x@example.com",
-                                           "password1": PASSWORD, "password2": PASSWORD})
+    return client.post(
+        reverse("signup"), {"username": name, "email": "x@example.com", "password1": PASSWORD, "password2": PASSWORD}
+    )
 
 
 @pytest.mark.parametrize("copy", ["ania.", "ania_", "@ania", "a.n-i_a", "+ania+", "ANIA-", "ａｎｉａ．"])  # noqa: RUF001 - full width on purpose
@@ -31,8 +32,23 @@ def test_look_alikes_through_punctuation_are_refused(client, make_user, copy):
     assert User.objects.count() == 1
 
 
-@pytest.mark.parametrize("name", ["gosc_1", "gość.x", "GOSC+7", "gosc", "kropki_team", "KropkiTeam", "moderator2",
-                                  "Moderator_Ania", "admin1", "administrator-2", "support_pl", "system.bot"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gosc_1",
+        "gość.x",
+        "GOSC+7",
+        "gosc",
+        "kropki_team",
+        "KropkiTeam",
+        "moderator2",
+        "Moderator_Ania",
+        "admin1",
+        "administrator-2",
+        "support_pl",
+        "system.bot",
+    ],
+)
 def test_reserved_prefixes_are_refused(name):
     with pytest.raises(ValidationError) as info:
         username_clean(name)

@@ -62,8 +62,6 @@ print("JSON:" + json.dumps(out))
 """
 
 
-
-
 @pytest.fixture(scope="module")
 def a11y_data(live_site):
     result = live_site.manage("shell", "-c", SETUP)
@@ -134,8 +132,9 @@ def test_axe_finds_no_serious_or_critical_violation(new_context, live_url, a11y_
         bad = [v for v in axe_violations(page) if v["impact"] in BLOCKING]
         if bad:
             failures[label] = bad
-    assert not missing and not failures, json.dumps({"missing": missing, "violations": failures}, indent=1,
-                                                    ensure_ascii=False)
+    assert not missing and not failures, json.dumps(
+        {"missing": missing, "violations": failures}, indent=1, ensure_ascii=False
+    )
 
 
 def test_axe_really_reports_a_critical_violation(new_context):

@@ -19,9 +19,11 @@ IN_BOARD = "document.activeElement && !!document.activeElement.closest('#board [
 
 
 def active_id(page) -> str:
-    return page.evaluate("document.activeElement ? (document.activeElement.id || "
-                         "document.activeElement.getAttribute('data-testid') || "
-                         "document.activeElement.tagName) : ''")
+    return page.evaluate(
+        "document.activeElement ? (document.activeElement.id || "
+        "document.activeElement.getAttribute('data-testid') || "
+        "document.activeElement.tagName) : ''"
+    )
 
 
 def tab_until(page, predicate_js: str, limit: int = 80) -> None:

@@ -54,8 +54,17 @@ def two_players(live_site, variant: str = "", rated: bool = False) -> dict:
     """Two new players (fresh names: no other test's queue or lobby meets them) and, with ``variant``,
     a match between them (the first is pink)."""
     suffix = uuid.uuid4().hex[:6]
-    return manage_json(live_site, SETUP % {"pink": f"ania{suffix}", "blue": f"bartek{suffix}", "password": PASSWORD,
-                                           "variant": variant, "rated": rated})
+    return manage_json(
+        live_site,
+        SETUP
+        % {
+            "pink": f"ania{suffix}",
+            "blue": f"bartek{suffix}",
+            "password": PASSWORD,
+            "variant": variant,
+            "rated": rated,
+        },
+    )
 
 
 def as_player(new_context, live_url, data: dict, who: str | None, **kwargs):
@@ -114,8 +123,10 @@ def test_a_rated_match_ends_live_with_the_winner_both_ratings_and_the_way_on(new
 
     deltas = {int(k): v for k, v in manage_json(live_site, DELTAS % match_id).items()}
     assert deltas[1] > 0 > deltas[2]
-    polish_lines = [re.compile(rf"^{ania_name}: \+{deltas[1]} \(ranking \d+\??\)$"),
-                    re.compile(rf"^{bartek_name}: \u2212{-deltas[2]} \(ranking \d+\??\)$")]
+    polish_lines = [
+        re.compile(rf"^{ania_name}: \+{deltas[1]} \(ranking \d+\??\)$"),
+        re.compile(rf"^{bartek_name}: \u2212{-deltas[2]} \(ranking \d+\??\)$"),
+    ]
     for page in (ania, bartek):  # live, from the finished frame
         expect(page.get_by_test_id("result")).to_contain_text("Wygrywają różowe")
         expect(page.get_by_test_id("result-winner")).to_have_text(f"Wygrywa: {ania_name} (różowe)")
@@ -126,8 +137,11 @@ def test_a_rated_match_ends_live_with_the_winner_both_ratings_and_the_way_on(new
     expect(ania.locator("#announce")).to_contain_text(f"Wygrywa: {ania_name} (różowe)")
     expect(english.get_by_test_id("result-winner")).to_have_text(f"Winner: {ania_name} (pink)")
     expect(english.get_by_test_id("rating-deltas").locator("li")).to_have_text(
-        [re.compile(rf"^{ania_name}: \+{deltas[1]} \(rating \d+\??\)$"),
-         re.compile(rf"^{bartek_name}: \u2212{-deltas[2]} \(rating \d+\??\)$")])
+        [
+            re.compile(rf"^{ania_name}: \+{deltas[1]} \(rating \d+\??\)$"),
+            re.compile(rf"^{bartek_name}: \u2212{-deltas[2]} \(rating \d+\??\)$"),
+        ]
+    )
     expect(english.get_by_test_id("to-lobby")).to_have_text("To the lobby")
     expect(english.get_by_test_id("record-link")).to_have_text("Record of the match")
     expect(english.get_by_test_id("new-game")).to_have_count(0)  # a spectator has no game to start
@@ -175,7 +189,11 @@ def test_new_game_against_the_computer_starts_the_same_game_and_level(new_contex
     ready(page)
     snap = json.loads(page.locator("#match-snapshot").text_content())
     assert (snap["variant"], snap["bot_level"], snap["bot_side"], snap["status"]) == (
-        "kropki-i-kwadraty", "latwy", 2, "active")
+        "kropki-i-kwadraty",
+        "latwy",
+        2,
+        "active",
+    )
     expect(page.get_by_test_id("player-1")).to_contain_text("ty")
     expect(page.get_by_test_id("after-match")).to_be_hidden()
 
@@ -246,13 +264,15 @@ def test_the_challenge_link_copies_and_fits(new_context, live_url, live_site):
     phone.get_by_test_id("copy-link").click()
     expect(phone.get_by_test_id("copy-status")).to_have_text("Link zaznaczony: naciśnij Ctrl+C, aby go skopiować.")
     selected = phone.get_by_test_id("challenge-link").evaluate(
-        "el => [document.activeElement === el, el.selectionStart, el.selectionEnd]")
+        "el => [document.activeElement === el, el.selectionStart, el.selectionEnd]"
+    )
     assert selected == [True, 0, len(link)]
     for testid in ("challenge-facts", "copy-link"):
         fits(phone.get_by_test_id(testid))
     # the field takes the phone's width (the link scrolls inside it)
     assert phone.get_by_test_id("challenge-link").evaluate(
-        "el => el.getBoundingClientRect().right <= window.innerWidth")
+        "el => el.getBoundingClientRect().right <= window.innerWidth"
+    )
     shot(phone, "challenge-link-360")
     assert phone.get_by_test_id("challenge-link").evaluate("el => el.getBoundingClientRect().width") > 300
 
@@ -276,7 +296,8 @@ def test_a_visitor_without_an_account_sees_the_challenge_and_comes_back_to_it(ne
     expect(en.get_by_test_id("challenge-game")).to_contain_text("Dots and Boxes")
     expect(en.get_by_test_id("challenge-kind")).to_have_text("rated")
     expect(en.get_by_test_id("challenge-colours")).to_have_text(
-        "drawn at random when the challenge is accepted; pink moves first")
+        "drawn at random when the challenge is accepted; pink moves first"
+    )
     expect(en.get_by_test_id("challenge-accept")).to_have_count(0)
     shot(en, "challenge-visitor-en")
     assert AXE.exists()

@@ -56,9 +56,13 @@ def assert_board_is_the_servers(page, label: str) -> None:
     fresh = page.evaluate("() => window.kropkiMatch.freshBoard()")
     patched, fresh = comparable(patched), comparable(fresh)
     if patched != fresh:
-        at = next((i for i, (a, b) in enumerate(zip(patched, fresh, strict=False)) if a != b), min(len(patched), len(fresh)))
-        raise AssertionError(f"{label}: the patched board differs from the server's render at {at}:\n"
-                             f"patched: …{patched[max(0, at - 150):at + 250]}\nserver:  …{fresh[max(0, at - 150):at + 250]}")
+        at = next(
+            (i for i, (a, b) in enumerate(zip(patched, fresh, strict=False)) if a != b), min(len(patched), len(fresh))
+        )
+        raise AssertionError(
+            f"{label}: the patched board differs from the server's render at {at}:\n"
+            f"patched: …{patched[max(0, at - 150) : at + 250]}\nserver:  …{fresh[max(0, at - 150) : at + 250]}"
+        )
 
 
 def kropki_vector(name: str, want) -> list[int]:
@@ -87,8 +91,11 @@ def falls_into_empty_enclosure(grids: list[str], actions: list[int]) -> int:
 
 def many_captures(grids: list[str], actions: list[int]) -> int:
     """The whole game, if it has at least five captures."""
-    captures = sum(1 for before, after in pairwise(grids)
-                   if after.count("a") + after.count("b") > before.count("a") + before.count("b"))
+    captures = sum(
+        1
+        for before, after in pairwise(grids)
+        if after.count("a") + after.count("b") > before.count("a") + before.count("b")
+    )
     return len(actions) if captures >= 5 else 0
 
 
@@ -110,8 +117,7 @@ def dots_and_boxes_game(seed: int) -> list[int]:
     return list(state.history)
 
 
-def play_match(new_context, live_url, live_site, variant: str, actions: list[int], *, check_every: int,
-               name: str = ""):
+def play_match(new_context, live_url, live_site, variant: str, actions: list[int], *, check_every: int, name: str = ""):
     data = create_match(live_site, variant)
     alice = open_match(new_context, live_url, data["match"], data["alice"])
     bob = open_match(new_context, live_url, data["match"], data["bob"])
@@ -174,8 +180,15 @@ def test_connect_four_win(new_context, live_url, live_site):
 
 @pytest.mark.parametrize("seed", [7])
 def test_dots_and_boxes_whole_game_with_extra_moves(new_context, live_url, live_site, seed):
-    play_match(new_context, live_url, live_site, "kropki-i-kwadraty", dots_and_boxes_game(seed), check_every=8,
-               name="dots-and-boxes")
+    play_match(
+        new_context,
+        live_url,
+        live_site,
+        "kropki-i-kwadraty",
+        dots_and_boxes_game(seed),
+        check_every=8,
+        name="dots-and-boxes",
+    )
 
 
 def pilkarzyki_game(seed: int) -> list[int]:
@@ -187,15 +200,25 @@ def pilkarzyki_game(seed: int) -> list[int]:
         while state.current_player() is not None:
             legal = state.legal_actions()
             # drift towards a goal so that games end in one, not in a stuck ball
-            forward = [a for a in legal if a in (0, 1, 7)] if state.current_player() == 1 else [a for a in legal if a in (3, 4, 5)]
+            forward = (
+                [a for a in legal if a in (0, 1, 7)]
+                if state.current_player() == 1
+                else [a for a in legal if a in (3, 4, 5)]
+            )
             effect = state.apply_action(rng.choice(forward if forward and rng.random() < 0.6 else legal))
             bounces += bool(effect.details["extra_move"])
-        if bounces >= 3 and (outcome := state.outcome()) is not None and outcome.reason in ("goal", "own_goal") and len(state.history) <= 60:
+        if (
+            bounces >= 3
+            and (outcome := state.outcome()) is not None
+            and outcome.reason in ("goal", "own_goal")
+            and len(state.history) <= 60
+        ):
             return list(state.history)
     raise AssertionError("no short game with bounces and a goal")
 
 
 def test_pilkarzyki_whole_game_with_bounces_and_a_goal(new_context, live_url, live_site):
-    pages = play_match(new_context, live_url, live_site, "pilkarzyki", pilkarzyki_game(3), check_every=4,
-                       name="pilkarzyki")
+    pages = play_match(
+        new_context, live_url, live_site, "pilkarzyki", pilkarzyki_game(3), check_every=4, name="pilkarzyki"
+    )
     expect(pages["watcher (en)"].get_by_test_id("result")).to_have_text(re.compile("goal"))

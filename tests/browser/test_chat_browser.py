@@ -28,8 +28,7 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
     data = create_match(live_site, "cztery-w-rzedzie")
     alice = open_match(new_context, live_url, data["match"], data["alice"])
     bob = open_match(new_context, live_url, data["match"], data["bob"])
-    charlie = open_match(new_context, live_url, data["match"], data["charlie"],
-                         viewport={"width": 360, "height": 740})
+    charlie = open_match(new_context, live_url, data["match"], data["charlie"], viewport={"width": 360, "height": 740})
     dialogs = []
 
     def on_dialog(dialog):

@@ -108,8 +108,15 @@ def test_english_pages_stay_english_through_a_win(new_context, live_url, english
     match_id = english["matches"][0]
     pages = open_pages(new_context, live_url, english, match_id)
     assert_english(pages, "at the start")
-    moves = [("eng_pink", 0), ("eng_blue", 1), ("eng_pink", 0), ("eng_blue", 1), ("eng_pink", 0), ("eng_blue", 1),
-             ("eng_pink", 0)]
+    moves = [
+        ("eng_pink", 0),
+        ("eng_blue", 1),
+        ("eng_pink", 0),
+        ("eng_blue", 1),
+        ("eng_pink", 0),
+        ("eng_blue", 1),
+        ("eng_pink", 0),
+    ]
     for ply, (who, column) in enumerate(moves, start=1):
         at_ply(pages[who], ply - 1)
         click(pages[who], column)

@@ -24,7 +24,9 @@ FOCUS = """() => { const t = document.activeElement && document.activeElement.cl
             visible: t.matches(':focus-visible'), label: t.getAttribute('aria-label')}; }"""
 # From now on, every board target that takes the focus, where it is when it does.
 LOG_FOCUS = """() => { window.__focusLog = []; if (window.__focusLogging) return; window.__focusLogging = true;
-    document.addEventListener('focusin', () => { const at = (%s)(); if (at) window.__focusLog.push(at); }); }""" % FOCUS  # noqa: UP031 - JavaScript's braces stay as they are
+    document.addEventListener('focusin', () => { const at = (FOCUS)(); if (at) window.__focusLog.push(at); }); }""".replace(
+    "FOCUS", FOCUS
+)
 # The distance from a point to the nearest target now on the board, and the board's step
 # (the smallest distance between two targets' centres at the start).
 NEAREST = """([x, y]) => Math.min(...[...document.querySelectorAll('#board [data-action]')].map(t => {
@@ -35,9 +37,14 @@ STEP = """() => { const c = [...document.querySelectorAll('#board [data-action]'
     Math.hypot(a[0] - b[0], a[1] - b[1])); })); return best; }"""
 # Piłkarzyki: every key that points in each direction (the board's data-key-actions)
 DIRECTION_KEYS = {
-    0: ["ArrowUp", "Numpad8", "Digit8"], 1: ["Numpad9", "Digit9"], 2: ["ArrowRight", "Numpad6", "Digit6"],
-    3: ["Numpad3", "Digit3"], 4: ["ArrowDown", "Numpad2", "Digit2"], 5: ["Numpad1", "Digit1"],
-    6: ["ArrowLeft", "Numpad4", "Digit4"], 7: ["Numpad7", "Digit7"],
+    0: ["ArrowUp", "Numpad8", "Digit8"],
+    1: ["Numpad9", "Digit9"],
+    2: ["ArrowRight", "Numpad6", "Digit6"],
+    3: ["Numpad3", "Digit3"],
+    4: ["ArrowDown", "Numpad2", "Digit2"],
+    5: ["Numpad1", "Digit1"],
+    6: ["ArrowLeft", "Numpad4", "Digit4"],
+    7: ["Numpad7", "Digit7"],
 }
 
 
@@ -50,8 +57,10 @@ def over(page) -> bool:
 
 
 def wait_mine_or_over(page, timeout: float = 60_000) -> None:
-    page.wait_for_function("() => document.getElementById('turn').classList.contains('mine')"
-                           " || !document.getElementById('result').hidden", timeout=timeout)
+    page.wait_for_function(
+        "() => document.getElementById('turn').classList.contains('mine') || !document.getElementById('result').hidden",
+        timeout=timeout,
+    )
 
 
 def wait_past(page, before: int) -> None:
@@ -59,10 +68,12 @@ def wait_past(page, before: int) -> None:
     try:
         page.wait_for_function(f"() => +document.getElementById('match').dataset.ply > {before}", timeout=15_000)
     except Exception as error:
-        state = page.evaluate("() => ({error: document.getElementById('error').textContent,"
-                              " frame: JSON.stringify(window.kropkiMatch.frame()).slice(0, 300),"
-                              " turn: document.getElementById('turn').textContent,"
-                              " conn: document.getElementById('conn').dataset.state})")
+        state = page.evaluate(
+            "() => ({error: document.getElementById('error').textContent,"
+            " frame: JSON.stringify(window.kropkiMatch.frame()).slice(0, 300),"
+            " turn: document.getElementById('turn').textContent,"
+            " conn: document.getElementById('conn').dataset.state})"
+        )
         raise AssertionError(f"no move after ply {before}: {state}") from error
 
 
@@ -73,7 +84,9 @@ def assert_focus_on_board(page, near=None, step: float = 0.0) -> None:
     # board has no targets, and the focus has nowhere to stay).
     seen = page.wait_for_function(
         f"() => {{ const over = !document.getElementById('result').hidden, at = ({FOCUS})();"
-        " return over || at ? {over: over, at: at} : null; }", timeout=5000).json_value()
+        " return over || at ? {over: over, at: at} : null; }",
+        timeout=5000,
+    ).json_value()
     if seen["over"]:
         return
     at = seen["at"]
@@ -190,11 +203,14 @@ def test_kropki_10_by_keyboard_ended_with_zakoncz_the_computer_plays_on_alone(ne
     press_button_by_keyboard(page, "btn-end")
     # the notice and the live region say the computer now plays on alone
     try:
-        page.wait_for_function("() => window.__said.some(s => s.includes('komputer gra teraz dalej w pojedynkę'))",
-                               timeout=30_000)
+        page.wait_for_function(
+            "() => window.__said.some(s => s.includes('komputer gra teraz dalej w pojedynkę'))", timeout=30_000
+        )
     except Exception as error:
-        raise AssertionError(f"not said: {said(page)[-4:]}, notice {page.get_by_test_id('notice').text_content()!r}, "
-                             f"moves {page.get_by_test_id('moves').inner_text()[-80:]!r}") from error
+        raise AssertionError(
+            f"not said: {said(page)[-4:]}, notice {page.get_by_test_id('notice').text_content()!r}, "
+            f"moves {page.get_by_test_id('moves').inner_text()[-80:]!r}"
+        ) from error
     finish_and_check_result(page)
 
 

@@ -231,8 +231,9 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
     """(label, URL) of every page a visitor can reach; the FAQ when it exists."""
     me = data["lang"][lang]
     pages = [("home", reverse("home")), ("rules index", reverse("rules_index"))]
-    pages += [(f"rules {slug}", reverse("rules", args=[slug]))
-              for slug in ("kropki", "cztery-w-rzedzie", "kropki-i-kwadraty")]
+    pages += [
+        (f"rules {slug}", reverse("rules", args=[slug])) for slug in ("kropki", "cztery-w-rzedzie", "kropki-i-kwadraty")
+    ]
     with contextlib.suppress(NoReverseMatch):
         pages.append(("faq", reverse("faq")))
     pages += [
@@ -265,8 +266,9 @@ def test_every_page_fits_a_phone(new_context, live_url, layout_data, lang, who):
     context = new_context(viewport=PHONE, locale="pl-PL" if lang == "pl" else "en-GB")
     context.add_cookies([{"name": "kropki_language", "value": lang, "url": live_url}])
     if who == "logged-in":
-        context.add_cookies([{"name": layout_data["cookie_name"], "value": layout_data["lang"][lang]["cookie"],
-                              "url": live_url}])
+        context.add_cookies(
+            [{"name": layout_data["cookie_name"], "value": layout_data["lang"][lang]["cookie"], "url": live_url}]
+        )
     page = context.new_page()
     problems = {}
     for label, url in phone_pages(layout_data, lang):

@@ -70,8 +70,11 @@ def test_connect_four_to_a_win_with_a_spectator(new_context, live_url, live_site
     clock = alice.get_by_test_id("clock").inner_text()
     assert re.fullmatch(r"(60|[45]\d) s", clock), clock
 
-    ply = play_all({"alice": alice, "bob": bob}, [("alice", 0), ("bob", 1), ("alice", 0), ("bob", 1), ("alice", 0)],
-                   watchers=[watcher])
+    ply = play_all(
+        {"alice": alice, "bob": bob},
+        [("alice", 0), ("bob", 1), ("alice", 0), ("bob", 1), ("alice", 0)],
+        watchers=[watcher],
+    )
     expect(watcher.get_by_test_id("moves").locator("li")).to_have_count(5)
     shot(watcher, "c4-spectator-midgame")
     play_all({"alice": alice, "bob": bob}, [("bob", 1), ("alice", 0)], start_ply=ply, watchers=[watcher])
@@ -89,13 +92,35 @@ def test_kropki_capture_and_a_dot_falling_into_an_empty_enclosure_and_reload(new
     bob = open_match(new_context, live_url, data["match"], data["bob"])
     pages = {"alice": alice, "bob": bob}
     # alice surrounds bob's f6 and captures it
-    ply = play_all(pages, [("alice", P(5, 4)), ("bob", P(5, 5)), ("alice", P(4, 5)), ("bob", P(9, 9)),
-                           ("alice", P(6, 5)), ("bob", P(9, 8)), ("alice", P(5, 6))])
+    ply = play_all(
+        pages,
+        [
+            ("alice", P(5, 4)),
+            ("bob", P(5, 5)),
+            ("alice", P(4, 5)),
+            ("bob", P(9, 9)),
+            ("alice", P(6, 5)),
+            ("bob", P(9, 8)),
+            ("alice", P(5, 6)),
+        ],
+    )
     expect(alice.get_by_test_id("score-1")).to_have_text("1")
     expect(bob.get_by_test_id("score-1")).to_have_text("1")
     # alice rings the empty c3 ...
-    ply = play_all(pages, [("bob", P(9, 0)), ("alice", P(2, 1)), ("bob", P(8, 0)), ("alice", P(1, 2)),
-                           ("bob", P(7, 0)), ("alice", P(3, 2)), ("bob", P(8, 8)), ("alice", P(2, 3))], ply)
+    ply = play_all(
+        pages,
+        [
+            ("bob", P(9, 0)),
+            ("alice", P(2, 1)),
+            ("bob", P(8, 0)),
+            ("alice", P(1, 2)),
+            ("bob", P(7, 0)),
+            ("alice", P(3, 2)),
+            ("bob", P(8, 8)),
+            ("alice", P(2, 3)),
+        ],
+        ply,
+    )
     # ... and a reload in the middle of the game restores it exactly
     board_before = board_picture(bob)
     moves_before = bob.get_by_test_id("moves").inner_text()

@@ -24,8 +24,11 @@ FOCUSED = """() => { const t = document.activeElement && document.activeElement.
 def set_user(site, name: str, **fields) -> None:
     """Change a user's settings in the live database (the browser reads them on the next page)."""
     assignments = "; ".join(f"u.{key} = {value!r}" for key, value in fields.items())
-    site.manage("shell", "-c",
-                f"from accounts.models import User; u = User.objects.get(username={name!r}); {assignments}; u.save()")
+    site.manage(
+        "shell",
+        "-c",
+        f"from accounts.models import User; u = User.objects.get(username={name!r}); {assignments}; u.save()",
+    )
 
 
 def tab_into_board(page) -> None:
@@ -163,8 +166,9 @@ def test_pilkarzyki_says_what_happens_and_marks_who_moved(new_context, live_url,
     for page in (alice, bob, watcher):
         items = page.get_by_test_id("moves").locator("li")
         assert [items.nth(i).get_attribute("class") for i in range(len(movers))] == colours
-        assert [items.nth(i).locator(".swatch").get_attribute("aria-label") for i in range(len(movers))][:2] \
-            == (["różowe", "niebieskie"] if page is not watcher else ["pink", "blue"])
+        assert [items.nth(i).locator(".swatch").get_attribute("aria-label") for i in range(len(movers))][:2] == (
+            ["różowe", "niebieskie"] if page is not watcher else ["pink", "blue"]
+        )
     alice.reload()  # a first paint says the same
     expect(alice.locator("#match")).to_have_attribute("data-ready", "1")
     items = alice.get_by_test_id("moves").locator("li")
@@ -198,8 +202,9 @@ def test_the_low_time_warning_is_said_once_with_a_sound(new_context, live_url, l
             expect(page.locator("#match")).to_have_attribute("data-ready", "1")
             pages[name] = page
         alice, bob = pages["alice"], pages["bob"]
-        expect(alice.get_by_test_id("clock-warning")).to_have_text(re.compile(r"^Zostało [1-5]\d s na Twój ruch\.$"),
-                                                                   timeout=8000)
+        expect(alice.get_by_test_id("clock-warning")).to_have_text(
+            re.compile(r"^Zostało [1-5]\d s na Twój ruch\.$"), timeout=8000
+        )
         expect(alice.get_by_test_id("clock-warning")).to_have_attribute("aria-live", "polite")
         alice.wait_for_timeout(2500)
         assert len(alice.evaluate("window.__warned")) == 1  # once, not every second
@@ -247,8 +252,10 @@ def test_an_error_reads_apart_from_its_link_and_rule_links_open_a_new_tab(new_co
     expect(link).to_have_attribute("target", "_blank")
     assert "noopener" in (link.get_attribute("rel") or "")
     # the error reads as two sentences: status, then the link
-    assert re.fullmatch(r"Teraz ruch przeciwnika\. Zobacz zasadę \(otwiera się w nowej karcie\)",
-                        " ".join((error.text_content() or "").split()))
+    assert re.fullmatch(
+        r"Teraz ruch przeciwnika\. Zobacz zasadę \(otwiera się w nowej karcie\)",
+        " ".join((error.text_content() or "").split()),
+    )
     rules = bob.get_by_test_id("rules-link")
     expect(rules).to_have_attribute("target", "_blank")
     expect(rules).to_have_accessible_name("Zasady tej gry (otwiera się w nowej karcie)")

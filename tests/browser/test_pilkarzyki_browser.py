@@ -30,8 +30,10 @@ def first_bounce() -> list[int]:
 def test_a_bounce_keeps_the_turn_across_a_reload_and_the_keyboard_plays(new_context, live_url, live_site):
     moves = first_bounce()
     data = create_match(live_site, "pilkarzyki")
-    pages = {"alice": open_match(new_context, live_url, data["match"], data["alice"]),
-             "bob": open_match(new_context, live_url, data["match"], data["bob"])}
+    pages = {
+        "alice": open_match(new_context, live_url, data["match"], data["alice"]),
+        "bob": open_match(new_context, live_url, data["match"], data["bob"]),
+    }
     state = get_variant("pilkarzyki").game().new_initial_state()
     for ply, action in enumerate(moves):
         who = "alice" if state.current_player() == 1 else "bob"
@@ -55,8 +57,9 @@ def test_a_bounce_keeps_the_turn_across_a_reload_and_the_keyboard_plays(new_cont
 
     # the keyboard: Tab into the board, a direction key focuses that direction, the same key plays it
     legal = state.legal_actions()
-    key, action = next((k, a) for k, a in (("ArrowUp", 0), ("ArrowRight", 2), ("ArrowDown", 4), ("ArrowLeft", 6))
-                       if a in legal)
+    key, action = next(
+        (k, a) for k, a in (("ArrowUp", 0), ("ArrowRight", 2), ("ArrowDown", 4), ("ArrowLeft", 6)) if a in legal
+    )
     page.locator("#board [data-action]").first.focus()
     page.keyboard.press(key)
     expect(page.locator(f'#board [data-action="{action}"]')).to_be_focused()
@@ -79,8 +82,7 @@ def test_a_guest_plays_each_computer_level_to_the_end(page, celery_worker_proc, 
     for _ in range(200):
         if page.get_by_test_id("result").is_visible():
             break
-        expect(page.get_by_test_id("turn")).to_have_text(re.compile("Twój ruch|Partia zakończona"),
-                                                        timeout=30_000)
+        expect(page.get_by_test_id("turn")).to_have_text(re.compile("Twój ruch|Partia zakończona"), timeout=30_000)
         if page.get_by_test_id("result").is_visible():
             break
         ply = int(page.locator("#match").get_attribute("data-ply"))

@@ -67,10 +67,12 @@ def ux2(live_site):
 
 def member_page(new_context, live_url, data, cookie: str, lang: str = "pl", **kwargs):
     context = new_context(**kwargs)
-    context.add_cookies([
-        {"name": data["cookie_name"], "value": cookie, "url": live_url},
-        {"name": "kropki_language", "value": lang, "url": live_url},
-    ])
+    context.add_cookies(
+        [
+            {"name": data["cookie_name"], "value": cookie, "url": live_url},
+            {"name": "kropki_language", "value": lang, "url": live_url},
+        ]
+    )
     return context.new_page()
 
 
@@ -111,7 +113,9 @@ def test_the_phone_header_keeps_the_language_beside_the_account_links(new_contex
         assert geometry["height"] <= HEADER_MAX_PX, (url, geometry)
         # "EN"/"PL" on the row of the account links, not a row of its own
         assert geometry["langTop"] < geometry["accountBottom"] and geometry["accountTop"] < geometry["langBottom"], (
-            url, geometry)
+            url,
+            geometry,
+        )
     if who == "member":
         gear = page.get_by_test_id("settings-link")
         expect(gear).to_be_visible()
@@ -186,8 +190,12 @@ def test_the_new_pages_pass_axe(new_context, live_url, ux2, lang):
     assert AXE.exists(), "node_modules/axe-core is missing: run npm ci (scripts/test does)"
     page = member_page(new_context, live_url, ux2, ux2["lang"][lang]["cookie"], lang, bypass_csp=True)
     failures = {}
-    for label, url in [("privacy", "/prywatnosc/"), ("settings", "/konto/ustawienia/"),
-                       ("delete account", "/konto/usun/"), ("faq", "/faq/")]:
+    for label, url in [
+        ("privacy", "/prywatnosc/"),
+        ("settings", "/konto/ustawienia/"),
+        ("delete account", "/konto/usun/"),
+        ("faq", "/faq/"),
+    ]:
         response = page.goto(url)
         assert response.status == 200, (label, response.status)
         expect(page.locator("html")).to_have_attribute("lang", lang)

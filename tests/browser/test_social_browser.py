@@ -68,8 +68,11 @@ def connected(page) -> None:
 
 def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
     url, users = social_site
-    contexts = [as_user(browser, url, users["alice"]), as_user(browser, url, users["bob"], viewport={"width": 360, "height": 740}),
-                as_user(browser, url, users["charlie"])]
+    contexts = [
+        as_user(browser, url, users["alice"]),
+        as_user(browser, url, users["bob"], viewport={"width": 360, "height": 740}),
+        as_user(browser, url, users["charlie"]),
+    ]
     try:
         alice, bob, charlie = (c.new_page() for c in contexts)
 

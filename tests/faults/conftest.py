@@ -143,8 +143,10 @@ class FaultSite:
 
     def start_sweeper(self, name: str = "sweeper") -> live.Proc:
         proc = live.start(
-            name, [str(live.VENV_BIN / "python"), "manage.py", "sweep_turns", "--loop", "--interval",
-                   str(LOOP_SECONDS)], self.site.env, self.workdir,
+            name,
+            [str(live.VENV_BIN / "python"), "manage.py", "sweep_turns", "--loop", "--interval", str(LOOP_SECONDS)],
+            self.site.env,
+            self.workdir,
         )
         self.site.procs.append(proc)
         live.wait_for_log(proc, "sweeping every", 60)
@@ -186,8 +188,12 @@ def fault_site_factory():
         workdir = Path(tempfile.mkdtemp(prefix="kropki-fault-"))
         redis = PrivateRedis(workdir)
         redis.start()
-        settings_env = {"MOVE_SECONDS": str(MOVE_SECONDS), "MOVE_GRACE_SECONDS": str(GRACE_SECONDS),
-                        "SWEEP_SECONDS": str(SWEEP_SECONDS), **env}
+        settings_env = {
+            "MOVE_SECONDS": str(MOVE_SECONDS),
+            "MOVE_GRACE_SECONDS": str(GRACE_SECONDS),
+            "SWEEP_SECONDS": str(SWEEP_SECONDS),
+            **env,
+        }
         try:
             site = live.make_live_site(workdir, redis.url, **settings_env)
         except Exception:
@@ -251,8 +257,11 @@ class Player:
         host = urlparse(self.base_url).netloc
         headers = [("Cookie", f"{self.who['cookie_name']}={self.who['cookie']}")] if self.who else []
         return await websockets.connect(
-            f"ws://{host}/ws/match/{self.match_id}/", origin=Origin(f"http://{host}"), additional_headers=headers,
-            open_timeout=5, close_timeout=1,
+            f"ws://{host}/ws/match/{self.match_id}/",
+            origin=Origin(f"http://{host}"),
+            additional_headers=headers,
+            open_timeout=5,
+            close_timeout=1,
         )
 
     async def _run(self) -> None:
@@ -343,8 +352,10 @@ class Player:
         deadline = time.monotonic() + timeout
         while not predicate(self):
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.name}: no {what} within {timeout} s (last ply {self.last_ply}, "
-                                   f"status {self.snapshot and self.snapshot['status']}, errors {self.errors[-3:]})")
+                raise TimeoutError(
+                    f"{self.name}: no {what} within {timeout} s (last ply {self.last_ply}, "
+                    f"status {self.snapshot and self.snapshot['status']}, errors {self.errors[-3:]})"
+                )
             await asyncio.sleep(0.02)
 
     async def wait_connected(self, timeout: float) -> None:
@@ -360,8 +371,13 @@ class Player:
 
     def acked(self) -> list[tuple[int, int, int]]:
         """(ply, by, action) of every ``moved``/``finished`` frame for a move this player made."""
-        return sorted({(f["ply"], f["by"], f["action"]) for f in self.frames
-                       if f.get("type") in ("moved", "finished") and f.get("by") == self.you and "action" in f})
+        return sorted(
+            {
+                (f["ply"], f["by"], f["action"])
+                for f in self.frames
+                if f.get("type") in ("moved", "finished") and f.get("by") == self.you and "action" in f
+            }
+        )
 
 
 async def play(mover: Player, watcher: Player, action: int, timeout: float = 10) -> int:

@@ -49,14 +49,19 @@ class Terminator(threading.Thread):
 
         cfg = dj_database_url.parse(self.url)
         admin = psycopg.connect(
-            dbname="postgres", user=cfg["USER"] or None, password=cfg["PASSWORD"] or None,
-            host=cfg["HOST"] or None, port=cfg["PORT"] or None, autocommit=True,
+            dbname="postgres",
+            user=cfg["USER"] or None,
+            password=cfg["PASSWORD"] or None,
+            host=cfg["HOST"] or None,
+            port=cfg["PORT"] or None,
+            autocommit=True,
         )
         with admin:
             while not self.stopping.is_set():
                 rows = admin.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = %s AND pid <> pg_backend_pid()", [cfg["NAME"]],
+                    "WHERE datname = %s AND pid <> pg_backend_pid()",
+                    [cfg["NAME"]],
                 ).fetchall()
                 self.killed += sum(1 for (ok,) in rows if ok)
                 time.sleep(self.pause)
@@ -94,8 +99,10 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
     a = await Player(url, data["match"], data["alice"], "alice").start()
     b = await Player(url, data["match"], data["bob"], "bob").start()
     # alice fills row 0 and row 2, bob rows 5 and 7: no enclosure is possible
-    cells = {1: [x for x in range(10)] + [20 + x for x in range(10)],
-             2: [50 + x for x in range(10)] + [70 + x for x in range(10)]}
+    cells = {
+        1: [x for x in range(10)] + [20 + x for x in range(10)],
+        2: [50 + x for x in range(10)] + [70 + x for x in range(10)],
+    }
     players = {1: a, 2: b}
 
     terminator = Terminator(fs.site.env["DATABASE_URL"])
@@ -112,8 +119,13 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
             errors_before = len(mover.errors)
             closes_before = len(mover.closes)
             await mover.move(action)
-            await mover.wait(lambda q: q.last_ply > ply or len(q.errors) > errors_before  # noqa: B023
-                             or len(q.closes) > closes_before, 20, "an answer")  # noqa: B023 - awaited in this iteration
+            await mover.wait(
+                lambda q, ply=ply, errors_before=errors_before, closes_before=closes_before: (
+                    q.last_ply > ply or len(q.errors) > errors_before or len(q.closes) > closes_before
+                ),
+                20,
+                "an answer",
+            )
             if mover.last_ply > ply:
                 committed += 1
                 cells[side].pop(0)

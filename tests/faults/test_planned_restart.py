@@ -47,7 +47,8 @@ async def test_planned_restart_loses_nobody_on_time(fault_site_factory):
     stop_took = time.monotonic() - stopping
     left_at_stop = old_deadline - time.time()
     assert left_at_stop > 0, (
-        f"the site went down after alice's deadline (stopping took {stop_took:.1f} s): the test proves nothing")
+        f"the site went down after alice's deadline (stopping took {stop_took:.1f} s): the test proves nothing"
+    )
 
     # 3. the site stays down past alice's deadline + grace (the deploy)
     await asyncio.sleep(max(0.0, old_deadline + GRACE_SECONDS + 2 - time.time()))
@@ -63,8 +64,11 @@ async def test_planned_restart_loses_nobody_on_time(fault_site_factory):
 
     # the clients reconnect by themselves and see the new deadline
     for p in (a, b):
-        await p.wait(lambda q: q.connects >= 2 and q.snapshot["deadline"] and deadline_ts(q.snapshot) > old_deadline,
-                     20, "reconnect with the extended deadline")
+        await p.wait(
+            lambda q: q.connects >= 2 and q.snapshot["deadline"] and deadline_ts(q.snapshot) > old_deadline,
+            20,
+            "reconnect with the extended deadline",
+        )
     assert a.snapshot is not None
     assert a.snapshot["status"] == "active" and a.snapshot["to_move"] == 1
     # alice moves after her old deadline + grace: accepted, and bob sees it

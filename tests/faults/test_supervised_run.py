@@ -67,14 +67,21 @@ class RunCommand:
     def start(self) -> None:
         with open(self.log, "ab") as handle:  # O_APPEND: supervisord reopens /dev/stderr
             self.popen = subprocess.Popen(
-                ["bash", "scripts/run"], cwd=live.ROOT, env=self.env, stdout=handle, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
+                ["bash", "scripts/run"],
+                cwd=live.ROOT,
+                env=self.env,
+                stdout=handle,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
             )
 
     def ctl(self, *args: str) -> str:
         result = subprocess.run(
             [str(live.VENV_BIN / "supervisorctl"), "-s", f"unix://{self.var_dir}/supervisor.sock", *args],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
         return result.stdout.strip()
 
@@ -86,8 +93,12 @@ class RunCommand:
 
     def shell(self, code: str) -> dict:
         result = subprocess.run(
-            [str(live.VENV_BIN / "python"), "manage.py", "shell", "-c", code], cwd=live.ROOT, env=self.env,
-            capture_output=True, text=True, timeout=120,
+            [str(live.VENV_BIN / "python"), "manage.py", "shell", "-c", code],
+            cwd=live.ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert result.returncode == 0, result.stderr
         line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
@@ -106,8 +117,13 @@ class RunCommand:
             with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
                 row = conn.execute(MATCH_STATE.format("%s"), (match_id,)).fetchone()
         status, end_reason, ply, deadline, finished_at = row
-        return {"status": status, "end_reason": end_reason, "ply": ply,
-                "deadline": as_timestamp(deadline), "finished_at": as_timestamp(finished_at)}
+        return {
+            "status": status,
+            "end_reason": end_reason,
+            "ply": ply,
+            "deadline": as_timestamp(deadline),
+            "finished_at": as_timestamp(finished_at),
+        }
 
     def home_answers(self) -> bool:
         try:
@@ -127,8 +143,10 @@ class RunCommand:
         assert self.popen is not None
         for proc in psutil.process_iter(["pid", "environ"]):
             try:
-                mine = os.getpgid(proc.pid) == self.popen.pid or (proc.info["environ"] or {}).get(
-                    "VAR_DIR") == self.var_dir
+                mine = (
+                    os.getpgid(proc.pid) == self.popen.pid
+                    or (proc.info["environ"] or {}).get("VAR_DIR") == self.var_dir
+                )
             except (ProcessLookupError, psutil.NoSuchProcess, psutil.AccessDenied):
                 continue
             if mine and proc.pid != os.getpid():
@@ -182,8 +200,9 @@ def all_parts_alive(health: dict | None, new_pid_of: tuple[str, int] | None = No
         return parts[part]["pid"] != old
     if part in ("clock-worker", "worker"):
         queue = "clock" if part == "clock-worker" else "bots"
-        return any(queue in w["queues"] and w["pid"] != old for w in parts["workers"].values()
-                   if w["seen_seconds_ago"] < 2.5)
+        return any(
+            queue in w["queues"] and w["pid"] != old for w in parts["workers"].values() if w["seen_seconds_ago"] < 2.5
+        )
     return True
 
 
@@ -236,18 +255,29 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         asyncio.run(play_a_match(run))
         limit = idle_deadline + GRACE_SECONDS + 10
         state = wait_until(
-            lambda: (s := run.match_state(idle["match"]))["status"] != "active" and s, max(1, limit - time.time()) + 5,  # noqa: B023 - used up within the iteration
-            f"the idle match's end after killing {part}", run.log,
+            lambda idle=idle: (s := run.match_state(idle["match"]))["status"] != "active" and s,
+            max(1, limit - time.time()) + 5,
+            f"the idle match's end after killing {part}",
+            run.log,
         )
         assert state["end_reason"] == "timeout", state
         assert state["finished_at"] <= limit, (part, state, idle_deadline)
         # Every part is back: the killed one under a new pid, beating again.
-        wait_until(lambda: all_parts_alive(run.healthz(), (part, old_pid)), max(5.0, 60 - (time.monotonic() - killed_at)),  # noqa: B023 - used up within the iteration
-                   f"every part alive after killing {part}", run.log)
+        wait_until(
+            lambda part=part, old_pid=old_pid: all_parts_alive(run.healthz(), (part, old_pid)),
+            max(5.0, 60 - (time.monotonic() - killed_at)),
+            f"every part alive after killing {part}",
+            run.log,
+        )
         if not (part == "redis" and external_redis is not None):
             assert run.pid(part) != old_pid, part
-        report.append({"part": part, "home_s": round(answered, 1),
-                       "ended_after_deadline_s": round(state["finished_at"] - idle_deadline, 1)})
+        report.append(
+            {
+                "part": part,
+                "home_s": round(answered, 1),
+                "ended_after_deadline_s": round(state["finished_at"] - idle_deadline, 1),
+            }
+        )
     log = run.log.read_text()
     assert f"exited: web-{run.port} (terminated by SIGKILL; not expected)" in log
     return report
@@ -262,8 +292,15 @@ def workdir():
 
 def test_run_command_restarts_each_part_embedded(workdir):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
-    env.update({"PORT": str(live.free_port()), "VAR_DIR": str(workdir / "var"), "PYTHONUNBUFFERED": "1",
-                "MOVE_SECONDS": str(MOVE_SECONDS), "MOVE_GRACE_SECONDS": str(GRACE_SECONDS)})
+    env.update(
+        {
+            "PORT": str(live.free_port()),
+            "VAR_DIR": str(workdir / "var"),
+            "PYTHONUNBUFFERED": "1",
+            "MOVE_SECONDS": str(MOVE_SECONDS),
+            "MOVE_GRACE_SECONDS": str(GRACE_SECONDS),
+        }
+    )
     run = RunCommand(env, workdir)
     try:
         report = check_every_part_restarts(run, None)
@@ -278,8 +315,13 @@ def test_run_command_restarts_each_part_embedded(workdir):
 def test_run_command_restarts_each_part_external_redis_and_database(workdir):
     redis = PrivateRedis(workdir)
     redis.start()
-    env = live.live_env(workdir, redis.url, PORT=str(live.free_port()), MOVE_SECONDS=str(MOVE_SECONDS),
-                        MOVE_GRACE_SECONDS=str(GRACE_SECONDS))
+    env = live.live_env(
+        workdir,
+        redis.url,
+        PORT=str(live.free_port()),
+        MOVE_SECONDS=str(MOVE_SECONDS),
+        MOVE_GRACE_SECONDS=str(GRACE_SECONDS),
+    )
     run = RunCommand(env, workdir)
     try:
         report = check_every_part_restarts(run, redis)

@@ -30,20 +30,64 @@ from tests.security.urlmap import Route, routes, scan
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
-COMMON_PARAMS = ["page", "strona", "variant", "wariant", "result", "wynik", "next", "q", "ply", "format", "lang",
-                 "sort", "kolor", "poziom"]
+COMMON_PARAMS = [
+    "page",
+    "strona",
+    "variant",
+    "wariant",
+    "result",
+    "wynik",
+    "next",
+    "q",
+    "ply",
+    "format",
+    "lang",
+    "sort",
+    "kolor",
+    "poziom",
+]
 # Rows a junk request may legitimately touch: sessions, login-attempt logs, admin log, Django's own tables.
-NOT_STATE = {"sessions.session", "axes.accessattempt", "axes.accesslog", "axes.accessfailurelog",
-             "admin.logentry", "contenttypes.contenttype", "auth.permission"}
+NOT_STATE = {
+    "sessions.session",
+    "axes.accessattempt",
+    "axes.accesslog",
+    "axes.accessfailurelog",
+    "admin.logentry",
+    "contenttypes.contenttype",
+    "auth.permission",
+}
 IGNORED_FIELDS = {"last_login"}
 XSS_NAME = "<img src=x onerror=alert(1)>"
 
 junk_text = (
     st.text(max_size=40)
     | st.text(min_size=500, max_size=3000)
-    | st.sampled_from(["-1", "0", "1e309", "NaN", "99999999999999999999999", str(2**63), "", " ", "\x00", "a\x00b",
-                       "' OR 1=1 --", "<script>alert(1)</script>", XSS_NAME, "../../etc/passwd", "%00", "true",
-                       "[]", "{}", "https://evil.example/", "//evil.example", "javascript:alert(1)", "ż" * 300])
+    | st.sampled_from(
+        [
+            "-1",
+            "0",
+            "1e309",
+            "NaN",
+            "99999999999999999999999",
+            str(2**63),
+            "",
+            " ",
+            "\x00",
+            "a\x00b",
+            "' OR 1=1 --",
+            "<script>alert(1)</script>",
+            XSS_NAME,
+            "../../etc/passwd",
+            "%00",
+            "true",
+            "[]",
+            "{}",
+            "https://evil.example/",
+            "//evil.example",
+            "javascript:alert(1)",
+            "ż" * 300,
+        ]
+    )
 )
 junk_values = junk_text | st.lists(junk_text, min_size=2, max_size=3)  # repeated keys
 
@@ -71,9 +115,14 @@ def world(alice, bob, charlie, make_user):
     return {
         "users": {"anonymous": None, "alice": alice, "charlie": charlie, "xss": xss},
         "values": {
-            "match_id": [active.pk, finished.pk], "ply": [0, 1, 2], "token": [str(challenge.token)],
-            "username": ["alice", XSS_NAME], "slug": ["kropki", "cztery-w-rzedzie", "kropki-i-kwadraty"],
-            "variant": ["kropki-10", "cztery-w-rzedzie"], "uidb64": ["MQ"], "token_reset": ["set-password"],
+            "match_id": [active.pk, finished.pk],
+            "ply": [0, 1, 2],
+            "token": [str(challenge.token)],
+            "username": ["alice", XSS_NAME],
+            "slug": ["kropki", "cztery-w-rzedzie", "kropki-i-kwadraty"],
+            "variant": ["kropki-10", "cztery-w-rzedzie"],
+            "uidb64": ["MQ"],
+            "token_reset": ["set-password"],
         },
     }
 
@@ -147,16 +196,18 @@ def test_no_500_and_junk_changes_nothing(route, world):
             client.force_login(world["users"][who])
 
         names = sorted(set(get_fields) | set(COMMON_PARAMS))
-        query = data.draw(st.dictionaries(st.sampled_from(names) | st.text(max_size=10), junk_values, max_size=4),
-                          label="query")
+        query = data.draw(
+            st.dictionaries(st.sampled_from(names) | st.text(max_size=10), junk_values, max_size=4), label="query"
+        )
         before = fingerprint()
         assert_sane(client.get(url, query))
         after_get = fingerprint()
         assert after_get == before, f"GET {url} {query!r} changed the database"
 
         post_names = sorted(set(post_fields) | {"extra"})
-        body = data.draw(st.dictionaries(st.sampled_from(post_names), junk_values, max_size=len(post_names)),
-                         label="post")
+        body = data.draw(
+            st.dictionaries(st.sampled_from(post_names), junk_values, max_size=len(post_names)), label="post"
+        )
         offered = {v for values in post_fields.values() for v in values}
         all_junk = not any(
             (v in offered) if isinstance(v, str) else any(x in offered for x in v) for v in body.values()
@@ -172,5 +223,9 @@ def test_no_500_and_junk_changes_nothing(route, world):
 # POSTs that change state whatever the body says (no field decides anything).
 LEGIT_JUNK_POSTS = {
     "logout",  # ends the session (sessions are not in the fingerprint anyway)
-    "queue_cancel", "challenge_cancel", "challenge_accept", "block", "unblock",  # the URL names the object; the body is ignored
+    "queue_cancel",
+    "challenge_cancel",
+    "challenge_accept",
+    "block",
+    "unblock",  # the URL names the object; the body is ignored
 }

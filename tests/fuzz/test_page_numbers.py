@@ -19,9 +19,33 @@ FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(Healt
 
 page_numbers = (
     st.integers(min_value=-(2**70), max_value=2**70).map(str)
-    | st.sampled_from([str(2**63 - 1), str(2**63), str(2**64), str(2**63 // 20), str(2**63 // 50 + 1), "10" * 40,
-                       "-1", "0", "1", "2", "3", "9" * 400, "1e309", "NaN", "inf", "", " 2", "２", "٣", "0x10", "1.5",  # noqa: RUF001 - a full-width digit on purpose
-                       "abc", "\x00"])
+    | st.sampled_from(
+        [
+            str(2**63 - 1),
+            str(2**63),
+            str(2**64),
+            str(2**63 // 20),
+            str(2**63 // 50 + 1),
+            "10" * 40,
+            "-1",
+            "0",
+            "1",
+            "2",
+            "3",
+            "9" * 400,
+            "1e309",
+            "NaN",
+            "inf",
+            "",
+            " 2",
+            "２",  # noqa: RUF001 - a full-width digit on purpose
+            "٣",
+            "0x10",
+            "1.5",
+            "abc",
+            "\x00",
+        ]
+    )
     | st.text(max_size=20)
 )
 PAGES = [("profile", ["alice"]), ("ranking", []), ("ranking_variant", [C4]), ("lobby", []), ("lobby_lists", [])]

@@ -27,26 +27,46 @@ from tests.sockets import db_picture, logged_in_client, open_socket, session_coo
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
-COMMANDS = ["move", "end", "resign", "draw_offer", "draw_answer", "rematch_offer", "rematch_decline",
-            "claim_timeout", "sync"]
+COMMANDS = [
+    "move",
+    "end",
+    "resign",
+    "draw_offer",
+    "draw_answer",
+    "rematch_offer",
+    "rematch_decline",
+    "claim_timeout",
+    "sync",
+]
 
 # Any JSON value: the classic recursive strategy, with big and odd numbers and any unicode.
 scalars = (
-    st.none() | st.booleans() | st.text() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.integers() | st.integers(min_value=-(2**80), max_value=2**80) | st.sampled_from([2**63, -(2**63) - 1, 10**40])
+    st.none()
+    | st.booleans()
+    | st.text()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.integers()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.sampled_from([2**63, -(2**63) - 1, 10**40])
 )
 json_values = st.recursive(
-    scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
 wrong_ints = json_values | st.integers(min_value=-5, max_value=60)
 frames_with_a_known_type = st.fixed_dictionaries(
     {"type": st.sampled_from(COMMANDS) | json_values},
     optional={
-        "ply": wrong_ints, "action": wrong_ints, "accept": json_values,
+        "ply": wrong_ints,
+        "action": wrong_ints,
+        "accept": json_values,
         # fields a forger might hope the server trusts: it must ignore them
-        "player": st.sampled_from([1, 2, 0, "blue", None]), "user_id": st.integers(-1, 100),
-        "match_id": st.integers(-1, 100), "by": st.integers(0, 3), "side": st.integers(0, 3),
+        "player": st.sampled_from([1, 2, 0, "blue", None]),
+        "user_id": st.integers(-1, 100),
+        "match_id": st.integers(-1, 100),
+        "by": st.integers(0, 3),
+        "side": st.integers(0, 3),
     },
 )
 
@@ -60,7 +80,7 @@ def is_valid_for_alice(content: object, legal: list[int]) -> bool:
         return True
     if kind == "move":
         ply, action = content.get("ply"), content.get("action")
-        return (type(ply) is int and type(action) is int and ply == 0 and action in legal)
+        return type(ply) is int and type(action) is int and ply == 0 and action in legal
     return False
 
 
@@ -75,9 +95,7 @@ def arena(alice, bob, settings):
     return match.pk, session_cookie(logged_in_client(alice))
 
 
-async def send_and_check(
-    arena, text: str | None = None, *, bytes_data: bytes | None = None, exclude=assume
-) -> None:
+async def send_and_check(arena, text: str | None = None, *, bytes_data: bytes | None = None, exclude=assume) -> None:
     match_id, cookie = arena
     ws = await open_socket(match_id, cookie=cookie)
     try:
@@ -126,7 +144,11 @@ async def test_known_types_with_wrong_fields_are_refused_cleanly(arena, frame):
 
 
 @FUZZ
-@given(text=st.text(max_size=64) | st.text(min_size=2000, max_size=2600) | st.text(alphabet="[]{}\":,0123456789e.-", max_size=200))
+@given(
+    text=st.text(max_size=64)
+    | st.text(min_size=2000, max_size=2600)
+    | st.text(alphabet='[]{}":,0123456789e.-', max_size=200)
+)
 async def test_any_text_is_refused_cleanly(arena, text):
     await send_and_check(arena, text)
 
@@ -137,17 +159,20 @@ async def test_binary_frames_are_refused(arena, data):
     await send_and_check(arena, bytes_data=data)
 
 
-@pytest.mark.parametrize("text", [
-    json.dumps({"type": ["move"]}),
-    json.dumps({"type": {"move": 1}}),
-    "[" * 1000 + "]" * 1000,
-    json.dumps({"type": "move", "ply": 0, "action": 3, "pad": "ż" * 1100}),  # 2200 bytes, 1100 characters
-    json.dumps({"type": "move", "ply": 0, "action": 10**400}),
-    '{"type": "move", "ply": 0, "action": 1e999}',
-    '{"type": "move", "ply": NaN, "action": 3}',
-    json.dumps({"type": "move\u0000", "ply": 0, "action": 3}),
-    json.dumps({"type": "\ud800"}),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps({"type": ["move"]}),
+        json.dumps({"type": {"move": 1}}),
+        "[" * 1000 + "]" * 1000,
+        json.dumps({"type": "move", "ply": 0, "action": 3, "pad": "ż" * 1100}),  # 2200 bytes, 1100 characters
+        json.dumps({"type": "move", "ply": 0, "action": 10**400}),
+        '{"type": "move", "ply": 0, "action": 1e999}',
+        '{"type": "move", "ply": NaN, "action": 3}',
+        json.dumps({"type": "move\u0000", "ply": 0, "action": 3}),
+        json.dumps({"type": "\ud800"}),
+    ],
+)
 async def test_known_nasty_frames(arena, text):
     def must(condition: bool) -> None:
         assert condition

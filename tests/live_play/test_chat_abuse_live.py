@@ -62,8 +62,9 @@ async def chat_codes(url: str, data: dict, who: str, match: int, texts: list[str
     host = urlparse(url).netloc
     headers = [("Cookie", f"{data['cookie_name']}={data[who]}")]
     codes = []
-    async with websockets.connect(f"ws://{host}/ws/match/{match}/", origin=Origin(f"http://{host}"),
-                                  additional_headers=headers, open_timeout=10) as ws:
+    async with websockets.connect(
+        f"ws://{host}/ws/match/{match}/", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=10
+    ) as ws:
         for text in texts:
             await ws.send(json.dumps({"type": "chat", "room": "players", "text": text}))
             while True:

@@ -31,7 +31,10 @@ async def open_ws(base_url: str, match_id: int, player: dict | None):
     host = urlparse(base_url).netloc
     headers = [("Cookie", f"{player['cookie_name']}={player['cookie']}")] if player else []
     ws = await websockets.connect(
-        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=10
+        f"ws://{host}/ws/match/{match_id}/",
+        origin=Origin(f"http://{host}"),
+        additional_headers=headers,
+        open_timeout=10,
     )
     first = json.loads(await asyncio.wait_for(ws.recv(), 10))
     assert first["type"] == "state"
@@ -137,8 +140,10 @@ async def test_with_the_worker_killed_the_sweeper_ends_the_match_in_time(clock_s
             proc.kill()  # kill -9: beat's sweeps now wait in Redis with nobody to run them
             clock_site.procs.remove(proc)
     sweeper = live.start(
-        "sweeper", [str(live.VENV_BIN / "python"), "manage.py", "sweep_turns", "--loop", "--interval", "2"],
-        clock_site.env, clock_site.workdir,
+        "sweeper",
+        [str(live.VENV_BIN / "python"), "manage.py", "sweep_turns", "--loop", "--interval", "2"],
+        clock_site.env,
+        clock_site.workdir,
     )
     clock_site.procs.append(sweeper)
     await asyncio.to_thread(live.wait_for_log, sweeper, "sweeping every", 60)

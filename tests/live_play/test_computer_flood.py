@@ -27,8 +27,14 @@ BUDGET = 1.8  # kropki trudny, docs/bots.md "Budgets"
 
 @pytest.fixture(scope="module")
 def flood_url():
-    with live.own_site("flood", BEHIND_PROXY="1", MOVE_SECONDS="600", GUESTS_PER_IP="10",
-                       MATCH_STARTS_PER_MINUTE="6", MATCH_STARTS_PER_ADDRESS_MINUTE="60") as site:
+    with live.own_site(
+        "flood",
+        BEHIND_PROXY="1",
+        MOVE_SECONDS="600",
+        GUESTS_PER_IP="10",
+        MATCH_STARTS_PER_MINUTE="6",
+        MATCH_STARTS_PER_ADDRESS_MINUTE="60",
+    ) as site:
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=2)
         yield url

@@ -53,8 +53,10 @@ def status_of(url: str) -> int:
 def test_eight_threads_of_distinct_plies_from_one_address_get_the_limit_then_429(board_site):
     site, url, data, sock = board_site
     match = data["match"]
-    urls = [f"{url}/partia/{match}/zapis/klatka/{i % 8}/" if i % 2 else f"{url}/partia/{match}/plansza/{i % 8}/"
-            for i in range(80)]
+    urls = [
+        f"{url}/partia/{match}/zapis/klatka/{i % 8}/" if i % 2 else f"{url}/partia/{match}/plansza/{i % 8}/"
+        for i in range(80)
+    ]
     with ThreadPoolExecutor(8) as pool:
         statuses = list(pool.map(status_of, urls))
     assert statuses.count(200) == LIMIT and statuses.count(429) == len(urls) - LIMIT, statuses

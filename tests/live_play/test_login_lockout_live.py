@@ -50,10 +50,16 @@ def log_in(url: str, client_ip: str, username: str, password: str) -> int:
         assert found is not None
         token = found.group(1)
         form = urlencode({"csrfmiddlewaretoken": token, "username": username, "password": password})
-        conn.request("POST", LOGIN, body=form, headers={
-            **headers, "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": "; ".join(f"{k}={v.value}" for k, v in cookies.items()),
-        })
+        conn.request(
+            "POST",
+            LOGIN,
+            body=form,
+            headers={
+                **headers,
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": "; ".join(f"{k}={v.value}" for k, v in cookies.items()),
+            },
+        )
         response = conn.getresponse()
         response.read()
         return response.status

@@ -36,8 +36,13 @@ GAME = {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"}
 def school():
     # The guest quota at its default (tests/live.py raises it for the browser tests);
     # the address's cap below the default (60) to reach it in a few requests.
-    with live.own_site("school", BEHIND_PROXY="1", GUESTS_PER_IP="60", COMPUTER_MATCHES_PER_GUEST_IP="40",
-                       MATCH_STARTS_PER_ADDRESS_MINUTE="60") as site:
+    with live.own_site(
+        "school",
+        BEHIND_PROXY="1",
+        GUESTS_PER_IP="60",
+        COMPUTER_MATCHES_PER_GUEST_IP="40",
+        MATCH_STARTS_PER_ADDRESS_MINUTE="60",
+    ) as site:
         _proc, url = site.start_daphne()
         site.start_worker(queues="default,bots", name="worker", concurrency=1)
         yield url
@@ -54,7 +59,8 @@ async def _frame(ws, predicate, timeout: float = 15.0) -> dict:
 async def _move_and_answer(browser: Browser, match_id: int) -> list[dict]:
     host = urllib.parse.urlparse(browser.base_url).netloc
     async with websockets.connect(
-        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"),
+        f"ws://{host}/ws/match/{match_id}/",
+        origin=Origin(f"http://{host}"),
         additional_headers=[("Cookie", f"sessionid={browser.cookie('sessionid')}"), ("X-Forwarded-For", ADDRESS)],
         open_timeout=10,
     ) as ws:

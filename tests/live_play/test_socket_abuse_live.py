@@ -40,8 +40,9 @@ def cpu_seconds(pid: int) -> float:
 
 async def close_code(url: str, path: str, headers=()) -> int:
     host = urlparse(url).netloc
-    async with websockets.connect(f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=list(headers),
-                                  open_timeout=10) as ws:
+    async with websockets.connect(
+        f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=list(headers), open_timeout=10
+    ) as ws:
         while True:
             try:
                 await asyncio.wait_for(ws.recv(), 10)
@@ -65,8 +66,12 @@ async def test_a_sync_flood_is_not_amplified(abuse_site):
     site, url = abuse_site
     data = await asyncio.to_thread(create_match, site, "kropki-10")
     host = urlparse(url).netloc
-    sockets = [await websockets.connect(f"ws://{host}/ws/match/{data['match']}/", origin=Origin(f"http://{host}"),
-                                        open_timeout=10, max_size=None) for _ in range(SOCKETS)]
+    sockets = [
+        await websockets.connect(
+            f"ws://{host}/ws/match/{data['match']}/", origin=Origin(f"http://{host}"), open_timeout=10, max_size=None
+        )
+        for _ in range(SOCKETS)
+    ]
     for ws in sockets:
         await asyncio.wait_for(ws.recv(), 10)  # the connect's state: not part of the flood
     sent = received = states = 0
@@ -99,8 +104,10 @@ async def test_a_sync_flood_is_not_amplified(abuse_site):
     for task in readers:
         task.cancel()
     ratio = received / sent
-    print(f"\nsync flood through daphne: {SOCKETS} sockets, {sent} B sent, {received} B received (x{ratio:.1f}), "
-          f"{states} states, daphne {cpu:.2f} CPU-s in {elapsed:.1f} s")
+    print(
+        f"\nsync flood through daphne: {SOCKETS} sockets, {sent} B sent, {received} B received (x{ratio:.1f}), "
+        f"{states} states, daphne {cpu:.2f} CPU-s in {elapsed:.1f} s"
+    )
     assert states <= SOCKETS * (3 + 1 + 0.5 * elapsed), states
     assert ratio <= 20, ratio  # before: ~x90 for this small match (a whole state per sync)
 
@@ -113,15 +120,21 @@ async def test_one_user_cannot_open_more_than_the_cap(abuse_site):
     path = f"/ws/match/{data['match']}/"
     opened = []
     for _ in range(10):  # WS_SOCKETS_PER_USER
-        ws = await websockets.connect(f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=cookie,
-                                      open_timeout=10, max_size=None)
+        ws = await websockets.connect(
+            f"ws://{host}{path}",
+            origin=Origin(f"http://{host}"),
+            additional_headers=cookie,
+            open_timeout=10,
+            max_size=None,
+        )
         assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"
         opened.append(ws)
     assert await close_code(url, path, cookie) == 4429  # before: 150 sockets for one user accepted
     await opened.pop().close()
     await asyncio.sleep(0.5)
-    ws = await websockets.connect(f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=cookie,
-                                  open_timeout=10, max_size=None)
+    ws = await websockets.connect(
+        f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=cookie, open_timeout=10, max_size=None
+    )
     assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"
     opened.append(ws)
     for ws in opened:

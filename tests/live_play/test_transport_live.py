@@ -48,9 +48,15 @@ def redis_sock(clock_workdir):
 def site(clock_workdir, clock_redis):
     # The handshake budget as in production (tests/live.py lifts it for the other live tests).
     site = live.make_live_site(
-        clock_workdir, clock_redis, WS_CONNECTS_PER_IP_RATE="10", WS_CONNECTS_PER_IP_BURST="60",
-        WS_CONNECTS_PER_ANONYMOUS_IP_RATE="2", WS_CONNECTS_PER_ANONYMOUS_IP_BURST="40",
-        WS_CONNECTS_PER_USER_RATE="1", WS_CONNECTS_PER_USER_BURST="30")
+        clock_workdir,
+        clock_redis,
+        WS_CONNECTS_PER_IP_RATE="10",
+        WS_CONNECTS_PER_IP_BURST="60",
+        WS_CONNECTS_PER_ANONYMOUS_IP_RATE="2",
+        WS_CONNECTS_PER_ANONYMOUS_IP_BURST="40",
+        WS_CONNECTS_PER_USER_RATE="1",
+        WS_CONNECTS_PER_USER_BURST="30",
+    )
     yield site
     site.stop_all()
     live.drop_live_database(site.env["DATABASE_URL"])
@@ -65,8 +71,11 @@ def urls(site) -> list[str]:
 async def open_site(base_url: str, player: dict):
     host = urlparse(base_url).netloc
     ws = await websockets.connect(
-        f"ws://{host}/ws/site/", origin=Origin(f"http://{host}"), open_timeout=10,
-        additional_headers=[("Cookie", f"{player['cookie_name']}={player['cookie']}")])
+        f"ws://{host}/ws/site/",
+        origin=Origin(f"http://{host}"),
+        open_timeout=10,
+        additional_headers=[("Cookie", f"{player['cookie_name']}={player['cookie']}")],
+    )
     assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "hello"
     return ws
 
@@ -87,7 +96,9 @@ async def flood(url: str, match_id: int, stop: asyncio.Event, counts: dict) -> N
 
 async def open_ws_raw(base_url: str, match_id: int):
     host = urlparse(base_url).netloc
-    return await websockets.connect(f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"), open_timeout=10)
+    return await websockets.connect(
+        f"ws://{host}/ws/match/{match_id}/", origin=Origin(f"http://{host}"), open_timeout=10
+    )
 
 
 async def test_no_frame_is_lost_while_sockets_churn(site, urls):
@@ -123,6 +134,7 @@ async def test_no_frame_is_lost_while_sockets_churn(site, urls):
             elif frame["type"] not in ("moved", "finished"):
                 others.append(frame)
             return frame["type"] in ("moved", "finished") and frame["ply"] == n
+
         return predicate
 
     try:
@@ -148,7 +160,9 @@ async def test_no_frame_is_lost_while_sockets_churn(site, urls):
             if ply == 70:  # charlie logs out: his match socket is closed with 4401
                 await asyncio.to_thread(site.manage, "shell", "-c", LOGOUT % data["charlie"]["id"])
                 assert await asyncio.wait_for(charlie_closed, FRAME_WAIT) == 4401
-        assert sorted(chat_seen) == sorted([f"linia {i}" for i in range(5)] * 2)  # alice's own and bob's copies  # came between the moves, every accepted line
+        assert sorted(chat_seen) == sorted(
+            [f"linia {i}" for i in range(5)] * 2
+        )  # alice's own and bob's copies  # came between the moves, every accepted line
         left = FLOOD_SECONDS - (time.monotonic() - started)
         if left > 0:
             await asyncio.sleep(left)
@@ -163,8 +177,9 @@ async def test_no_frame_is_lost_while_sockets_churn(site, urls):
     await site_a.send(json.dumps({"type": "watch_online"}))
     await until(site_a, lambda f: f["type"] == "online", FRAME_WAIT)
     site_b = await open_site(urls[0], data["bob"])
-    listed = await until(site_a, lambda f: f["type"] == "online" and "bob" in [p["name"] for p in f["players"]],
-                         FRAME_WAIT + 1)
+    listed = await until(
+        site_a, lambda f: f["type"] == "online" and "bob" in [p["name"] for p in f["players"]], FRAME_WAIT + 1
+    )
     assert {"alice", "bob"} <= {p["name"] for p in listed["players"]}
     for ws in (ws_a, ws_b, site_a, site_b, site_c):
         await ws.close()

@@ -86,9 +86,7 @@ NEW = Rating()  # lichess's 1500 / 500 / 0.09
 SETTLED = Rating(1500, 60, 0.06)
 
 
-@pytest.mark.parametrize(
-    "player", [NEW, Rating(1500, 200, 0.06), Rating(2100, 110, 0.09), Rating(900, 80, 0.05)]
-)
+@pytest.mark.parametrize("player", [NEW, Rating(1500, 200, 0.06), Rating(2100, 110, 0.09), Rating(900, 80, 0.05)])
 def test_draw_between_equal_ratings_leaves_both_ratings(player):
     a, b = rate_game(player, player, 0.5)
     assert a.rating == player.rating

@@ -52,7 +52,9 @@ def test_a_rated_win_moves_both_ratings_and_stores_the_change(make_match, alice,
 
 def test_the_finished_frame_carries_the_deltas(make_match, alice, bob, monkeypatch, django_capture_on_commit_callbacks):
     frames = []
-    monkeypatch.setattr("games.live.transport.send_to_match", lambda match_id, frame: frames.append((frame["type"], frame)))
+    monkeypatch.setattr(
+        "games.live.transport.send_to_match", lambda match_id, frame: frames.append((frame["type"], frame))
+    )
     match = make_match(rated=True)
     for user, column in [(alice, 0), (bob, 1), (alice, 0), (bob, 1), (alice, 0), (bob, 1)]:
         play(match, user, column)
@@ -177,8 +179,9 @@ def test_rating_for_defaults_and_leaderboard_puts_provisional_last(alice, bob, c
 def test_history_is_oldest_first_and_starts_before_the_first_game(alice, bob):
     t0 = timezone.now()
     for i in range(3):
-        ratings_apply_result(variant=C4, match_id=i + 1, pink_id=alice.pk, blue_id=bob.pk, score_pink=1.0,
-                             now=t0 + timedelta(minutes=i))
+        ratings_apply_result(
+            variant=C4, match_id=i + 1, pink_id=alice.pk, blue_id=bob.pk, score_pink=1.0, now=t0 + timedelta(minutes=i)
+        )
     points = history(alice, C4)
     assert len(points) == 4 and points[0].rating == 1500
     assert [p.rating for p in points] == sorted(p.rating for p in points)

@@ -42,8 +42,14 @@ def world(alice, bob, make_user):
     return {
         "xss": xss,
         "kwargs": {
-            "match_id": finished.pk, "ply": 1, "token": str(challenge.token), "username": XSS_NAME,
-            "slug": "kropki", "variant": "cztery-w-rzedzie", "uidb64": "MQ", "token_reset": "set-password",
+            "match_id": finished.pk,
+            "ply": 1,
+            "token": str(challenge.token),
+            "username": XSS_NAME,
+            "slug": "kropki",
+            "variant": "cztery-w-rzedzie",
+            "uidb64": "MQ",
+            "token_reset": "set-password",
         },
         "active": active,
     }
@@ -107,8 +113,7 @@ def test_every_page_forbids_inline_script_and_framing(route, who, world, alice):
     assert directives["object-src"] == "'none'"
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
     html = response.content.decode()
-    assert not re.search(r"<script\b(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", html), \
-        "inline script"
+    assert not re.search(r"<script\b(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", html), "inline script"
     assert not re.search(r"<[a-z][^>]*\son[a-z]+\s*=", html, re.I), "inline event handler"
     assert "javascript:" not in html
 
@@ -199,9 +204,17 @@ def test_allowed_hosts_is_never_a_wildcard():
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("origin", [
-    b"https://evil.example", b"http://127.0.0.1.evil.example", b"http://evil.example:80", b"null", b"", None,
-])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        b"https://evil.example",
+        b"http://127.0.0.1.evil.example",
+        b"http://evil.example:80",
+        b"null",
+        b"",
+        None,
+    ],
+)
 @pytest.mark.parametrize("pattern", websocket_urlpatterns, ids=lambda p: str(p.pattern))
 async def test_every_socket_refuses_a_foreign_or_missing_origin(pattern, origin):
     path = "/" + str(pattern.pattern).replace("<int:match_id>", "1").replace("<str:token>", "x")
@@ -213,13 +226,16 @@ async def test_every_socket_refuses_a_foreign_or_missing_origin(pattern, origin)
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("origin, host, accepted", [
-    (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),  # the page's own origin
-    (b"http://127.0.0.1", b"127.0.0.1:80", True),  # default ports folded
-    (b"http://127.0.0.1:8080", b"127.0.0.1:8000", False),  # another port on the same host
-    (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
-    (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host, not this page's
-])
+@pytest.mark.parametrize(
+    "origin, host, accepted",
+    [
+        (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),  # the page's own origin
+        (b"http://127.0.0.1", b"127.0.0.1:80", True),  # default ports folded
+        (b"http://127.0.0.1:8080", b"127.0.0.1:8000", False),  # another port on the same host
+        (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
+        (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host, not this page's
+    ],
+)
 async def test_a_socket_from_another_port_or_scheme_of_an_allowed_host_is_refused(origin, host, accepted):
     """issue 24, item 21: the Origin check used to compare the host only (any port, any scheme)."""
     ws = WebsocketCommunicator(application, "/ws/match/999999/", headers=[(b"origin", origin), (b"host", host)])

@@ -59,8 +59,15 @@ async def test_a_frame_naming_the_other_player_does_nothing_special(alice, bob):
     ws_bob = await open_user_socket(match.pk, bob)
     before = await database_sync_to_async(db_picture)(match.pk)
     # Alice (pink, player 1) is to move; Bob claims to be her in every way a frame could.
-    for forged in ({"player": 1}, {"by": 1}, {"side": 1}, {"user_id": alice.pk}, {"username": "alice"},
-                   {"you": 1}, {"player": 1, "user_id": alice.pk, "by": 1}):
+    for forged in (
+        {"player": 1},
+        {"by": 1},
+        {"side": 1},
+        {"user_id": alice.pk},
+        {"username": "alice"},
+        {"you": 1},
+        {"player": 1, "user_id": alice.pk, "by": 1},
+    ):
         await ws_bob.send_json_to({"type": "move", "ply": 0, "action": 3, **forged})
         assert await error_code(ws_bob) == "not_your_turn"
     assert await database_sync_to_async(db_picture)(match.pk) == before

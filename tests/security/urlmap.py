@@ -27,9 +27,7 @@ def routes() -> list[Route]:
             if isinstance(pattern, URLResolver):
                 yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
             elif isinstance(pattern, URLPattern):
-                converters = tuple(
-                    (name, type(conv).__name__) for name, conv in pattern.pattern.converters.items()
-                )
+                converters = tuple((name, type(conv).__name__) for name, conv in pattern.pattern.converters.items())
                 yield Route(pattern.name or prefix + str(pattern.pattern), prefix + str(pattern.pattern), converters)
 
     found = [r for r in walk(get_resolver().url_patterns) if not r.route.startswith(SKIP_PREFIXES)]

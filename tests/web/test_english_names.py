@@ -14,10 +14,18 @@ from tests.factories import PINK_WINS, make_match, play
 
 pytestmark = pytest.mark.django_db
 
-ENGLISH = {"kropki": "Dots", "cztery-w-rzedzie": "Four in a Row", "kropki-i-kwadraty": "Dots and Boxes",
-           "pilkarzyki": "Paper Soccer"}
-POLISH = {"kropki": "Kropki", "cztery-w-rzedzie": "Cztery w rzędzie", "kropki-i-kwadraty": "Kropki i kwadraty",
-          "pilkarzyki": "Piłkarzyki"}
+ENGLISH = {
+    "kropki": "Dots",
+    "cztery-w-rzedzie": "Four in a Row",
+    "kropki-i-kwadraty": "Dots and Boxes",
+    "pilkarzyki": "Paper Soccer",
+}
+POLISH = {
+    "kropki": "Kropki",
+    "cztery-w-rzedzie": "Cztery w rzędzie",
+    "kropki-i-kwadraty": "Kropki i kwadraty",
+    "pilkarzyki": "Piłkarzyki",
+}
 
 
 def get(client, url, lang):

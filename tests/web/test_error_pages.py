@@ -58,14 +58,20 @@ def test_a_csrf_failure_is_the_sites_own_403(error_site, language, heading):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("language, heading", [("pl", "Zbyt wiele nieudanych prób"), ("en", "Too many failed attempts")])
+@pytest.mark.parametrize(
+    "language, heading", [("pl", "Zbyt wiele nieudanych prób"), ("en", "Too many failed attempts")]
+)
 def test_the_login_lockout_is_the_sites_own_429(error_site, settings, alice, language, heading):
     client = visitor(language)
     for _ in range(settings.AXES_FAILURE_LIMIT + 1):
         response = client.post("/konto/logowanie/", {"username": "alice", "password": "zle"}, REMOTE_ADDR="10.0.0.9")
     assert_site_page(response, 429, heading, language)
-    assert client.post("/konto/logowanie/", {"username": "alice", "password": PASSWORD},
-                       REMOTE_ADDR="10.0.0.9").status_code == 429
+    assert (
+        client.post(
+            "/konto/logowanie/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="10.0.0.9"
+        ).status_code
+        == 429
+    )
 
 
 @pytest.mark.parametrize("language, heading", [("pl", "Coś poszło nie tak"), ("en", "Something went wrong")])

@@ -68,8 +68,6 @@ def test_healthz_names_a_dead_broker(client, settings):
     assert response.json()["failing"] == ["broker"]
 
 
-
-
 def test_beat_starts_a_new_schedule_over_a_truncated_one(tmp_path):
     """A beat killed with SIGKILL mid-write left a schedule celery cannot read (EOFError):
     beat then died at every start under the supervisor."""
@@ -95,16 +93,20 @@ def test_beat_starts_a_new_schedule_over_a_truncated_one(tmp_path):
 
 # -- issue 24 item 19: the details are not for anyone -------------------------------------------
 
+
 def _beat_like_a_site():
     heartbeat.alive("worker:clock@web-7.internal", queues=["clock"])
     heartbeat.alive("beat")
 
 
-@pytest.mark.parametrize("meta", [
-    {"REMOTE_ADDR": "203.0.113.9"},  # a visitor reaching daphne directly
-    {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"},  # a visitor through nginx
-    {"REMOTE_ADDR": "203.0.113.9", "HTTP_X_HEALTHZ_TOKEN": "guess"},
-])
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {"REMOTE_ADDR": "203.0.113.9"},  # a visitor reaching daphne directly
+        {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"},  # a visitor through nginx
+        {"REMOTE_ADDR": "203.0.113.9", "HTTP_X_HEALTHZ_TOKEN": "guess"},
+    ],
+)
 def test_a_visitor_reading_healthz_learns_no_host_names_or_pids(client, settings, meta):
     settings.HEALTHZ_TOKEN = "s3cret-token"
     _beat_like_a_site()

@@ -105,8 +105,9 @@ def test_the_profile_list_of_an_opponent_drops_the_name_even_when_cached(client,
     assert ">alice</a>" not in client.get(bobs).content.decode()
 
 
-def test_deleting_closes_the_players_sockets_after_commit(client, alice, history, monkeypatch,
-                                                          django_capture_on_commit_callbacks):
+def test_deleting_closes_the_players_sockets_after_commit(
+    client, alice, history, monkeypatch, django_capture_on_commit_callbacks
+):
     closed = []
     monkeypatch.setattr("games.receivers.close_user_sockets", lambda user_id, session=None: closed.append(user_id))
     client.force_login(alice)
@@ -116,14 +117,18 @@ def test_deleting_closes_the_players_sockets_after_commit(client, alice, history
 
 
 def test_a_deleted_name_prefix_is_reserved(client):
-    response = client.post(reverse("signup"), {"username": "usuniety-5", "email": "u@example.com",
-                                               "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        reverse("signup"),
+        {"username": "usuniety-5", "email": "u@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
     assert response.status_code == 200 and not User.objects.filter(username="usuniety-5").exists()
 
 
 def test_visitors_and_guests_cannot_delete_or_download(client):
     assert client.get(reverse("account_delete")).status_code == 302
-    response = client.post(reverse("play_computer"), {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"})
+    response = client.post(
+        reverse("play_computer"), {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"}
+    )
     assert response.status_code == 302  # now a guest
     assert client.get(reverse("account_download"))["Location"] == reverse("signup")
     assert client.post(reverse("account_delete"), {"password": ""})["Location"] == reverse("signup")
@@ -142,8 +147,9 @@ def test_download_my_data_is_one_json_file_of_everything_kept(client, alice, bob
     # the record's own export format, rating changes included
     assert done == json.loads(client.get(reverse("export_json", args=[history["done"].pk])).content)
     assert done["players"]["pink"]["rating_after"] is not None
-    assert data["chat"] == [{"match": history["done"].pk, "room": "players", "text": "dobra gra",
-                             "at": data["chat"][0]["at"]}]
+    assert data["chat"] == [
+        {"match": history["done"].pk, "room": "players", "text": "dobra gra", "at": data["chat"][0]["at"]}
+    ]
     assert [b["blocked"] for b in data["blocks"]] == ["charlie"]  # the blocks Alice made
     assert [(r["reported"], r["reason"]) for r in data["reports"]] == [("bob", "niegrzeczny")]
     assert data["ratings"][0]["variant"] == "cztery-w-rzedzie"
@@ -156,12 +162,39 @@ def test_the_settings_page_leads_to_download_and_delete(client, alice):
     assert "Pobierz moje dane" in html
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("pl", ["Prywatność", "Ciasteczka", "7 dni", "sessionid", "csrftoken", "kropki_language",
-            "nie prosi o zgodę", "prywatnosc@kropki.local", "15 minut"]),
-    ("en", ["Privacy", "Cookies", "7 days", "sessionid", "csrftoken", "kropki_language",
-            "does not ask for consent", "prywatnosc@kropki.local", "15 minutes"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "pl",
+            [
+                "Prywatność",
+                "Ciasteczka",
+                "7 dni",
+                "sessionid",
+                "csrftoken",
+                "kropki_language",
+                "nie prosi o zgodę",
+                "prywatnosc@kropki.local",
+                "15 minut",
+            ],
+        ),
+        (
+            "en",
+            [
+                "Privacy",
+                "Cookies",
+                "7 days",
+                "sessionid",
+                "csrftoken",
+                "kropki_language",
+                "does not ask for consent",
+                "prywatnosc@kropki.local",
+                "15 minutes",
+            ],
+        ),
+    ],
+)
 def test_the_privacy_page_in_both_languages(client, lang, words):
     client.cookies["kropki_language"] = lang
     response = client.get(reverse("privacy"))

@@ -61,8 +61,13 @@ def test_a_part_that_keeps_dying_is_stopped_and_reported_with_its_log(tmp_path: 
     out = tmp_path / "out.log"
     env = {**os.environ, "VAR_DIR": str(var), "KROPKI_GIVE_UP_DEATHS": "3"}
     with open(out, "ab") as handle:  # O_APPEND: supervisord reopens /dev/stderr
-        sup = subprocess.Popen([str(live.VENV_BIN / "supervisord"), "-c", str(conf)], env=env, stdout=handle,
-                               stderr=subprocess.STDOUT, start_new_session=True)
+        sup = subprocess.Popen(
+            [str(live.VENV_BIN / "supervisord"), "-c", str(conf)],
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     ctl = [str(live.VENV_BIN / "supervisorctl"), "-s", f"unix://{var}/supervisor.sock"]
     try:
         deadline = time.monotonic() + 60

@@ -42,12 +42,14 @@ def read_po(path: Path) -> list[dict]:
                 fields[key] = [rest]
         if "msgid" not in fields or not _unquote(fields["msgid"]):
             continue
-        entries.append({
-            "msgctxt": _unquote(fields["msgctxt"]) if "msgctxt" in fields else None,
-            "msgid": _unquote(fields["msgid"]),
-            "msgstr": [_unquote(v) for k, v in fields.items() if k.startswith("msgstr")],
-            "flags": flags,
-        })
+        entries.append(
+            {
+                "msgctxt": _unquote(fields["msgctxt"]) if "msgctxt" in fields else None,
+                "msgid": _unquote(fields["msgid"]),
+                "msgstr": [_unquote(v) for k, v in fields.items() if k.startswith("msgstr")],
+                "flags": flags,
+            }
+        )
     return entries
 
 
@@ -65,7 +67,7 @@ def _makemessages_args() -> list[str]:
     script = (ROOT / "scripts" / "messages").read_text().replace("\\\n", " ")
     line = next(line for line in script.splitlines() if " makemessages " in line)
     args = shlex.split(line)
-    return args[args.index("makemessages") + 1:]
+    return args[args.index("makemessages") + 1 :]
 
 
 def test_the_catalogue_is_in_step_with_the_sources(tmp_path):
@@ -75,8 +77,14 @@ def test_the_catalogue_is_in_step_with_the_sources(tmp_path):
     skip = shutil.ignore_patterns(".git", ".venv", "node_modules", "staticfiles", "var", "tests", "__pycache__", "*.mo")
     shutil.copytree(ROOT, copy, ignore=skip)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kropki_site.settings"}
-    subprocess.run([sys.executable, "manage.py", "makemessages", *_makemessages_args()],
-                   cwd=copy, env=env, check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", *_makemessages_args()],
+        cwd=copy,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     key = lambda e: (e["msgctxt"], e["msgid"])  # noqa: E731
     wanted = {key(e) for e in read_po(copy / "locale" / "pl" / "LC_MESSAGES" / "django.po")}
     have = {key(e) for e in read_po(PO)}
@@ -125,23 +133,54 @@ def _polish_texts() -> list[tuple[str, str]]:
 def test_polish_fits_every_player_whatever_their_gender():
     texts = _polish_texts()
     assert len(texts) > 200
-    found = [(where, m.group(0)) for where, text in texts for pattern in (GENDERED, GENDERED_WORDS)
-             for m in pattern.finditer(text)]
+    found = [
+        (where, m.group(0))
+        for where, text in texts
+        for pattern in (GENDERED, GENDERED_WORDS)
+        for m in pattern.finditer(text)
+    ]
     assert not found, f"masculine-only (or feminine-only) forms: {found}"
 
 
 def test_the_gender_check_catches_what_it_is_for():
-    for text in ["Zakończyłeś grę.", "Zamknąłeś kwadrat.", "%(name)s zakończył grę.", "Zamknąłem pustą pętlę.",
-                 "przeciwnik się poddał", "jakbyś zakończył grę", "Zakończyłaś grę."]:
+    for text in [
+        "Zakończyłeś grę.",
+        "Zamknąłeś kwadrat.",
+        "%(name)s zakończył grę.",
+        "Zamknąłem pustą pętlę.",
+        "przeciwnik się poddał",
+        "jakbyś zakończył grę",
+        "Zakończyłaś grę.",
+    ]:
         assert GENDERED.search(text), text
-    for text in ["Łucja_Kowalska zwycięzca", "Zagraj z graczem %(name)s", "Zgłoś gracza %(name)s", "Niewidoczny",
-                 "ostatnio widziany", "Nie możesz pisać do tego gracza.", "przeciwnik może grać dalej sam."]:
+    for text in [
+        "Łucja_Kowalska zwycięzca",
+        "Zagraj z graczem %(name)s",
+        "Zgłoś gracza %(name)s",
+        "Niewidoczny",
+        "ostatnio widziany",
+        "Nie możesz pisać do tego gracza.",
+        "przeciwnik może grać dalej sam.",
+    ]:
         assert GENDERED_WORDS.search(text), text
-    for text in ["Zagraj: %(name)s", "Zgłoś: %(name)s", "Tryb niewidoczności", "gracze online",
-                 "przeciwnik może grać dalej samodzielnie", "ten sam kolor", "Twoje konto jest gotowe"]:
+    for text in [
+        "Zagraj: %(name)s",
+        "Zgłoś: %(name)s",
+        "Tryb niewidoczności",
+        "gracze online",
+        "przeciwnik może grać dalej samodzielnie",
+        "ten sam kolor",
+        "Twoje konto jest gotowe",
+    ]:
         assert not GENDERED_WORDS.search(text), text
-    for text in ["Gra zakończona przez Ciebie.", "%(name)s: koniec gry.", "Kwadrat zamknięty: grasz jeszcze raz.",
-                 "druga strona się poddała", "Czas na ruch minął.", "przeciwnikowi skończył się czas"]:
+    for text in [
+        "Gra zakończona przez Ciebie.",
+        "%(name)s: koniec gry.",
+        "Kwadrat zamknięty: grasz jeszcze raz.",
+        "druga strona się poddała",
+        "Czas na ruch minął.",
+        "przeciwnikowi skończył się czas",
+    ]:
         assert not GENDERED.search(text), text
 
 

@@ -24,9 +24,12 @@ class Command(BaseCommand):
         if cancel:
             started = drain_started()
             drain_end()
-            self.stdout.write(f"drain: cancelled (was draining since {started.isoformat()})" if started
-                              else "drain: was not draining")
+            self.stdout.write(
+                f"drain: cancelled (was draining since {started.isoformat()})" if started else "drain: was not draining"
+            )
             return
         started = drain_begin()
-        self.stdout.write(f"drain: draining since {started.isoformat()}; stop the processes (SIGTERM) now, "
-                          "then deploy, migrate, run extend_deadlines and start them again")
+        self.stdout.write(
+            f"drain: draining since {started.isoformat()}; stop the processes (SIGTERM) now, "
+            "then deploy, migrate, run extend_deadlines and start them again"
+        )

@@ -30,11 +30,16 @@ class Command(BaseCommand):
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--seconds", type=float, help="extend by exactly this many seconds")
         group.add_argument("--since", help="the downtime started at this ISO-8601 time (default: the drain mark)")
-        parser.add_argument("--margin", type=float, default=10.0,
-                            help="seconds added to the measured downtime (start-up, reconnect); default 10")
+        parser.add_argument(
+            "--margin",
+            type=float,
+            default=10.0,
+            help="seconds added to the measured downtime (start-up, reconnect); default 10",
+        )
 
-    def handle(self, *args: Any, seconds: float | None = None, since: str | None = None, margin: float = 10.0,
-               **options: Any) -> None:
+    def handle(
+        self, *args: Any, seconds: float | None = None, since: str | None = None, margin: float = 10.0, **options: Any
+    ) -> None:
         now = timezone.now()
         from_drain = False
         if seconds is not None:
@@ -50,8 +55,9 @@ class Command(BaseCommand):
             else:
                 drained = drain_started()
                 if drained is None:
-                    raise CommandError("not draining (no drain mark): run `manage.py drain` first, "
-                                       "or pass --seconds N or --since ISO")
+                    raise CommandError(
+                        "not draining (no drain mark): run `manage.py drain` first, or pass --seconds N or --since ISO"
+                    )
                 start = drained
                 from_drain = True
             by, live_at = max(now - start, timedelta(0)) + timedelta(seconds=margin), start

@@ -35,5 +35,7 @@ def test_trudny_keeps_the_value_of_at_least_95_percent(vectors_dir: Path) -> Non
         if not ok:
             misses.append(row["id"])
     share = kept / len(rows)
-    print(f"connect4 trudny kept the value in {kept}/{len(rows)} = {share:.1%} positions (budget {BUDGET_S} s); misses: {misses}")
+    print(
+        f"connect4 trudny kept the value in {kept}/{len(rows)} = {share:.1%} positions (budget {BUDGET_S} s); misses: {misses}"
+    )
     assert share >= 0.95

@@ -31,7 +31,9 @@ def test_trudny_plays_an_optimal_segment_in_every_end_game(vectors_dir: Path) ->
             kept += 1
         else:
             misses.append(row["id"])
-    print(f"dots_and_boxes trudny kept the optimal margin in {kept}/{len(rows)} = {kept / len(rows):.1%} end games; misses: {misses}")
+    print(
+        f"dots_and_boxes trudny kept the optimal margin in {kept}/{len(rows)} = {kept / len(rows):.1%} end games; misses: {misses}"
+    )
     assert kept == len(rows)
 
 

@@ -210,9 +210,7 @@ def test_majority_of_boxes_ends_the_game() -> None:
             moves = full.legal_actions()
             rng.shuffle(moves)
             closing = [
-                m
-                for m in moves
-                if any((full.drawn | 1 << m) & mask == mask for _, mask in full.game.boxes_of[m])
+                m for m in moves if any((full.drawn | 1 << m) & mask == mask for _, mask in full.game.boxes_of[m])
             ]
             mover = full.current_player()
             assert mover is not None

@@ -44,13 +44,22 @@ def test_engine_imports_and_plays_without_django() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     modules = proc.stdout.strip().removeprefix("modules: ").split(",")
-    for expected in ("games.engine.base", "games.engine.replay", "games.kropki.engine", "games.kropki.bot", "games.connect4.board"):
+    for expected in (
+        "games.engine.base",
+        "games.engine.replay",
+        "games.kropki.engine",
+        "games.kropki.bot",
+        "games.connect4.board",
+    ):
         assert expected in modules
 
 
 def test_engine_sources_do_not_mention_django_imports() -> None:
     folders = [ROOT / "games" / slug for slug in BUILT_IN]
-    pure = [*(ROOT / "games" / "engine").glob("*.py"), *(p for folder in folders for p in folder.glob("*.py") if p.name != "spec.py")]
+    pure = [
+        *(ROOT / "games" / "engine").glob("*.py"),
+        *(p for folder in folders for p in folder.glob("*.py") if p.name != "spec.py"),
+    ]
     assert len(pure) > 4 * 4
     for path in pure:
         for line in path.read_text().splitlines():

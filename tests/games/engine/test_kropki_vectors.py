@@ -59,8 +59,12 @@ def check_details(
     placed = details["y"] * width + details["x"]
     mover = "A" if player == 1 else "B"
     before = before[:placed] + mover + before[placed + 1 :]
-    newly_captured = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "AB" and a in "ab"}
-    freed = {(i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "ab" and a in "AB"}
+    newly_captured = {
+        (i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "AB" and a in "ab"
+    }
+    freed = {
+        (i % width, i // width) for i, (b, a) in enumerate(zip(before, after, strict=True)) if b in "ab" and a in "AB"
+    }
     new_ground = {
         (i % width, i // width, int(a))
         for i, (b, a) in enumerate(zip(before, after, strict=True))
@@ -85,9 +89,7 @@ def check_details(
         x, y = details["x"], details["y"]
         assert after[y * width + x] in "ab"
     if details["territories"]:
-        assert state.view()["territory"] == "".join(
-            "1" if c in "1b" else "2" if c in "2a" else "0" for c in after
-        )
+        assert state.view()["territory"] == "".join("1" if c in "1b" else "2" if c in "2a" else "0" for c in after)
 
 
 def replay(game_record: dict[str, Any]) -> list[str]:

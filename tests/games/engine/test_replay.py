@@ -30,7 +30,9 @@ KEYS = {"ok", "error", "to_move", "scores", "over", "winner", "reason"}
 
 
 def test_connect4_game_as_string_and_as_list_give_the_same_states() -> None:
-    as_text, as_list = replay({"game": "connect4", "moves": "1212121"}, {"game": "connect4", "moves": [1, 2, 1, 2, 1, 2, 1]})
+    as_text, as_list = replay(
+        {"game": "connect4", "moves": "1212121"}, {"game": "connect4", "moves": [1, 2, 1, 2, 1, 2, 1]}
+    )
     assert as_text == as_list
     after = as_text["after"]
     assert len(after) == 7 and all(set(a) >= KEYS for a in after)
@@ -53,7 +55,11 @@ def test_rejected_move_shows_its_code_and_does_not_pass_the_turn() -> None:
 
 def test_kropki_off_board_end_and_solo_play() -> None:
     (game,) = replay(
-        {"game": "kropki", "params": {"width": 5, "height": 5}, "moves": [[0, 0], [5, 0], [-1, 2], [1, 1], ["end"], [2, 2], [3, 3]]}
+        {
+            "game": "kropki",
+            "params": {"width": 5, "height": 5},
+            "moves": [[0, 0], [5, 0], [-1, 2], [1, 1], ["end"], [2, 2], [3, 3]],
+        }
     )
     after = game["after"]
     assert [a["ok"] for a in after] == [True, False, False, True, True, True, True]

@@ -30,10 +30,13 @@ def without_clock_time(header: dict) -> dict:
     return {k: v for k, v in header.items() if k != "server_now"}
 
 
-@pytest.mark.parametrize("variant, actions", [
-    ("cztery-w-rzedzie", [3, 4, 3, 4, 3, 4, 3]),  # the last move wins: "finished"
-    ("kropki-10", [44, 45, 54]),
-])
+@pytest.mark.parametrize(
+    "variant, actions",
+    [
+        ("cztery-w-rzedzie", [3, 4, 3, 4, 3, 4, 3]),  # the last move wins: "finished"
+        ("kropki-10", [44, 45, 54]),
+    ],
+)
 def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monkeypatch, variant, actions):
     """The frame is built from the committed match without a re-read: its header
     equals a fresh read's, and it carries the move, not the board."""
@@ -50,7 +53,8 @@ def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monk
         assert topic == realtime.match_topic(match.pk) and frame["ply"] == i + 1
         fresh = Match.objects.get(pk=match.pk)
         assert without_clock_time(frame["match"]) == without_clock_time(
-            json.loads(json.dumps(snapshot.match_header(fresh), default=str)))
+            json.loads(json.dumps(snapshot.match_header(fresh), default=str))
+        )
         assert frame["action"] == action and frame["by"] == (i % 2) + 1 and "snapshot" not in frame
         assert len(text.encode()) < 1024
     assert frame["type"] == ("finished" if variant == "cztery-w-rzedzie" else "moved")
@@ -63,8 +67,10 @@ def test_a_move_reads_the_match_once(make_match, alice, monkeypatch, django_asse
     selectors.match_state(match)  # warm the state cache, as in a running match
     with django_assert_max_num_queries(5) as ctx:  # SQLite also counts its BEGIN IMMEDIATE
         services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=44)
-    assert sum("games_match" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")
-               for q in ctx.captured_queries) == 1
+    assert (
+        sum("games_match" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT") for q in ctx.captured_queries)
+        == 1
+    )
 
 
 def test_the_svg_cache_never_serves_another_history(make_match):

@@ -35,8 +35,9 @@ async def expect_chat_error(ws, code: str) -> dict:
 
 @database_sync_to_async
 def stored(match_id: int) -> list[tuple[str, str, str]]:
-    return list(ChatMessage.objects.filter(match_id=match_id).order_by("pk")
-                .values_list("room", "author__username", "text"))
+    return list(
+        ChatMessage.objects.filter(match_id=match_id).order_by("pk").values_list("room", "author__username", "text")
+    )
 
 
 async def close_all(*sockets) -> None:
@@ -64,7 +65,11 @@ async def test_the_spectators_chat_reaches_the_spectators_only(make_match, alice
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     dave = await database_sync_to_async(make_user)("dave")
     ws_a, ws_b = await open_socket(match.pk, alice), await open_socket(match.pk, bob)
-    ws_c, ws_d, ws_anon = await open_socket(match.pk, charlie), await open_socket(match.pk, dave), await open_socket(match.pk)
+    ws_c, ws_d, ws_anon = (
+        await open_socket(match.pk, charlie),
+        await open_socket(match.pk, dave),
+        await open_socket(match.pk),
+    )
     await ws_c.send_json_to(chat("spectators", "Ciekawa partia"))
     for ws in (ws_c, ws_d, ws_anon):
         frame = await ws.receive_json_from(timeout=5)
@@ -221,7 +226,7 @@ async def test_a_foreign_match_id_in_the_frame_is_ignored(make_match, alice, bob
     await close_all(ws_a, ws_other)
 
 
-MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)> <b>&amp;</b> http://evil.example'
+MARKUP = "<script>alert(1)</script><img src=x onerror=alert(2)> <b>&amp;</b> http://evil.example"
 
 
 async def test_markup_stays_text_in_frames_and_history(make_match, alice, bob):

@@ -20,16 +20,38 @@ from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
 @database_sync_to_async
 def db_picture(match_id: int) -> tuple:
     match = Match.objects.get(pk=match_id)
     moves = list(Move.objects.filter(match_id=match_id).order_by("ply").values_list("ply", "player", "action"))
-    return (match.status, match.ply, match.to_move, match.history, match.draw_offer, match.rematch_offer,
-            match.winner, match.end_reason, match.turn_deadline, moves)
+    return (
+        match.status,
+        match.ply,
+        match.to_move,
+        match.history,
+        match.draw_offer,
+        match.rematch_offer,
+        match.winner,
+        match.end_reason,
+        match.turn_deadline,
+        moves,
+    )
 
 
-HEADER_FIELDS = {"version", "status", "to_move", "deadline", "server_now", "scores", "winner", "end_reason",
-                 "draw_offer", "rematch_offer", "rematch_id"}
+HEADER_FIELDS = {
+    "version",
+    "status",
+    "to_move",
+    "deadline",
+    "server_now",
+    "scores",
+    "winner",
+    "end_reason",
+    "draw_offer",
+    "rematch_offer",
+    "rematch_id",
+}
 QUIET = ("rate_limited", "login_required", "not_a_player")  # no state frame after these
 
 
@@ -70,7 +92,9 @@ async def test_a_good_move_reaches_the_opponent_and_spectators_as_moved(make_mat
         assert frame["type"] == "moved" and frame["ply"] == 1 and frame["action"] == 3 and frame["by"] == 1
         assert set(frame) == {"type", "ply", "match", "action", "by", "notation", "details", "by_timeout"}
         assert set(frame["match"]) == HEADER_FIELDS and frame["match"]["to_move"] == 2
-        assert frame["match"]["status"] == "active" and frame["match"]["scores"] == [0, 0] and frame["match"]["deadline"]
+        assert (
+            frame["match"]["status"] == "active" and frame["match"]["scores"] == [0, 0] and frame["match"]["deadline"]
+        )
         assert frame["details"] == {"column": 4, "row": 1, "winning_lines": [], "dead_lines": 0}
         assert frame["notation"] == "4" and frame["by_timeout"] is False
     # the resend of the same move (a duplicate) is harmless: a state frame, no second row
@@ -172,7 +196,9 @@ async def test_a_move_in_a_finished_match_is_refused(make_match, alice, bob):
     await ws.disconnect()
 
 
-@pytest.mark.parametrize("origin", [(b"origin", b"https://evil.example"), (b"origin", b"http://127.0.0.1.evil.example"), None])
+@pytest.mark.parametrize(
+    "origin", [(b"origin", b"https://evil.example"), (b"origin", b"http://127.0.0.1.evil.example"), None]
+)
 async def test_a_foreign_or_missing_origin_is_rejected_at_the_handshake(make_match, alice, origin):
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     headers = [origin] if origin else []
@@ -305,8 +331,9 @@ async def test_a_kropki_capture_frame_says_what_changed(make_match, alice, bob):
     assert len(raw.encode()) < 1024
     details = frame["details"]
     assert (details["x"], details["y"], details["taken"], details["ended"]) == (4, 5, False, False)
-    assert details["territories"] == [{"owner": 1, "chain": [[3, 4], [4, 3], [5, 4], [4, 5]], "captured": [[4, 4]]}] \
-        or [sorted(map(tuple, t["chain"])) for t in details["territories"]] == [[(3, 4), (4, 3), (4, 5), (5, 4)]]
+    assert details["territories"] == [
+        {"owner": 1, "chain": [[3, 4], [4, 3], [5, 4], [4, 5]], "captured": [[4, 4]]}
+    ] or [sorted(map(tuple, t["chain"])) for t in details["territories"]] == [[(3, 4), (4, 3), (4, 5), (5, 4)]]
     assert sorted(details["cells"]) == [[44, "b"], [54, "A"]]
     assert frame["match"]["scores"] == [1, 0]
     await ws_a.send_json_to({"type": "sync"})
@@ -321,8 +348,9 @@ async def test_state_frames_and_errors_speak_the_sockets_language(make_match, al
     """Broadcast frames carry codes; what one socket is told in words is in its language."""
     match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
     await database_sync_to_async(services.match_resign)(match_id=match.pk, user_id=bob.pk)
-    english = WebsocketCommunicator(application, f"/ws/match/{match.pk}/",
-                                    headers=[ORIGIN, (b"accept-language", b"en-GB,en;q=0.9")])
+    english = WebsocketCommunicator(
+        application, f"/ws/match/{match.pk}/", headers=[ORIGIN, (b"accept-language", b"en-GB,en;q=0.9")]
+    )
     assert (await english.connect(timeout=5))[0]
     state = await english.receive_json_from(timeout=5)
     assert state["snapshot"]["result_text"] == "Pink wins: the opponent resigned."
@@ -350,8 +378,12 @@ async def test_spectators_are_refused_before_any_lock(make_match, charlie, monke
 
     monkeypatch.setattr(core, "lock", lock)
     for ws, code in ((ws_c, "not_a_player"), (ws_anon, "login_required")):
-        for frame in ({"type": "resign"}, {"type": "move", "ply": 0, "action": 44}, {"type": "draw_offer"},
-                      {"type": "claim_timeout"}):
+        for frame in (
+            {"type": "resign"},
+            {"type": "move", "ply": 0, "action": 44},
+            {"type": "draw_offer"},
+            {"type": "claim_timeout"},
+        ):
             await ws.send_json_to(frame)
             error = await ws.receive_json_from(timeout=5)
             assert error["type"] == "error" and error["code"] == code
@@ -373,7 +405,9 @@ def _most_territories_20x20() -> list[int]:
     with gzip.open(path, "rt") as lines:
         for line in lines:
             game = json.loads(line)
-            actions = [y * 20 + x for (x, y, _p), after in zip(game["moves"], game["after"], strict=True) if after["ok"]]
+            actions = [
+                y * 20 + x for (x, y, _p), after in zip(game["moves"], game["after"], strict=True) if after["ok"]
+            ]
             state = get_variant("kropki-20").game().state_from_history(actions)
             assert isinstance(state, KropkiState)
             best = max(best, (len(state.territory_chains), actions))

@@ -190,8 +190,15 @@ async def test_a_challenge_reaches_the_target_and_accepting_starts_the_match_for
     await ws_a.send_json_to({"type": "challenge", "to": "BOB", "variant": C4, "rated": True, "colour": "blue"})
     received = await frame_of(ws_b, "challenge_received")
     sent = await frame_of(ws_a, "challenge_sent")
-    assert received == {"type": "challenge_received", "id": received["id"], "from": "alice", "variant": C4,
-                        "rated": True, "colour": "blue", "seconds": 60}
+    assert received == {
+        "type": "challenge_received",
+        "id": received["id"],
+        "from": "alice",
+        "variant": C4,
+        "rated": True,
+        "colour": "blue",
+        "seconds": 60,
+    }
     assert sent["id"] == received["id"] and sent["to"] == "bob"
     await ws_b.send_json_to({"type": "challenge_answer", "id": received["id"], "accept": True})
     for ws in (ws_a, ws_b):

@@ -34,6 +34,7 @@ def _clear_caps(*user_ids):
 
 # -- item 8: unknown paths and unknown matches -----------------------------------------------
 
+
 @pytest.mark.parametrize("path", ["/ws/nothing/", "/ws/match/-1/", "/ws/match/abc/", "/ws/"])
 async def test_an_unknown_path_is_closed_with_4404_without_a_traceback(path):
     # before: the router raised ValueError("No route found") -> daphne's 500 and a traceback
@@ -45,6 +46,7 @@ async def test_an_unknown_path_is_closed_with_4404_without_a_traceback(path):
 
 
 # -- item 7: frames nested too deep, the ping endpoint -----------------------------------------
+
 
 def test_nesting_depth_ignores_brackets_in_strings():
     assert wsframes.nesting_depth('{"type": "move", "x": "[[[[[[[[[[[[[[[["}') == 1
@@ -105,6 +107,7 @@ async def test_ping_refuses_deep_frames_and_many_relay_groups():
 
 # -- item 6: sync amplification and socket caps --------------------------------------------------
 
+
 @pytest.mark.slow
 async def test_a_sync_flood_gets_a_bounded_number_of_states(make_match, alice, bob):
     """An anonymous socket sends `sync` at 8/s (the frame rate limit) for 5 s: bytes received per
@@ -131,8 +134,10 @@ async def test_a_sync_flood_gets_a_bounded_number_of_states(make_match, alice, b
     elapsed = time.monotonic() - started
     assert states <= STATE_BURST + 1 + STATE_RATE_PER_SECOND * elapsed, (states, elapsed)
     ratio = received / sent
-    print(f"sync flood: {sent} B sent, {received} B received (x{ratio:.1f}), {states} states of {state_bytes} B, "
-          f"{elapsed:.1f} s")
+    print(
+        f"sync flood: {sent} B sent, {received} B received (x{ratio:.1f}), {states} states of {state_bytes} B, "
+        f"{elapsed:.1f} s"
+    )
     assert ratio <= 0.25 * state_bytes / len(frame), (ratio, state_bytes)
     # the socket still works: a sync with the current version is a pong
     await ws.send_json_to({"type": "sync", "version": ws.first_state["snapshot"]["version"]})
@@ -177,7 +182,9 @@ async def test_open_match_sockets_are_capped_per_user_and_per_anonymous_ip(make_
     ws, first = await _open(path, [ORIGIN, cookie])
     assert first == {"type": "websocket.close", "code": 4429}  # before: accepted (150 for one user)
     # another user is not affected; an anonymous IP has its own cap
-    other, first = await _open(path, [ORIGIN, (b"cookie", session_cookie(await database_sync_to_async(logged_in_client)(bob)))])
+    other, first = await _open(
+        path, [ORIGIN, (b"cookie", session_cookie(await database_sync_to_async(logged_in_client)(bob)))]
+    )
     assert json.loads(first["text"])["type"] == "state"
     anonymous = []
     for _ in range(4):

@@ -44,7 +44,8 @@ def test_the_blocked_player_accepting_the_blockers_challenge_is_refused(alice, b
 
 
 def test_the_blocked_player_cannot_write_in_the_spectators_room_of_the_blockers_other_game(
-        alice, bob, charlie, make_match, make_user):
+    alice, bob, charlie, make_match, make_user
+):
     dora = make_user("dora")
     other_game = make_match(C4, pink=alice, blue=dora)
     block_create(blocker=alice, blocked=bob)
@@ -54,7 +55,8 @@ def test_the_blocked_player_cannot_write_in_the_spectators_room_of_the_blockers_
 
 
 def test_a_pending_challenge_from_a_just_blocked_player_disappears_from_the_victims_pages(
-        client, alice, bob, sent, django_capture_on_commit_callbacks):
+    client, alice, bob, sent, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         challenge = challenge_direct_create(user_id=bob.pk, target_name="alice", variant=C4, rated=False)
     assert [f["type"] for _user, f in sent] == ["challenge_received", "challenge_sent"]
@@ -64,7 +66,8 @@ def test_a_pending_challenge_from_a_just_blocked_player_disappears_from_the_vict
     assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.CANCELLED
     assert challenges_direct_pending_for(alice.pk) == []
     assert sorted((user, f["type"]) for user, f in sent[2:]) == sorted(
-        [(alice.pk, "challenge_cancelled"), (bob.pk, "challenge_cancelled")])
+        [(alice.pk, "challenge_cancelled"), (bob.pk, "challenge_cancelled")]
+    )
 
 
 def test_repeated_draw_offers_wait_ten_plies(alice, bob, make_match, settings):

@@ -73,7 +73,9 @@ def test_open_challenges_per_user_are_capped_with_a_clear_message(client, alice,
         assert client.post(reverse("challenge_new"), {"variant": "kropki-10", "kind": "lobby"}).status_code == 302
     response = client.post(reverse("challenge_new"), {"variant": "kropki-10", "kind": "lobby"})
     assert response.status_code == 400  # before: 200 challenges in 3 s filled the lobby
-    assert "Masz zbyt wiele otwartych wyzwań. Anuluj jedno albo poczekaj, aż któreś wygaśnie." in response.content.decode()
+    assert (
+        "Masz zbyt wiele otwartych wyzwań. Anuluj jedno albo poczekaj, aż któreś wygaśnie." in response.content.decode()
+    )
     assert Challenge.objects.count() == settings.CHALLENGES_OPEN_PER_USER
     # another user is not affected; cancelling one, or one expiring, frees a place
     services.challenge_create(user_id=bob.pk, variant="kropki-10", rated=False)

@@ -34,8 +34,9 @@ def challenge(user, target="alice"):
     return challenge_direct_create(user_id=user.pk, target_name=target, variant=C4, rated=False)
 
 
-def test_eight_fresh_accounts_put_at_most_the_cap_of_notices_on_one_player(alice, make_user, notices, settings,
-                                                                         django_capture_on_commit_callbacks):
+def test_eight_fresh_accounts_put_at_most_the_cap_of_notices_on_one_player(
+    alice, make_user, notices, settings, django_capture_on_commit_callbacks
+):
     settings.DIRECT_CHALLENGES_PENDING_PER_TARGET = 2
     codes = []
     for i in range(8):
@@ -65,8 +66,10 @@ def test_a_player_receives_at_most_the_hourly_cap_of_challenges(alice, make_user
 
 def test_challenges_only_from_players_i_have_played(client, alice, bob, charlie, make_match):
     client.force_login(alice)
-    response = client.post(reverse("account_settings"), {"language": "pl", "challenges_from_played_only": "on",
-                                                         "notify_sound": "on", "notify_title": "on"})
+    response = client.post(
+        reverse("account_settings"),
+        {"language": "pl", "challenges_from_played_only": "on", "notify_sound": "on", "notify_title": "on"},
+    )
     assert response.status_code == 302
     assert User.objects.get(pk=alice.pk).challenges_from_played_only
     with pytest.raises(MatchError) as info:
@@ -80,8 +83,13 @@ def test_challenges_only_from_players_i_have_played(client, alice, bob, charlie,
     challenge(bob)  # they have played
 
 
-@pytest.mark.parametrize("language, label", [("pl", "Wyzwania tylko od graczy, z którymi mam rozegraną partię"),
-                                             ("en", "Challenges only from players I have played")])
+@pytest.mark.parametrize(
+    "language, label",
+    [
+        ("pl", "Wyzwania tylko od graczy, z którymi mam rozegraną partię"),
+        ("en", "Challenges only from players I have played"),
+    ],
+)
 def test_the_setting_is_on_the_settings_page_in_both_languages(alice, language, label):
     browser = Client()
     alice.language = language

@@ -28,8 +28,9 @@ def refused(code: str, **kwargs) -> MatchError:
 
 
 class TestChatSend:
-    def test_a_player_writes_to_the_players_room_and_it_is_sent_after_commit(self, match, alice,
-                                                                            django_capture_on_commit_callbacks):
+    def test_a_player_writes_to_the_players_room_and_it_is_sent_after_commit(
+        self, match, alice, django_capture_on_commit_callbacks
+    ):
         with mock.patch("games.live.transport.send_to_chat") as send, django_capture_on_commit_callbacks(execute=True):
             line = chat.chat_send(match_id=match.pk, user_id=alice.pk, room="players", text="  Powodzenia!\n")
         assert line["text"] == "Powodzenia!" and line["author"] == "alice" and line["room"] == "players"
@@ -54,8 +55,10 @@ class TestChatSend:
     def test_white_space_is_folded_and_control_characters_dropped(self):
         assert chat.chat_clean("  a\n\n b\tc\x00d\x07 ") == "a b cd"
 
-    @pytest.mark.parametrize("text,code", [("", "chat_empty"), ("   \n", "chat_empty"), ("\x00\x01", "chat_empty"),
-                                           ("x" * 141, "chat_too_long")])
+    @pytest.mark.parametrize(
+        "text,code",
+        [("", "chat_empty"), ("   \n", "chat_empty"), ("\x00\x01", "chat_empty"), ("x" * 141, "chat_too_long")],
+    )
     def test_bad_text(self, match, alice, text, code):
         refused(code, match_id=match.pk, user_id=alice.pk, room="players", text=text)
         assert not ChatMessage.objects.exists()
@@ -117,8 +120,10 @@ class TestReads:
 class TestReports:
     def test_a_message_report_keeps_the_lines_around_it(self, match, alice, bob, settings):
         settings.CHAT_MESSAGES_PER_WINDOW = 100
-        ids = [chat.chat_send(match_id=match.pk, user_id=(alice if i % 2 else bob).pk, room="players",
-                              text=f"l{i}")["id"] for i in range(14)]
+        ids = [
+            chat.chat_send(match_id=match.pk, user_id=(alice if i % 2 else bob).pk, room="players", text=f"l{i}")["id"]
+            for i in range(14)
+        ]
         report = chat.report_create(reporter_id=alice.pk, match_id=match.pk, message_id=ids[8], reason="obraża")
         assert report.reported_id == bob.pk and report.message_id == ids[8] and report.match_id == match.pk
         assert [line["text"] for line in report.context] == [f"l{i}" for i in range(3, 13)]

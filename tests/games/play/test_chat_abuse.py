@@ -56,6 +56,7 @@ def finish(match, user, *, minutes_ago: float = 0) -> None:
 
 # -- item 6: guests publish nothing, no chat against the computer ---------------------------
 
+
 def test_a_guest_writing_in_its_own_computer_game_is_refused(guest):
     match = play.computer_match_start(variant="cztery-w-rzedzie", user_id=guest.pk, level="latwy", colour="pink")
     error = refused("chat_closed", match, guest)
@@ -86,6 +87,7 @@ def test_the_computer_games_page_has_no_chat_for_a_spectator(client, alice, char
 
 # -- item 5: bounded rooms, closed after the end ----------------------------------------------
 
+
 def test_writing_after_the_end_is_refused_once_the_chat_closed(match, alice, bob, settings):
     settings.CHAT_CLOSE_MINUTES = 10
     finish(match, bob, minutes_ago=2)
@@ -114,8 +116,13 @@ def test_twenty_thousand_lines_cost_the_record_one_page_of_them(client, match, a
     finish(match, bob, minutes_ago=60)
     now = timezone.now()
     ChatMessage.objects.bulk_create(
-        ChatMessage(match=match, room="players" if i % 2 else "spectators", author=alice if i % 2 else charlie,
-                    text=f"linia numer {i} " + "x" * 100, created_at=now - timedelta(seconds=20_000 - i))
+        ChatMessage(
+            match=match,
+            room="players" if i % 2 else "spectators",
+            author=alice if i % 2 else charlie,
+            text=f"linia numer {i} " + "x" * 100,
+            created_at=now - timedelta(seconds=20_000 - i),
+        )
         for i in range(20_000)
     )
     url = reverse("record", args=[match.pk])
@@ -139,14 +146,18 @@ def test_twenty_thousand_lines_cost_the_record_one_page_of_them(client, match, a
 
 # -- item 17: text that shows nothing, reorders the page or stacks accents --------------------
 
-@pytest.mark.parametrize("text,code", [
-    ("\u200b\u200b\u200b", "chat_invisible"),  # zero-width spaces only
-    ("\u200d\u2060\ufeff", "chat_invisible"),
-    ("a\u202eolleh", "chat_bidi"),  # right-to-left override
-    ("\u2067x\u2069", "chat_bidi"),  # an isolate
-    ("Z" + "\u0301" * 140, "chat_too_long"),
-    ("Z" + "\u0301" * 20, "chat_marks"),  # stacked accents
-])
+
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("\u200b\u200b\u200b", "chat_invisible"),  # zero-width spaces only
+        ("\u200d\u2060\ufeff", "chat_invisible"),
+        ("a\u202eolleh", "chat_bidi"),  # right-to-left override
+        ("\u2067x\u2069", "chat_bidi"),  # an isolate
+        ("Z" + "\u0301" * 140, "chat_too_long"),
+        ("Z" + "\u0301" * 20, "chat_marks"),  # stacked accents
+    ],
+)
 def test_invisible_reordering_or_stacked_text_is_refused(match, alice, text, code):
     refused(code, match, alice, text)
     assert not ChatMessage.objects.exists()

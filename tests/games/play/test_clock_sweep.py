@@ -144,7 +144,8 @@ def test_the_sweep_finds_overdue_matches_through_the_deadline_index(make_match):
     make_match()
     query = (
         Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lte=timezone.now())
-        .order_by("turn_deadline").values_list("pk", flat=True)[:200]
+        .order_by("turn_deadline")
+        .values_list("pk", flat=True)[:200]
     )
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # a tiny table: make the planner show what it could use

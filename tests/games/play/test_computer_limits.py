@@ -263,7 +263,9 @@ def test_a_move_queued_past_the_bound_tells_the_match_the_computer_is_busy(setti
     monkeypatch.setattr(transport, "send_to_match", lambda match_id, frame: sent.append((match_id, frame)))
     monkeypatch.setattr(publisher, "send_now", lambda *args: None)  # no broker in this test
     first = _waiting_match(guest_create(), "203.0.113.1")  # one move waits: below the bound
-    second = services.match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=guest_create().pk, bot_level="latwy")
+    second = services.match_create(
+        variant="cztery-w-rzedzie", pink_id=None, blue_id=guest_create().pk, bot_level="latwy"
+    )
     assert second.blue_id is not None
     botqueue.submit(second.pk, 0, second.blue_id)
     assert sent == [(second.pk, {"type": "computer_busy", "ply": 0, "waiting": 2})]

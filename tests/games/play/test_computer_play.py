@@ -87,8 +87,12 @@ def test_signing_up_keeps_the_matches_played_as_a_guest(client):
     guest_id = match.pink_id
     response = client.post(
         reverse("signup"),
-        {"username": "Zosia", "email": "zosia@example.com", "password1": "kropka-Trudna-2024",
-         "password2": "kropka-Trudna-2024"},
+        {
+            "username": "Zosia",
+            "email": "zosia@example.com",
+            "password1": "kropka-Trudna-2024",
+            "password2": "kropka-Trudna-2024",
+        },
     )
     assert response.status_code == 302
     user = User.objects.get(username="Zosia")

@@ -130,7 +130,9 @@ def test_expiry(alice, bob, sent, settings, django_capture_on_commit_callbacks):
     with time_machine.travel(timezone.now() + timedelta(seconds=settings.DIRECT_CHALLENGE_SECONDS)):
         with django_capture_on_commit_callbacks(execute=True):
             assert challenge_direct_expire(challenge_id=challenge.pk)
-        assert sorted(uid for uid, f in sent if f == {"type": "challenge_expired", "id": challenge.pk}) == sorted([alice.pk, bob.pk])
+        assert sorted(uid for uid, f in sent if f == {"type": "challenge_expired", "id": challenge.pk}) == sorted(
+            [alice.pk, bob.pk]
+        )
         with pytest.raises(MatchError) as exc:
             challenge_direct_answer(challenge_id=challenge.pk, user_id=bob.pk, accept=True)
         assert exc.value.code == "challenge_expired"

@@ -53,11 +53,15 @@ def win(match, pink, blue):
 
 
 def sign_up(client, name, ip):
-    return client.post(reverse("signup"), {"username": name, "email": f"{name}@example.com",
-                                           "password1": PASSWORD, "password2": PASSWORD}, REMOTE_ADDR=ip)
+    return client.post(
+        reverse("signup"),
+        {"username": name, "email": f"{name}@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR=ip,
+    )
 
 
 # -- item 3: sign-up is throttled per address ----------------------------------------------------
+
 
 def test_twenty_five_sign_ups_from_one_address_make_at_most_the_limit(settings):
     settings.SIGNUPS_PER_IP = 3
@@ -71,16 +75,19 @@ def test_twenty_five_sign_ups_from_one_address_make_at_most_the_limit(settings):
 
 def test_an_invalid_form_does_not_spend_the_addresss_sign_ups(settings):
     settings.SIGNUPS_PER_IP = 1
-    bad = Client().post(reverse("signup"), {"username": "x", "password1": "a", "password2": "b"},
-                        REMOTE_ADDR="203.0.113.5")
+    bad = Client().post(
+        reverse("signup"), {"username": "x", "password1": "a", "password2": "b"}, REMOTE_ADDR="203.0.113.5"
+    )
     assert bad.status_code == 200
     assert sign_up(Client(), "dobre", "203.0.113.5").status_code == 302
 
 
 # -- item 3 and 9: what a brand-new account may not do --------------------------------------------
 
-def test_a_brand_new_account_is_refused_rated_play_reports_and_strangers(new_accounts_gated, alice, bob, charlie,
-                                                                          make_match):
+
+def test_a_brand_new_account_is_refused_rated_play_reports_and_strangers(
+    new_accounts_gated, alice, bob, charlie, make_match
+):
     age(bob, 24 * 60)
     with translation.override("pl"):
         error = refused("account_too_new", play.challenge_create, user_id=alice.pk, variant=C4, rated=True)
@@ -123,6 +130,7 @@ def test_a_new_account_may_challenge_a_player_it_has_played(new_accounts_gated, 
 
 
 # -- item 9: a pair's repeated rated games, a shared address ----------------------------------------
+
 
 def test_a_pairs_rated_games_beyond_the_days_few_do_not_move_ratings(alice, bob, make_match, settings):
     settings.RATED_GAMES_PER_PAIR_PER_DAY = 3

@@ -20,6 +20,7 @@ def get(key):
 def render(diagram, lang):
     return draw_diagram(catalogue.game_spec(diagram.slug), diagram, lang)
 
+
 KEYS = sorted(DIAGRAMS)
 
 

@@ -31,7 +31,9 @@ def test_the_faq_leads_to_the_common_questions_of_every_rules_page(client, langu
 
 def test_every_page_links_the_faq_from_its_footer(client):
     for name in ("home", "rules_index", "ranking"):
-        footer = re.search(r'<footer class="site-footer">(.*?)</footer>', client.get(reverse(name)).content.decode(), re.S)
+        footer = re.search(
+            r'<footer class="site-footer">(.*?)</footer>', client.get(reverse(name)).content.decode(), re.S
+        )
         assert footer is not None, name
         assert 'href="/faq/"' in footer.group(1)
 

@@ -29,13 +29,60 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 # Words that only ever appear in one of the two languages' running text.
 POLISH_ONLY = {
-    "się", "jest", "nie", "oraz", "gdy", "albo", "tylko", "twoja", "twój", "kropka", "ruch",
-    "zasady", "gra", "graj", "plansza", "przeciwnik", "przeciwnika", "może", "każdy", "partia", "wygrywa",
-    "remis", "zegar", "źródła", "pomyłki", "kwadrat", "odcinek", "ciąg", "państwo", "teraz",
+    "się",
+    "jest",
+    "nie",
+    "oraz",
+    "gdy",
+    "albo",
+    "tylko",
+    "twoja",
+    "twój",
+    "kropka",
+    "ruch",
+    "zasady",
+    "gra",
+    "graj",
+    "plansza",
+    "przeciwnik",
+    "przeciwnika",
+    "może",
+    "każdy",
+    "partia",
+    "wygrywa",
+    "remis",
+    "zegar",
+    "źródła",
+    "pomyłki",
+    "kwadrat",
+    "odcinek",
+    "ciąg",
+    "państwo",
+    "teraz",
 }
 ENGLISH_ONLY = {
-    "the", "and", "you", "your", "is", "are", "with", "move", "rules", "play", "game", "board", "dots",
-    "opponent", "draw", "wins", "sources", "clock", "playing", "watching", "now", "read",
+    "the",
+    "and",
+    "you",
+    "your",
+    "is",
+    "are",
+    "with",
+    "move",
+    "rules",
+    "play",
+    "game",
+    "board",
+    "dots",
+    "opponent",
+    "draw",
+    "wins",
+    "sources",
+    "clock",
+    "playing",
+    "watching",
+    "now",
+    "read",
 }
 
 
@@ -97,7 +144,11 @@ def test_no_untranslated_words(client, url):
 
 def _template_msgids() -> set[str]:
     ids = set()
-    for path in [TEMPLATES / "games/home.html", TEMPLATES / "games/rules_index.html", TEMPLATES / "games/rules/page.html"]:
+    for path in [
+        TEMPLATES / "games/home.html",
+        TEMPLATES / "games/rules_index.html",
+        TEMPLATES / "games/rules/page.html",
+    ]:
         ids.update(re.findall(r'{%\s*translate\s+"([^"]+)"', path.read_text(encoding="utf-8")))
     return ids
 
@@ -180,7 +231,7 @@ def test_service_rules_are_marked_as_such(client):
         "pilkarzyki": ["60 sekund", "anulowan"],
     }.items():
         html = get(client, reverse("rules", args=[slug]), "pl")
-        service = html[html.index('id="zasady-serwisu"'):html.index('id="pomylki"')]
+        service = html[html.index('id="zasady-serwisu"') : html.index('id="pomylki"')]
         for fact in facts:
             assert fact in service, (slug, fact)
 
@@ -257,7 +308,7 @@ def test_the_clock_is_worded_from_move_seconds(client, settings, slug):
     settings.MOVE_SECONDS = 45
     for lang, said, old in (("pl", "45 sekund", "60 sekund"), ("en", "45 seconds", "60 seconds")):
         html = get(client, reverse("rules", args=[slug]), lang)
-        service = html[html.index('id="zasady-serwisu"'):html.index('id="pomylki"')]
+        service = html[html.index('id="zasady-serwisu"') : html.index('id="pomylki"')]
         assert said in service and old not in html, (slug, lang)
 
 
@@ -284,7 +335,7 @@ def test_timeout_wording_follows_the_engine_end_action(client):
     """A game with an "end" action (Kropki) plays it on a timeout; the others lose."""
     for spec in catalogue.games():
         html = get(client, reverse("rules", args=[spec.rules_slug]), "pl")
-        service = html[html.index('id="zegar"'):html.index('id="pomylki"')]
+        service = html[html.index('id="zegar"') : html.index('id="pomylki"')]
         has_end = spec.variants[0].game().end_action is not None
         assert ("<strong>zakończenie gry</strong>" in service) == has_end, spec.slug
         assert ("<strong>przegrywa</strong>" in service) != has_end, spec.slug

@@ -108,18 +108,32 @@ def test_signing_up_from_a_challenge_comes_back_to_it(client, alice):
     url = reverse("challenge", args=[challenge.token])
     form = client.get(f"{reverse('signup')}?next={quote(url)}").content.decode()
     assert f'name="next" value="{url}"' in form
-    response = client.post(reverse("signup"), {
-        "username": "zosia", "email": "zosia@example.com", "password1": PASSWORD, "password2": PASSWORD, "next": url,
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "zosia",
+            "email": "zosia@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": url,
+        },
+    )
     assert response.status_code == 302 and response["Location"] == url
     assert 'data-testid="challenge-accept"' in client.get(url).content.decode()
 
 
 @pytest.mark.parametrize("bad", ["https://evil.example/", "//evil.example/x", "javascript:alert(1)"])
 def test_signup_ignores_a_next_leading_off_the_site(client, bad):
-    response = client.post(reverse("signup"), {
-        "username": "zosia", "email": "zosia@example.com", "password1": PASSWORD, "password2": PASSWORD, "next": bad,
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "zosia",
+            "email": "zosia@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": bad,
+        },
+    )
     assert response.status_code == 302 and response["Location"] == reverse("home")
     assert get_user_model().objects.filter(username="zosia").exists()
 
@@ -128,7 +142,7 @@ def test_logging_in_from_a_challenge_comes_back_to_it(client, alice, bob):
     challenge = services.challenge_create(user_id=alice.pk, variant="cztery-w-rzedzie", rated=False)
     url = reverse("challenge", args=[challenge.token])
     page = client.get(f"{reverse('login')}?next={quote(url)}").content.decode()
-    assert f'{reverse("signup")}?next={quote(url, safe="/")}' in page  # "Sign up" keeps the way back too
+    assert f"{reverse('signup')}?next={quote(url, safe='/')}" in page  # "Sign up" keeps the way back too
     response = client.post(reverse("login"), {"username": "bob", "password": PASSWORD, "next": url})
     assert response["Location"] == url
     assert Challenge.objects.get().status == Challenge.Status.OPEN

@@ -15,7 +15,7 @@ from games.play import chat
 
 pytestmark = pytest.mark.django_db
 
-MARKUP = '<script>alert(1)</script><img src=x onerror=alert(2)> http://evil.example'
+MARKUP = "<script>alert(1)</script><img src=x onerror=alert(2)> http://evil.example"
 
 
 def _config(html: str) -> dict:
@@ -87,8 +87,12 @@ def test_report_a_message(client, make_match, alice, bob):
     assert response.status_code == 200 and response.json()["ok"]
     assert "Dziękujemy" in response.json()["message"]  # in the visitor's language
     report = Report.objects.get()
-    assert (report.reporter_id, report.reported_id, report.match_id, report.message_id) == (alice.pk, bob.pk, match.pk,
-                                                                                          line["id"])
+    assert (report.reporter_id, report.reported_id, report.match_id, report.message_id) == (
+        alice.pk,
+        bob.pk,
+        match.pk,
+        line["id"],
+    )
     assert report.context[0]["text"] == "brzydkie słowo"
 
 

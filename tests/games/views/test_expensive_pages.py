@@ -36,7 +36,10 @@ def test_the_cache_is_the_shared_redis():
     cache.set("probe", {"a": 1}, 30)
     from kropki_site.lib import limits
 
-    keys = [k.decode() for k in cast(list[bytes], limits.client().keys(f"{django_settings.CACHES['default']['KEY_PREFIX']}:*"))]
+    keys = [
+        k.decode()
+        for k in cast(list[bytes], limits.client().keys(f"{django_settings.CACHES['default']['KEY_PREFIX']}:*"))
+    ]
     assert any(k.endswith(":probe") for k in keys)
 
 
@@ -46,8 +49,11 @@ def test_a_flood_of_distinct_board_plies_from_one_address_is_refused(finished, s
     statuses = []
     for i in range(40):
         ply = i % (finished.ply + 1)
-        url = reverse("match_board", args=[finished.pk, ply]) if i % 2 else reverse("record_frame",
-                                                                                      args=[finished.pk, ply])
+        url = (
+            reverse("match_board", args=[finished.pk, ply])
+            if i % 2
+            else reverse("record_frame", args=[finished.pk, ply])
+        )
         statuses.append(attacker.get(url).status_code)
     assert statuses[:20] == [200] * 20 and set(statuses[20:]) == {429}
     refused = attacker.get(reverse("record_frame", args=[finished.pk, 1]))

@@ -88,7 +88,7 @@ def test_the_profile_of_an_unrated_player_and_of_nobody(client, alice, django_as
 def move_list(html: str) -> str:
     """The record's move list (its markup, whatever it is)."""
     start = html.index('data-testid="record-moves"')
-    return html[start:html.index("</ol>", start)]
+    return html[start : html.index("</ol>", start)]
 
 
 def test_a_repeat_view_of_a_long_record_draws_nothing_and_shows_the_same_page(

@@ -24,7 +24,7 @@ def test_match_page_for_a_player_has_the_board_controls_and_the_snapshot(client,
     client.force_login(alice)
     html = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-testid="controls"' in html
-    assert '<svg' in html and 'data-action="3"' in html
+    assert "<svg" in html and 'data-action="3"' in html
     snap = _snapshot(html)
     assert snap["id"] == match.pk and snap["ply"] == 0 and snap["deadline"]
     assert "/static/js/match.js" in html

@@ -77,9 +77,15 @@ def test_the_page_words_the_bounce_and_the_live_moves_in_each_language(client, m
     assert _json(_page(client, alice, make_match("kropki-10"), "pl"), "match-strings")["again_you"] == ""
 
 
-@pytest.mark.parametrize(("variant", "scored"), [
-    ("kropki-10", True), ("kropki-i-kwadraty", True), ("cztery-w-rzedzie", False), ("pilkarzyki", False),
-])
+@pytest.mark.parametrize(
+    ("variant", "scored"),
+    [
+        ("kropki-10", True),
+        ("kropki-i-kwadraty", True),
+        ("cztery-w-rzedzie", False),
+        ("pilkarzyki", False),
+    ],
+)
 def test_score_cards_only_for_games_with_a_score(client, make_match, alice, variant, scored):
     html = _page(client, alice, make_match(variant))
     assert ('data-testid="score-1"' in html) is scored
@@ -113,14 +119,20 @@ def test_a_cztery_w_rzedzie_record_has_no_column_of_zero_points(client, make_mat
 def test_end_and_error_words_in_both_languages(client, make_match, alice):
     match = make_match("kropki-10")
     for lang, words in {
-        "pl": {"ended_you_play_on": "%(name)s: koniec gry; możesz grać dalej w pojedynkę.",
-               "you_ended_computer": "Gra zakończona przez Ciebie; komputer gra teraz dalej w pojedynkę, aż też zakończy.",
-               "new_tab": "(otwiera się w nowej karcie)", "not_your_turn": "Teraz ruch przeciwnika.",
-               "low_time": "Zostało %(s)s s na Twój ruch."},
-        "en": {"ended_you_play_on": "%(name)s has ended the game; you may play on alone.",
-               "you_ended_computer": "You have ended the game; the computer now plays on alone until it ends too.",
-               "new_tab": "(opens in a new tab)", "not_your_turn": "It is your opponent's turn.",
-               "low_time": "%(s)s seconds left for your move."},
+        "pl": {
+            "ended_you_play_on": "%(name)s: koniec gry; możesz grać dalej w pojedynkę.",
+            "you_ended_computer": "Gra zakończona przez Ciebie; komputer gra teraz dalej w pojedynkę, aż też zakończy.",
+            "new_tab": "(otwiera się w nowej karcie)",
+            "not_your_turn": "Teraz ruch przeciwnika.",
+            "low_time": "Zostało %(s)s s na Twój ruch.",
+        },
+        "en": {
+            "ended_you_play_on": "%(name)s has ended the game; you may play on alone.",
+            "you_ended_computer": "You have ended the game; the computer now plays on alone until it ends too.",
+            "new_tab": "(opens in a new tab)",
+            "not_your_turn": "It is your opponent's turn.",
+            "low_time": "%(s)s seconds left for your move.",
+        },
     }.items():
         html = _page(client, alice, match, lang)
         strings = _json(html, "match-strings")
@@ -144,7 +156,9 @@ def test_settings_store_the_low_time_warning_and_tap_to_confirm(client, alice):
     client.force_login(alice)
     form = client.get(reverse("account_settings")).content.decode()
     assert 'name="low_time_seconds"' in form and 'value="10"' in form and 'name="tap_confirm"' in form
-    response = client.post(reverse("account_settings"), {"language": "pl", "low_time_seconds": "5", "tap_confirm": "off"})
+    response = client.post(
+        reverse("account_settings"), {"language": "pl", "low_time_seconds": "5", "tap_confirm": "off"}
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert (alice.low_time_seconds, alice.tap_confirm) == (5, "off")
@@ -159,7 +173,9 @@ def test_settings_refuse_a_warning_past_a_minute_in_the_visitors_language(client
     alice.language = lang
     alice.save(update_fields=["language"])
     client.force_login(alice)
-    response = client.post(reverse("account_settings"), {"language": lang, "low_time_seconds": "60", "tap_confirm": "sometimes"})
+    response = client.post(
+        reverse("account_settings"), {"language": lang, "low_time_seconds": "60", "tap_confirm": "sometimes"}
+    )
     assert response.status_code == 200
     errors = response.context["form"].errors
     assert message in str(errors["low_time_seconds"]) and "tap_confirm" in errors

@@ -33,8 +33,17 @@ def finished_c4(make_match, alice, bob):
 
 def kropki_match(alice, bob, rated=True):
     match = services.match_create(variant="kropki-10", pink_id=alice.pk, blue_id=bob.pk, rated=rated)
-    for user, action in [(alice, 44), (bob, 45), (alice, 34), (bob, 0), (alice, 55), (bob, 1), (alice, 54), (bob, 2),
-                         (alice, 43)]:
+    for user, action in [
+        (alice, 44),
+        (bob, 45),
+        (alice, 34),
+        (bob, 0),
+        (alice, 55),
+        (bob, 1),
+        (alice, 54),
+        (bob, 2),
+        (alice, 43),
+    ]:
         play(match, user, action)
     services.match_resign(match_id=match.pk, user_id=bob.pk)
     match.refresh_from_db()
@@ -153,7 +162,7 @@ def test_the_profile_shows_ratings_chart_counts_and_matches(client, finished_c4,
     assert f'data-testid="wins-{C4}">1<' in html and f'data-testid="losses-{C4}">0<' in html
     assert 'data-testid="rating-value-kropki-10">1500?<' in html
     # The chart: an SVG with a text alternative and axes labels, and a hidden table of its points.
-    assert '<svg class="rating-chart"' in html and "<title id=\"chart-cztery-w-rzedzie-title\">" in html
+    assert '<svg class="rating-chart"' in html and '<title id="chart-cztery-w-rzedzie-title">' in html
     assert '<desc id="chart-cztery-w-rzedzie-desc">' in html and 'class="chart-label"' in html
     assert "<caption>" in html
     assert f'href="/partia/{finished_c4.pk}/zapis/"' in html

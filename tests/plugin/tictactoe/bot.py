@@ -19,7 +19,9 @@ def choose(state: State, level: str, rng: Any, budget_s: float | None = None) ->
             assert isinstance(trial, TicTacToeState)
             cells: list[int | None] = list(trial.cells)
             cells[action] = player
-            if any(all(cells[i] == player for i in line) for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6),
-                                                                      (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))):
+            if any(
+                all(cells[i] == player for i in line)
+                for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+            ):
                 return action
     return legal[0]

@@ -67,8 +67,12 @@ class TicTacToeState(State):
         return (int(winner == 1), int(winner == 2))
 
     def view(self) -> dict[str, Any]:
-        return {"cells": list(self.cells), "to_move": self.current_player(), "ended": list(self.ended),
-                "last": self.history[-1] if self.history else None}
+        return {
+            "cells": list(self.cells),
+            "to_move": self.current_player(),
+            "ended": list(self.ended),
+            "last": self.history[-1] if self.history else None,
+        }
 
     def __str__(self) -> str:
         return "\n".join("".join(".XO"[c] for c in self.cells[r * 3 : r * 3 + 3]) for r in range(3))

@@ -25,8 +25,16 @@ SPEC = GameSpec(
     board=board,
     bot=bot,
     export_move=lambda game, action: game.action_to_string(action),
-    diagrams=(Diagram(key="ttt-diagonal", slug="tictactoe", params={}, moves=("a1", "b1", "b2", "c1", "c3"),
-                      caption={"pl": "Trzy na przekątnej.", "en": "Three on the diagonal."}, claim=_three),),
+    diagrams=(
+        Diagram(
+            key="ttt-diagonal",
+            slug="tictactoe",
+            params={},
+            moves=("a1", "b1", "b2", "c1", "c3"),
+            caption={"pl": "Trzy na przekątnej.", "en": "Three on the diagonal."},
+            claim=_three,
+        ),
+    ),
     home_picture="ttt-diagonal",
     sections=("zasady",),
     rule_anchors={CELL_TAKEN: "zasady", "not_your_turn": "zasady", "game_over": "zasady", "unknown_action": "zasady"},
