@@ -28,9 +28,6 @@
   var clockOffset = offsetFrom(snap);
   var claimedPly = null;
   var lastFrame = null;
-  var ws = null;
-  var attempts = 0;
-  var stopped = false;
   var everConnected = false;
 
   var $ = function (id) { return document.getElementById(id); };
@@ -68,42 +65,21 @@
     el.textContent = T[state] || state;
   }
 
-  function connect() {
-    if (stopped) return;
-    var proto = location.protocol === "https:" ? "wss:" : "ws:";
-    setConn(everConnected ? "offline" : "connecting");
-    ws = new WebSocket(proto + "//" + location.host + page.ws_path);
-    ws.onopen = function () {
-      attempts = 0;
+  // static/js/socket.js: the reconnect; 4404 (no such match) and 4401 (logged out) end it.
+  var socket = window.kropkiSocket(page.ws_path, {
+    stopCodes: [4404, 4401],
+    connecting: function () { setConn(everConnected ? "offline" : "connecting"); },
+    open: function () {
       everConnected = true;
       setConn("connected");
       send({ type: "sync" });
-    };
-    ws.onmessage = function (event) {
-      var frame;
-      try { frame = JSON.parse(event.data); } catch (e) { return; }
-      onFrame(frame);
-    };
-    ws.onclose = function (event) {
-      ws = null;
-      if (event.code === 4404 || event.code === 4401) {
-        stopped = true;
-        setConn("offline");
-        return;
-      }
-      setConn("offline");
-      var base = Math.min(8000, 500 * Math.pow(2, attempts));
-      attempts += 1;
-      var delay = base / 2 + Math.random() * base / 2; // jitter: half to full
-      setTimeout(connect, delay);
-    };
-  }
+    },
+    frame: function (frame) { onFrame(frame); },
+    close: function () { setConn("offline"); },
+  });
 
   function send(frame) {
-    if (ws && ws.readyState === WebSocket.OPEN) {
-      ws.send(JSON.stringify(frame));
-      return true;
-    }
+    if (socket.send(frame)) return true;
     showError({ message: T.offline });
     return false;
   }
@@ -593,7 +569,7 @@
   // is noticed within seconds, not only at the next move. The server answers a
   // tiny "pong" while our version is current, else the whole state.
   setInterval(function () {
-    if (ws && ws.readyState === WebSocket.OPEN && snap.version) send({ type: "sync", version: snap.version });
+    if (socket.isOpen() && snap.version) send({ type: "sync", version: snap.version });
   }, 10000 + Math.floor(Math.random() * 2000));
 
   // -- input ------------------------------------------------------------------
@@ -780,14 +756,14 @@
   render(null);
   var moveList = $("moves");
   if (moveList) moveList.scrollTop = moveList.scrollHeight;  // start at the newest move
-  connect();
+  socket.connect();
   // for tests and debugging: the last frame and ply this page drew, and the
   // server's fresh picture of the position shown (prepared as the page prepares its own)
   root.dataset.ply = String(lastPly);
   root.dataset.ready = "1";
   window.kropkiMatch = {
     // static/js/chat.js sends its frames on this page's socket (false when it is not open)
-    sendChat: function (frame) { return !!(ws && ws.readyState === WebSocket.OPEN && send(frame)); },
+    sendChat: function (frame) { return socket.isOpen() && send(frame); },
     ply: function () { return lastPly; },
     frame: function () { return lastFrame; },
     boardReady: function () { return !boardLoading && boardShows[0] === snap.ply && boardShows[1] === active(); },

@@ -15,9 +15,6 @@
   if (!cfgEl || !region || !("WebSocket" in window)) return;
   var cfg = JSON.parse(cfgEl.textContent);
   var T = cfg.t || {};
-  var ws = null;
-  var attempts = 0;
-  var stopped = false;
   var challenges = {}; // id -> {card, timer, left, own, name, incoming}
   var lastSentTo = null;
   var players = null;
@@ -41,35 +38,19 @@
 
   // -- socket -----------------------------------------------------------------
 
-  function connect() {
-    if (stopped) return;
-    var proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(proto + "//" + location.host + cfg.ws_path);
-    ws.onopen = function () {
-      attempts = 0;
+  // static/js/socket.js: the reconnect; 4401 (logged out) ends it.
+  var socket = window.kropkiSocket(cfg.ws_path, {
+    stopCodes: [4401],
+    open: function () {
       document.documentElement.dataset.site = "connected";
       if (onlineList) send({ type: "watch_online" });
-    };
-    ws.onmessage = function (event) {
-      var frame;
-      try { frame = JSON.parse(event.data); } catch (e) { return; }
-      onFrame(frame);
-    };
-    ws.onclose = function (event) {
-      ws = null;
-      document.documentElement.dataset.site = "offline";
-      if (event.code === 4401) { stopped = true; return; }
-      var base = Math.min(8000, 500 * Math.pow(2, attempts));
-      attempts += 1;
-      setTimeout(connect, base / 2 + Math.random() * base / 2);
-    };
-  }
+    },
+    frame: function (frame) { onFrame(frame); },
+    close: function () { document.documentElement.dataset.site = "offline"; },
+  });
 
   function send(frame) {
-    if (ws && ws.readyState === WebSocket.OPEN) {
-      ws.send(JSON.stringify(frame));
-      return true;
-    }
+    if (socket.send(frame)) return true;
     message(T.offline, "site-error");
     return false;
   }
@@ -311,5 +292,5 @@
     if (empty) empty.hidden = players.some(function (p) { return p.name !== cfg.me; });
   }
 
-  connect();
+  socket.connect();
 })();

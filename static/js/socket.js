@@ -1,0 +1,54 @@
+/* One live socket with the site's reconnect, shared by the match page (match.js)
+ * and the site socket (site.js); docs/protocol.md says what each one speaks.
+ *
+ * kropkiSocket(path, on) -> {connect, isOpen, send}
+ *   on.connecting(), on.open(), on.frame(frame): a JSON frame (others are dropped),
+ *   on.close(code, stopped); on.stopCodes: close codes after which it stays closed
+ *   (4401: the session ended; 4404: no such match). Any other close reconnects with
+ *   exponential backoff and jitter: half to all of min(8 s, 0.5 s × 2^attempts).
+ *   send(frame) -> false when the socket is not open (the caller says so).
+ */
+(function () {
+  "use strict";
+
+  window.kropkiSocket = function (path, on) {
+    var ws = null;
+    var attempts = 0;
+    var stopped = false;
+
+    function connect() {
+      if (stopped) return;
+      var proto = location.protocol === "https:" ? "wss:" : "ws:";
+      if (on.connecting) on.connecting();
+      ws = new WebSocket(proto + "//" + location.host + path);
+      ws.onopen = function () {
+        attempts = 0;
+        if (on.open) on.open();
+      };
+      ws.onmessage = function (event) {
+        var frame;
+        try { frame = JSON.parse(event.data); } catch (e) { return; }
+        on.frame(frame);
+      };
+      ws.onclose = function (event) {
+        ws = null;
+        if ((on.stopCodes || []).indexOf(event.code) !== -1) stopped = true;
+        if (on.close) on.close(event.code, stopped);
+        if (stopped) return;
+        var base = Math.min(8000, 500 * Math.pow(2, attempts));
+        attempts += 1;
+        setTimeout(connect, base / 2 + Math.random() * base / 2);
+      };
+    }
+
+    function isOpen() { return !!(ws && ws.readyState === WebSocket.OPEN); }
+
+    function send(frame) {
+      if (!isOpen()) return false;
+      ws.send(JSON.stringify(frame));
+      return true;
+    }
+
+    return { connect: connect, isOpen: isOpen, send: send };
+  };
+})();
