@@ -34,14 +34,8 @@ class Match(models.Model):
         ABORTED = "aborted", _("aborted")
 
     class EndReason(models.TextChoices):
-        # Rule endings (the engine's Outcome.reason) ...
-        SCORE = "score", _("score")
-        FOUR_IN_A_ROW = "four_in_a_row", _("four in a row")
-        FULL_BOARD = "full_board", _("full board")
-        NO_LINE_POSSIBLE = "no_line_possible", _("no line possible")
-        BOXES = "boxes", _("more boxes")
-        BOXES_MAJORITY = "boxes_majority", _("majority of boxes")
-        # ... and match endings.
+        # The site's endings of a match. A game's own (the engine's Outcome.reason) are
+        # stored as the engine says them, worded by the game's spec (GameSpec.reason_words).
         TIMEOUT = "timeout", _("time out")
         RESIGN = "resign", _("resignation")
         AGREEMENT = "agreement", _("draw by agreement")
@@ -60,7 +54,8 @@ class Match(models.Model):
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     winner = models.PositiveSmallIntegerField(null=True, blank=True)  # 1, 2; null: draw or not over
-    end_reason = models.CharField(max_length=32, choices=EndReason.choices, blank=True)
+    # The site's endings (EndReason) or the game's own (Outcome.reason), so no fixed choices.
+    end_reason = models.CharField(max_length=32, blank=True)
 
     ply = models.PositiveIntegerField(default=0)
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -14,6 +14,8 @@ from .spec import (
     GameSpec,
     Variant,
     by_rules_slug,
+    draw_words,
+    end_reasons,
     game_spec,
     games,
     reason_words,
@@ -24,6 +26,7 @@ from .spec import (
     variant_keys,
     variant_name,
     variants,
+    win_sentences,
 )
 
 for _slug in BUILT_IN:
@@ -35,6 +38,8 @@ __all__ = [
     "GameSpec",
     "Variant",
     "by_rules_slug",
+    "draw_words",
+    "end_reasons",
     "game_spec",
     "games",
     "reason_words",
@@ -45,4 +50,5 @@ __all__ = [
     "variant_keys",
     "variant_name",
     "variants",
+    "win_sentences",
 ]

@@ -99,9 +99,13 @@ class GameSpec:
     sections: tuple[str, ...] = ()  # the section ids its rules page must have
     rule_anchors: dict[str, str] = field(default_factory=dict)  # error code -> section id
     order: int = 100  # place in the site's lists (home page, lobby, leaderboards)
-    # The words of the game's own ending reasons (Outcome.reason) beyond the site's
-    # (Match.EndReason), e.g. {"three_in_a_row": _("three in a row")}.
+    # The words of the game's own endings (Outcome.reason; the site's are Match.EndReason):
+    # why a side won ({"four_in_a_row": _("four in a row")}: "Pink wins: four in a row."),
     reason_words: dict[str, Any] = field(default_factory=dict)
+    # a whole sentence where that does not read well ({"score": _("%(wins)s on score.")}),
+    win_sentences: dict[str, Any] = field(default_factory=dict)
+    # and the sentence of a draw that ends so ({"full_board": _("Draw: the board is full.")}).
+    draw_words: dict[str, Any] = field(default_factory=dict)
     # Whether the game keeps a score worth showing (Kropki's dots, boxes): the match page's
     # score cards and the record's "Score" column show it; a game won by a line or a goal has none.
     scored: bool = True
@@ -215,6 +219,21 @@ def variant_choices() -> list[tuple[str, Any]]:
 def reason_words() -> dict[str, Any]:
     """Every game's own ending reasons and their words."""
     return {reason: words for spec in _GAMES.values() for reason, words in spec.reason_words.items()}
+
+
+def win_sentences() -> dict[str, Any]:
+    """Every game's endings whose win is a sentence of its own ("%(wins)s on score.")."""
+    return {reason: words for spec in _GAMES.values() for reason, words in spec.win_sentences.items()}
+
+
+def draw_words() -> dict[str, Any]:
+    """Every game's endings that can be a draw, and the draw's sentence."""
+    return {reason: words for spec in _GAMES.values() for reason, words in spec.draw_words.items()}
+
+
+def end_reasons() -> list[str]:
+    """Every game's own ending reasons."""
+    return list(dict.fromkeys([*reason_words(), *win_sentences(), *draw_words()]))
 
 
 def variant_name(key: str) -> Any:

@@ -81,6 +81,12 @@ def has_four(bits: int) -> bool:
     return False
 
 
+# How a game of Cztery w rzędzie ends: a line of four wins; a full board without a line,
+# and (this service's rule) a board where no line of four can be completed any more, draw.
+FOUR_IN_A_ROW = "four_in_a_row"
+FULL_BOARD = "full_board"
+NO_LINE_POSSIBLE = "no_line_possible"
+
 # The move Cztery w rzędzie refuses with a code of its own (stable: the socket and the replay speak it).
 COLUMN_FULL = "column_full"
 
@@ -219,11 +225,11 @@ class Connect4State(base.State):
 
         if has_four(mine):
             self.winning = self._lines_through(mine, col, row)
-            self._finish(player, base.FOUR_IN_A_ROW)
+            self._finish(player, FOUR_IN_A_ROW)
         elif (self.boards[0] | self.boards[1]) == _FULL_BOARD:
-            self._finish(None, base.FULL_BOARD)
+            self._finish(None, FULL_BOARD)
         elif dead == _ALL_DEAD:
-            self._finish(None, base.NO_LINE_POSSIBLE)
+            self._finish(None, NO_LINE_POSSIBLE)
         else:
             self.to_move = base.other(player)
         return {

@@ -7,10 +7,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from games.catalogue.spec import GameSpec, Variant, register
-from games.engine.base import NO_LINE_POSSIBLE
 
 from . import board, bot, diagrams
-from .engine import COLUMN_FULL, Connect4
+from .engine import COLUMN_FULL, FOUR_IN_A_ROW, FULL_BOARD, NO_LINE_POSSIBLE, Connect4
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -39,5 +38,10 @@ SPEC = register(
         end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
         error_words={COLUMN_FULL: _("This column is full.")},
         board_script="games/connect4/board_patch.js",
+        reason_words={FOUR_IN_A_ROW: _("four in a row")},
+        draw_words={
+            NO_LINE_POSSIBLE: _("Draw: no line of four can be completed any more."),
+            FULL_BOARD: _("Draw: the board is full."),
+        },
     )
 )

@@ -31,21 +31,13 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     if reason == R.ABORTED:
         return _("Match aborted: a first move did not come in time. No result and no rating change.")
     if winner is None:
-        draws: dict[str, str] = {
-            R.SCORE: _("Draw on equal score."),
-            R.AGREEMENT: _("Draw by agreement."),
-            R.NO_LINE_POSSIBLE: _("Draw: no line of four can be completed any more."),
-            R.FULL_BOARD: _("Draw: the board is full."),
-            R.BOXES: _("Draw: equal boxes."),
-        }
-        return draws.get(reason, _("Draw."))
+        draws: dict[str, Any] = {R.AGREEMENT: _("Draw by agreement."), **catalogue.draw_words()}
+        return str(draws.get(reason, _("Draw.")))
     colour = _("Pink wins") if winner == PINK else _("Blue wins")
-    if reason == R.SCORE:  # not "Blue wins: win on score."
-        return _("%(wins)s on score.") % {"wins": colour}
+    sentence = catalogue.win_sentences().get(reason)
+    if sentence is not None:  # not "Blue wins: win on score."
+        return str(sentence) % {"wins": colour}
     wins: dict[str, str] = {
-        R.FOUR_IN_A_ROW: _("four in a row"),
-        R.BOXES: _("more boxes"),
-        R.BOXES_MAJORITY: _("majority of boxes"),
         R.TIMEOUT: _("the opponent ran out of time"),
         R.RESIGN: _("the opponent resigned"),
     }
@@ -124,7 +116,7 @@ def result_table() -> dict[str, str]:
     table = {}
     for status in (Match.Status.FINISHED, Match.Status.ABORTED):
         for winner in (None, PINK, BLUE):
-            for reason in [*Match.EndReason.values, *catalogue.reason_words()]:
+            for reason in [*Match.EndReason.values, *catalogue.end_reasons()]:
                 table[f"{status}:{winner or 0}:{reason}"] = result_words(status, winner, reason)
     return table
 

@@ -44,6 +44,12 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _DOT = re.compile(r"^\s*([a-z])(\d{1,2})\s*-\s*([a-z])(\d{1,2})\s*$")
 
 
+# How a game of Kropki i kwadraty ends: all segments drawn, more boxes win (equal: a
+# draw), or, this service's rule, as soon as a player owns more than half the boxes.
+BOXES = "boxes"
+BOXES_MAJORITY = "boxes_majority"
+
+
 class DotsAndBoxes(base.Game):
     """Kropki i kwadraty on ``rows × cols`` boxes."""
 
@@ -212,9 +218,9 @@ class DotsAndBoxesState(base.State):
 
         mine = self.box_counts[player - 1]
         if game.majority_end and 2 * mine > game.num_boxes:
-            self._finish(base.BOXES_MAJORITY)
+            self._finish(BOXES_MAJORITY)
         elif drawn == game.all_drawn:
-            self._finish(base.BOXES)
+            self._finish(BOXES)
         elif not completed:
             self.to_move = base.other(player)
         return {

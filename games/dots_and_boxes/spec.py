@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.catalogue.spec import GameSpec, Variant, register
 
 from . import board, bot, diagrams
-from .engine import DotsAndBoxes
+from .engine import BOXES, BOXES_MAJORITY, DotsAndBoxes
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -41,5 +41,7 @@ SPEC = register(
             _("Extra move! %(name)s closed a box and moves again."),
         ),
         board_script="games/dots_and_boxes/board_patch.js",
+        reason_words={BOXES: _("more boxes"), BOXES_MAJORITY: _("majority of boxes")},
+        draw_words={BOXES: _("Draw: equal boxes.")},
     )
 )

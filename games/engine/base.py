@@ -81,19 +81,11 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# Termination reasons the engine knows (match-level endings such as resign,
-# timeout and abort are the site's business, not the rules').
-SCORE = "score"  # Kropki: higher score wins, equal scores draw
-FOUR_IN_A_ROW = "four_in_a_row"
-FULL_BOARD = "full_board"  # Cztery w rzędzie: board full, no line
-NO_LINE_POSSIBLE = "no_line_possible"  # Cztery w rzędzie: all 69 lines dead
-BOXES = "boxes"  # Kropki i kwadraty: all segments drawn, most boxes wins
-BOXES_MAJORITY = "boxes_majority"  # Kropki i kwadraty: more than half the boxes
-
-
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended. ``winner`` is 1, 2, or None for a draw."""
+    """How a finished game ended. ``winner`` is 1, 2, or None for a draw; ``reason``
+    is one of the game's own endings (each engine names its own; match-level endings
+    such as resign, timeout and abort are the site's business, not the rules')."""
 
     winner: int | None
     reason: str

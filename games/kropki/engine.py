@@ -45,7 +45,6 @@ from games.engine.base import (
     NOT_YOUR_TURN,
     OCCUPIED,
     OFF_BOARD,
-    SCORE,
     UNKNOWN_ACTION,
     BadRecord,
     Effect,
@@ -60,6 +59,9 @@ from games.engine.base import (
     is_int,
     other,
 )
+
+# How a game of Kropki ends: the higher score wins, equal scores draw.
+SCORE = "score"
 
 # The moves Kropki refuses with codes of its own (stable: the socket and the replay speak them).
 INSIDE_TERRITORY = "inside_territory"  # a point inside someone's territory

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.catalogue.spec import GameSpec, Variant, register
 
 from . import board, bot, diagrams
-from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, Kropki
+from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, SCORE, Kropki
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -68,5 +68,7 @@ SPEC = register(
             PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
         },
         board_script="games/kropki/board_patch.js",
+        win_sentences={SCORE: _("%(wins)s on score.")},
+        draw_words={SCORE: _("Draw on equal score.")},
     )
 )

@@ -215,10 +215,12 @@ def test_every_ending_is_words_in_both_languages_never_a_code():
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
     django.setup()
+    from games import catalogue
     from games.display.snapshot import result_table
     from games.models import Match
 
-    codes = {code for code in Match.EndReason.values if "_" in code} | {"full_board", "no_line_possible"}
+    codes = {code for code in [*Match.EndReason.values, *catalogue.end_reasons()] if "_" in code}
+    assert {"full_board", "no_line_possible", "boxes_majority"} <= codes
     for lang, wins in (("pl", "Wygrywają niebieskie na punkty."), ("en", "Blue wins on score.")):
         with translation.override(lang):
             table = result_table()

@@ -137,7 +137,7 @@ def test_horizontal_four_wins() -> None:
     state = play("112233")
     effect = state.apply_action(3)
     out = state.outcome()
-    assert out is not None and out.winner == 1 and out.reason == base.FOUR_IN_A_ROW
+    assert out is not None and out.winner == 1 and out.reason == connect4_engine.FOUR_IN_A_ROW
     assert effect.details["winning_lines"] == [[[1, 1], [2, 1], [3, 1], [4, 1]]]
     assert state.current_player() is None and state.legal_actions() == []
 
@@ -145,7 +145,7 @@ def test_horizontal_four_wins() -> None:
 def test_vertical_four_wins() -> None:
     state = play("1212121")
     out = state.outcome()
-    assert out is not None and out.winner == 1 and out.reason == base.FOUR_IN_A_ROW
+    assert out is not None and out.winner == 1 and out.reason == connect4_engine.FOUR_IN_A_ROW
     assert state.winning_lines == [[[1, 1], [1, 2], [1, 3], [1, 4]]]
 
 
@@ -174,7 +174,7 @@ def test_other_diagonal_four_wins() -> None:
 def test_second_player_can_win() -> None:
     state = play("71212121")
     out = state.outcome()
-    assert out is not None and out.winner == 2 and out.reason == base.FOUR_IN_A_ROW
+    assert out is not None and out.winner == 2 and out.reason == connect4_engine.FOUR_IN_A_ROW
     assert state.returns() == (-1.0, 1.0)
 
 
@@ -231,7 +231,7 @@ def test_full_board_without_line_is_a_draw() -> None:
     assert not naive_has_four(state, 1) and not naive_has_four(state, 2)
     out = state.outcome()
     assert out is not None and out.winner is None and out.is_draw
-    assert out.reason == base.FULL_BOARD
+    assert out.reason == connect4_engine.FULL_BOARD
     assert state.returns() == (0.0, 0.0)
     assert state.legal_actions() == []
 
@@ -269,7 +269,7 @@ def test_all_69_lines_dead_ends_in_a_draw_at_once() -> None:
     assert not state.is_terminal() and state.dead_count < 69
     state.apply_action(int(ALL_DEAD_AT_38[-1]) - 1)
     out = state.outcome()
-    assert out is not None and out.winner is None and out.reason == base.NO_LINE_POSSIBLE
+    assert out is not None and out.winner is None and out.reason == connect4_engine.NO_LINE_POSSIBLE
     assert naive_dead_lines(state) == 69 and sum(state.heights) == 38 < 42
     assert state.legal_actions() == [] and state.current_player() is None
 
@@ -279,7 +279,7 @@ def test_a_win_through_the_last_disc_beats_the_early_draw() -> None:
     completed line is the mover's alone, so it is live and the win stands."""
     state = play(WIN_WITH_68_DEAD)
     out = state.outcome()
-    assert out is not None and out.winner == 1 and out.reason == base.FOUR_IN_A_ROW
+    assert out is not None and out.winner == 1 and out.reason == connect4_engine.FOUR_IN_A_ROW
     assert state.dead_count == naive_dead_lines(state) == 68
     assert state.view()["live_lines"] == 1 == len(state.winning_lines)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from games.connect4 import engine as connect4_engine
 from games.connect4.engine import Connect4, Connect4State
 from games.engine import base
 
@@ -45,7 +46,7 @@ def test_random_games_end_at_the_win_with_the_recorded_lines(vectors_dir: Path) 
         out = state.outcome()
         assert ended_at == game["win_ply"] == game["plies"], game["id"]
         assert out is not None and out.winner == game["winner"], game["id"]
-        assert out.reason == base.FOUR_IN_A_ROW
+        assert out.reason == connect4_engine.FOUR_IN_A_ROW
         assert state.current_player() is None
         assert _line_set(state.winning_lines) == _line_set(game["winning_lines"]), game["id"]
         assert _line_set(state.view()["winning_lines"]) == _line_set(game["winning_lines"])
@@ -61,7 +62,7 @@ def test_all_dead_games_are_drawn_at_the_ply_the_last_line_dies(vectors_dir: Pat
         assert ended_at == game["all_dead_at"], game["id"]
         assert dead_counts == game["dead_counts"], game["id"]
         out = state.outcome()
-        assert out is not None and out.winner is None and out.reason == base.NO_LINE_POSSIBLE
+        assert out is not None and out.winner is None and out.reason == connect4_engine.NO_LINE_POSSIBLE
         assert state.dead_count == 69 and state.view()["live_lines"] == 0
         assert state.winning_lines == []
         # The game stops there even though the board is not full.

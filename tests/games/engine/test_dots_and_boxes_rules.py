@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from games.dots_and_boxes import engine as dab_engine
 from games.dots_and_boxes.engine import DotsAndBoxes, DotsAndBoxesState
 from games.engine import base
 
@@ -158,7 +159,7 @@ def test_game_ends_when_all_segments_are_drawn_and_most_boxes_wins() -> None:
     if one != two:
         assert out.winner == (1 if one > two else 2)
         # More than half of 2 boxes is a majority: that end comes first.
-        assert out.reason in (base.BOXES, base.BOXES_MAJORITY)
+        assert out.reason in (dab_engine.BOXES, dab_engine.BOXES_MAJORITY)
 
 
 def test_last_segment_ends_the_game_without_an_extra_move() -> None:
@@ -167,11 +168,11 @@ def test_last_segment_ends_the_game_without_an_extra_move() -> None:
     assert state.current_player() == 2
     effect = state.apply_action(3)
     out = state.outcome()
-    assert out is not None and out.winner == 2 and out.reason == base.BOXES_MAJORITY
+    assert out is not None and out.winner == 2 and out.reason == dab_engine.BOXES_MAJORITY
     assert effect.details["boxes"] == [[0, 0]] and effect.details["extra_move"] is False
     assert state.current_player() is None and state.legal_actions() == []
     assert DotsAndBoxes(rows=1, cols=1, majority_end=False).state_from_history([0, 1, 2, 3]).outcome() == (
-        base.Outcome(winner=2, reason=base.BOXES, scores=(0, 1))
+        base.Outcome(winner=2, reason=dab_engine.BOXES, scores=(0, 1))
     )
 
 
@@ -181,7 +182,7 @@ def test_equal_boxes_on_an_even_board_is_a_draw() -> None:
     out = state.outcome()
     assert state.drawn == state.game.all_drawn
     assert state.scores() == (2, 2)
-    assert out is not None and out.winner is None and out.reason == base.BOXES
+    assert out is not None and out.winner is None and out.reason == dab_engine.BOXES
     assert state.returns() == (0.0, 0.0)
 
 
@@ -221,7 +222,7 @@ def test_majority_of_boxes_ends_the_game() -> None:
         ply, leader = first_majority
         site = DotsAndBoxes().state_from_history(full.history[:ply])
         out = site.outcome()
-        assert out is not None and out.reason == base.BOXES_MAJORITY and out.winner == leader
+        assert out is not None and out.reason == dab_engine.BOXES_MAJORITY and out.winner == leader
         assert site.scores()[leader - 1] in (13, 14)
         full_out = full.outcome()
         assert full_out is not None and full_out.winner == leader

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from games.dots_and_boxes import engine as dab_engine
 from games.dots_and_boxes.engine import DotsAndBoxes
-from games.engine import base
 
 
 def _positions(vectors_dir: Path) -> list[dict]:
@@ -46,7 +46,7 @@ def test_site_rules_replay_agrees_until_a_majority_ends_the_game(vectors_dir: Pa
             assert state.current_player() == pos["to_move"], pos["id"]
         else:
             ended_early += 1
-            assert out is not None and out.reason == base.BOXES_MAJORITY, pos["id"]
+            assert out is not None and out.reason == dab_engine.BOXES_MAJORITY, pos["id"]
             assert max(state.scores()) == 13 or max(state.scores()) == 14, pos["id"]
             leader = 1 if pos["score"][0] > pos["score"][1] else 2
             assert out.winner == leader, pos["id"]

@@ -425,7 +425,7 @@ def test_higher_score_wins() -> None:
     state.apply_action(state.game.end_action)
     state.apply_action(state.game.end_action)
     outcome = state.outcome()
-    assert outcome == base.Outcome(winner=1, reason=base.SCORE, scores=(1, 0))
+    assert outcome == base.Outcome(winner=1, reason=kropki_engine.SCORE, scores=(1, 0))
     assert state.returns() == (1.0, -1.0)
 
 
@@ -435,7 +435,7 @@ def test_equal_scores_draw() -> None:
     state.apply_action(state.game.end_action)
     outcome = state.outcome()
     assert outcome is not None and outcome.is_draw
-    assert outcome.reason == base.SCORE and outcome.scores == (1, 1)
+    assert outcome.reason == kropki_engine.SCORE and outcome.scores == (1, 1)
     assert state.returns() == (0.0, 0.0)
 
 
@@ -491,7 +491,7 @@ def test_game_ends_when_no_free_point() -> None:
     assert state.free_points() == 0
     assert "." not in state.grid()
     outcome = state.outcome()
-    assert outcome is not None and outcome.reason == base.SCORE
+    assert outcome is not None and outcome.reason == kropki_engine.SCORE
 
 
 def test_last_free_point_swallowed_by_territory_ends_the_game() -> None:
@@ -510,7 +510,7 @@ def test_last_free_point_swallowed_by_territory_ends_the_game() -> None:
     assert territory["points"] == [[2, 3]] and territory["captured"] == [[2, 2]]
     assert state.free_points() == 0
     assert state.is_terminal() and effect.next_player is None
-    assert state.outcome() == base.Outcome(winner=2, reason=base.SCORE, scores=(0, 1))
+    assert state.outcome() == base.Outcome(winner=2, reason=kropki_engine.SCORE, scores=(0, 1))
 
 
 def test_end_only_on_your_turn() -> None:

@@ -171,4 +171,4 @@ def test_random_vector_games_end_with_no_free_point() -> None:
             s1, s2 = last["scores"]
             assert outcome.scores == (s1, s2)
             assert outcome.winner == (1 if s1 > s2 else 2 if s2 > s1 else None)
-            assert outcome.reason == base.SCORE
+            assert outcome.reason == kropki_engine.SCORE
