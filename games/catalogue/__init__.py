@@ -24,6 +24,7 @@ from .spec import (
     variant_keys,
     variant_name,
     variants,
+    worded,
 )
 
 for _slug in BUILT_IN:
@@ -45,4 +46,5 @@ __all__ = [
     "variant_keys",
     "variant_name",
     "variants",
+    "worded",
 ]
