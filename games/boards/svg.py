@@ -1,10 +1,11 @@
-"""What every board drawing shares: colours, the board's own words in each
-language, and the small SVG writers (every text escaped with ``html.escape``).
+"""What every board drawing shares: colours and the small SVG writers (every
+text escaped with ``html.escape``).
 
-Pure Python (no Django). The words live here, not in the gettext catalogue,
-because they are data the page's patch code (static/js/board_patch.js) gets
-as a table too (``games.display.boards.board_words``); game names come from
-the catalogue through gettext.
+Pure Python (no Django). A drawing is handed its words as a plain dict of one
+language: they are gettext strings (the shared ones in ``games.display.boards``,
+a game's own in its spec's ``board_words``), worded by the site, which hands the
+page's patch code (static/js/board_patch.js) the same table
+(``games.display.boards.board_words``).
 """
 
 from __future__ import annotations
@@ -20,86 +21,6 @@ COLOURS = {
 GRID = "#c9c2b2"
 LABEL = "#55606e"
 HIGHLIGHT = "#1b5e20"
-
-WORDS = {
-    "pl": {
-        "board": "plansza",
-        "pink": "różowe",
-        "blue": "niebieskie",
-        "dots": "kropki",
-        "captured": "zabrana",
-        "none": "brak",
-        "score": "wynik",
-        "last": "ostatni ruch",
-        "to_move": "ruch mają",
-        "over": "partia skończona",
-        "territories": "państwa",
-        "empty_encl": "puste okrążenia",
-        "ended": "zakończyły grę",
-        "dot": "kropka",
-        "column": "kolumna",
-        "segment": "odcinek",
-        "bottom_up": "od dołu",
-        "empty": "pusta",
-        "win_line": "linia czterech",
-        "segments_drawn": "narysowane odcinki",
-        "boxes": "kwadraty",
-        "box": "kwadrat",
-        "P": "R",  # initials in boxes: Różowe / Niebieskie
-        "B": "N",
-        # Piłkarzyki
-        "field": "boisko",
-        "ball": "piłka",
-        "goal_of": "bramka, którą atakują",
-        "turn_path": "droga piłki w tej turze",
-        "moves_again": "odbicie: ten sam gracz gra dalej",
-        "direction": "kierunek",
-        "dirs": "w górę|w górę w prawo|w prawo|w dół w prawo|w dół|w dół w lewo|w lewo|w górę w lewo",
-        "used": "użyte odcinki",
-        # the move list's and announcements' names of the engine's N, NE, E... (games/catalogue)
-        "moves": "góra|góra-prawo|prawo|dół-prawo|dół|dół-lewo|lewo|góra-lewo",
-    },
-    "en": {
-        "board": "board",
-        "pink": "pink",
-        "blue": "blue",
-        "dots": "dots",
-        "captured": "captured",
-        "none": "none",
-        "score": "score",
-        "last": "last move",
-        "to_move": "to move",
-        "over": "game over",
-        "territories": "territories",
-        "empty_encl": "empty enclosures",
-        "ended": "have ended the game",
-        "dot": "dot",
-        "column": "column",
-        "segment": "segment",
-        "bottom_up": "from the bottom",
-        "empty": "empty",
-        "win_line": "line of four",
-        "segments_drawn": "segments drawn",
-        "boxes": "boxes",
-        "box": "box",
-        "P": "P",
-        "B": "B",
-        # Piłkarzyki
-        "field": "field",
-        "ball": "ball",
-        "goal_of": "goal attacked by",
-        "turn_path": "the ball's path this turn",
-        "moves_again": "bounce: the same player moves again",
-        "direction": "direction",
-        "dirs": "up|up-right|right|down-right|down|down-left|left|up-left",
-        "used": "segments used",
-        "moves": "N|NE|E|SE|S|SW|W|NW",
-    },
-}
-
-
-def words_for(lang: str) -> dict[str, str]:
-    return WORDS.get(lang, WORDS["pl"])
 
 
 def num(value: float) -> str:

@@ -27,6 +27,7 @@ from .spec import (
     variant_name,
     variants,
     win_sentences,
+    worded,
 )
 
 for _slug in BUILT_IN:
@@ -51,4 +52,5 @@ __all__ = [
     "variant_name",
     "variants",
     "win_sentences",
+    "worded",
 ]

@@ -14,9 +14,12 @@ each of ``games.engine.BUILT_IN``. docs/games.md says what a new game must bring
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from django.conf import settings
+from django.utils import translation
 
 from games import bots, errors
 from games.bots import Bot as Bot
@@ -25,8 +28,9 @@ from games.engine import Game
 
 
 class Board(Protocol):
-    """A game's board drawing (``games/<slug>/board.py``): pure
-    Python, handed the words of one language (``games.display.boards.board_words``)."""
+    """A game's board drawing (``games/<slug>/board.py``): pure Python, handed the words
+    of one language as a plain dict (the shared ones of ``games.display.boards``, the
+    spec's ``board_words`` and the game's name, worded by ``worded``)."""
 
     def render(
         self,
@@ -120,6 +124,10 @@ class GameSpec:
     # The live page's notice when a match ends in one of the game's own ways that needs
     # saying (Cztery w rzędzie: no line of four is possible any more): reason -> lazy words.
     end_notices: dict[str, Any] = field(default_factory=dict)
+    # The words the game's board (board.py, board_patch.js) uses beyond the shared ones of
+    # games.display.boards (pink, blue, score, last move...): key -> lazy gettext, best with
+    # pgettext_lazy("board", ...); the board is handed them worded in the page's language.
+    board_words: dict[str, Any] = field(default_factory=dict)
     # The game's own move errors (the engine's codes beyond the site's): code -> lazy words,
     # shown on the page and sent with the socket's error frame (games.errors.message).
     error_words: dict[str, Any] = field(default_factory=dict)
@@ -238,3 +246,15 @@ def end_reasons() -> list[str]:
 
 def variant_name(key: str) -> Any:
     return _VARIANTS[key].name
+
+
+def site_language(lang: str) -> str:
+    """``lang`` when the site speaks it ("pl", "en"), else the site's default language."""
+    return lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def worded(words: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """Lazy gettext ``words`` (key -> words) as plain text in ``lang`` (the site's default
+    for a language it does not speak): what the pure board drawings and the page's JS get."""
+    with translation.override(site_language(lang)):
+        return {key: str(text) for key, text in words.items()}

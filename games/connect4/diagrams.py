@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Effect, State
-from games.rules.diagrams import Claim, Diagram
+from games.rules.diagrams import Claim, Diagram, gettext_noop
 
 # --------------------------------------------------------- Cztery w rzędzie
 
@@ -56,12 +56,10 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=("4", "3", "4"),
-        caption={
-            "pl": "Różowe wybierają kolumnę 4. Krążek spada na to, co już w niej leży, i zatrzymuje się "
-            "w drugim rzędzie od dołu.",
-            "en": "Pink chooses column 4. The disc drops onto what already lies there and stops in the second "
-            "row from the bottom.",
-        },
+        caption=gettext_noop(
+            "Pink chooses column 4. The disc drops onto what already lies there and stops in the second "
+            "row from the bottom."
+        ),
         claim=_c4_landed(4, 2),
     ),
     Diagram(
@@ -69,10 +67,7 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=("1", "1", "2", "2", "3", "3", "4"),
-        caption={
-            "pl": "Cztery w poziomie: krążek w kolumnie 4 kończy partię wygraną różowych.",
-            "en": "Four across: the disc in column 4 ends the game, pink wins.",
-        },
+        caption=gettext_noop("Four across: the disc in column 4 ends the game, pink wins."),
         claim=_c4_win("horizontal"),
     ),
     Diagram(
@@ -80,10 +75,7 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=("1", "2", "1", "2", "1", "2", "1"),
-        caption={
-            "pl": "Cztery w pionie w kolumnie 1 — też wygrana.",
-            "en": "Four up column 1 — also a win.",
-        },
+        caption=gettext_noop("Four up column 1 — also a win."),
         claim=_c4_win("vertical"),
     ),
     Diagram(
@@ -91,10 +83,7 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=_digits("12233434474"),
-        caption={
-            "pl": "Skos w górę w prawo: kolumny 1, 2, 3 i 4, każdy krążek o rząd wyżej.",
-            "en": "A diagonal rising to the right: columns 1, 2, 3 and 4, each disc one row higher.",
-        },
+        caption=gettext_noop("A diagonal rising to the right: columns 1, 2, 3 and 4, each disc one row higher."),
         claim=_c4_win("rising"),
     ),
     Diagram(
@@ -102,10 +91,7 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=_digits("76655454414"),
-        caption={
-            "pl": "Drugi skos, opadający w prawo: kolumny 4, 5, 6 i 7.",
-            "en": "The other diagonal, falling to the right: columns 4, 5, 6 and 7.",
-        },
+        caption=gettext_noop("The other diagonal, falling to the right: columns 4, 5, 6 and 7."),
         claim=_c4_win("falling"),
     ),
     Diagram(
@@ -113,10 +99,7 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=_digits("112244553"),
-        caption={
-            "pl": "Krążek w kolumnie 3 wypełnia lukę i daje pięć w linii. Dłuższa linia też wygrywa.",
-            "en": "The disc in column 3 fills the gap and makes five in a line. A longer line wins too.",
-        },
+        caption=gettext_noop("The disc in column 3 fills the gap and makes five in a line. A longer line wins too."),
         claim=_c4_win("horizontal", min_length=5),
     ),
     Diagram(
@@ -124,10 +107,7 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=_digits("257771314744647214154617633623313656555222"),
-        caption={
-            "pl": "Ostatni, czterdziesty drugi krążek zapełnia planszę i nikt nie ma czterech w linii: remis.",
-            "en": "The forty-second and last disc fills the board and nobody has four in a line: a draw.",
-        },
+        caption=gettext_noop("The forty-second and last disc fills the board and nobody has four in a line: a draw."),
         claim=_c4_draw("full_board"),
     ),
     Diagram(
@@ -135,14 +115,11 @@ DIAGRAMS = [
         slug="connect4",
         params={},
         moves=_digits("6262455127741665526426421331357417135"),
-        caption={
-            "pl": "Po tym krążku w kolumnie 5 każda z 69 linii czterech pól ma już krążek każdego koloru. "
-            "Nikt nie może wygrać, więc partia kończy się remisem, choć pięć pól jest jeszcze wolnych "
-            "(zasada tego serwisu).",
-            "en": "After this disc in column 5 every one of the 69 lines of four cells holds a disc of each "
+        caption=gettext_noop(
+            "After this disc in column 5 every one of the 69 lines of four cells holds a disc of each "
             "colour. Nobody can win, so the game ends in a draw although five cells are still empty "
-            "(this service's rule).",
-        },
+            "(this service's rule)."
+        ),
         claim=_c4_draw("no_line_possible"),
     ),
 ]

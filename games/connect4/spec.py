@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register
 
@@ -17,6 +18,18 @@ def export_move(game: Any, action: int) -> Any:
     return action + 1
 
 
+# The words of the board (games/connect4/board.py, games/connect4/static/board_patch.js) beyond the
+# shared ones of games.display.boards.
+BOARD_WORDS = {
+    "column": pgettext_lazy("board", "column"),
+    # Translators: how a column's discs are listed: "Column 3 (from the bottom): pink, blue."
+    "bottom_up": pgettext_lazy("board", "from the bottom"),
+    # Translators: a column with no disc
+    "empty": pgettext_lazy("board", "empty"),
+    "win_line": pgettext_lazy("board", "line of four"),
+}
+
+
 SPEC = register(
     GameSpec(
         slug="connect4",
@@ -27,6 +40,7 @@ SPEC = register(
         engine=Connect4,
         variants=(Variant("cztery-w-rzedzie", _("Four in a Row")),),
         board=board,
+        board_words=BOARD_WORDS,
         bot=bot,
         export_move=export_move,
         diagrams=tuple(diagrams.DIAGRAMS),

@@ -2,8 +2,9 @@
 
 The live match page, the record page and the rules diagrams all call
 ``render_board`` with a state's ``view()``; it hands the game's drawing
-(``spec.board``, pure Python, ``games/<game>/board.py``) the words of
-the page's language and the game's name from the catalogue.
+(``spec.board``, pure Python, ``games/<game>/board.py``) a plain dict of the
+words of the page's language: the shared ``SHARED_WORDS`` below, the spec's
+``board_words`` and the game's name, all gettext (the .po files).
 
 ``render_board(view, slug, *, interactive=False, title="", highlight=(),
 lang="pl", legal=None, coords=True, roving=None) -> str``
@@ -48,21 +49,28 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.utils import translation
+from django.utils.translation import pgettext_lazy
 
-from games.boards.svg import COLOURS, WORDS, words_for
-from games.catalogue import game_spec, games
+from games.boards.svg import COLOURS
+from games.catalogue import game_spec, games, worded
 
-__all__ = ["COLOURS", "board_words", "describe", "render_board"]
+__all__ = ["COLOURS", "SHARED_WORDS", "board_words", "describe", "render_board"]
 
-
-def _lang(lang: str) -> str:
-    return lang if lang in WORDS else "pl"
+# The words every board may use (lazy gettext, "board" context: the .po files are their
+# source); a game's own are its spec's ``board_words``.
+SHARED_WORDS: dict[str, Any] = {
+    "pink": pgettext_lazy("board", "pink"),
+    "blue": pgettext_lazy("board", "blue"),
+    "score": pgettext_lazy("board", "score"),
+    "last": pgettext_lazy("board", "last move"),
+    "to_move": pgettext_lazy("board", "to move"),
+    "over": pgettext_lazy("board", "game over"),
+}
 
 
 def _game_words(slug: str, lang: str) -> dict[str, Any]:
-    with translation.override(lang):
-        return {**words_for(lang), "name": str(game_spec(slug).name)}
+    spec = game_spec(slug)
+    return worded({**SHARED_WORDS, **spec.board_words, "name": spec.name}, lang)
 
 
 def render_board(
@@ -87,7 +95,7 @@ def render_board(
         interactive=interactive,
         title=title,
         highlight=highlight,
-        words=_game_words(slug, _lang(lang)),
+        words=_game_words(slug, lang),
         legal=None if legal is None else sorted(legal),
         coords=coords,
         roving=roving,
@@ -96,12 +104,13 @@ def render_board(
 
 def board_words(lang: str = "pl") -> dict[str, Any]:
     """The words boards use, for the live page's patch code (static/js/board_patch.js)."""
-    lang = _lang(lang)
-    with translation.override(lang):
-        names = {spec.slug: str(spec.name) for spec in games()}
-    return {**words_for(lang), "names": names, "colours": COLOURS}
+    every = dict(SHARED_WORDS)
+    for spec in games():
+        every.update(spec.board_words)
+    names = worded({spec.slug: spec.name for spec in games()}, lang)
+    return {**worded(every, lang), "names": names, "colours": COLOURS}
 
 
 def describe(view: dict[str, Any], slug: str, lang: str = "pl") -> str:
     """The position in words (what screen readers hear for a picture)."""
-    return game_spec(slug).board.describe(view, _game_words(slug, _lang(lang)))
+    return game_spec(slug).board.describe(view, _game_words(slug, lang))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Effect, State
-from games.rules.diagrams import Claim, Diagram
+from games.rules.diagrams import Claim, Diagram, gettext_noop
 
 # -------------------------------------------------------- Kropki i kwadraty
 
@@ -66,12 +66,10 @@ DIAGRAMS = [
         slug="dots_and_boxes",
         params=DB,
         moves=("a1-b1", "b2-b3", "c1-c2"),
-        caption={
-            "pl": "Ruch to jeden odcinek między sąsiednimi kropkami, w poziomie albo w pionie. "
-            "Ten nie zamyka żadnego kwadratu, więc ruch przechodzi na przeciwnika.",
-            "en": "A move is one segment between neighbouring dots, across or down. This one closes no box, "
-            "so the turn passes to the opponent.",
-        },
+        caption=gettext_noop(
+            "A move is one segment between neighbouring dots, across or down. This one closes no box, "
+            "so the turn passes to the opponent."
+        ),
         claim=_dab_turn_passes,
     ),
     Diagram(
@@ -79,10 +77,9 @@ DIAGRAMS = [
         slug="dots_and_boxes",
         params=DB,
         moves=("a1-b1", "a2-b2", "a1-a2", "b1-b2"),
-        caption={
-            "pl": "Niebieskie rysują czwarty bok kwadratu a1: kwadrat jest ich (N) i muszą od razu zagrać jeszcze raz.",
-            "en": "Blue draws the fourth side of box a1: the box is theirs (B) and they must move again at once.",
-        },
+        caption=gettext_noop(
+            "Blue draws the fourth side of box a1: the box is theirs (B) and they must move again at once."
+        ),
         claim=_dab_extra(1),
     ),
     Diagram(
@@ -91,12 +88,10 @@ DIAGRAMS = [
         params=DB,
         moves=("a1-b1", "b1-c1", "a2-b2", "b2-c2", "a1-a2", "c1-c2", "b1-b2", "d2-d3"),
         before_ply=6,
-        caption={
-            "pl": "Odcinek b1–b2 zamyka naraz dwa kwadraty. Różowe biorą oba, ale dostają tylko jeden "
-            "dodatkowy ruch: po d2–d3, który nic nie zamyka, kolej przechodzi na niebieskich.",
-            "en": "The segment b1–b2 closes two boxes at once. Pink takes both but gets only one extra move: "
-            "after d2–d3, which closes nothing, it is blue's turn.",
-        },
+        caption=gettext_noop(
+            "The segment b1–b2 closes two boxes at once. Pink takes both but gets only one extra move: "
+            "after d2–d3, which closes nothing, it is blue's turn."
+        ),
         claim=_dab_one_extra_only,
     ),
     Diagram(
@@ -106,13 +101,10 @@ DIAGRAMS = [
         moves=("a1-b1", "a2-b2", "b1-c1", "b2-c2", "c1-d1", "c2-d2", "a1-a2", "b1-b2", "c1-c2", "d1-d2"),
         before_ply=6,
         marks=("a1-a2",),
-        caption={
-            "pl": "Łańcuch trzech kwadratów, każdy z dwoma bokami. Kto pierwszy narysuje w nim odcinek "
-            "(tu różowe, a1–a2), oddaje przeciwnikowi cały łańcuch: niebieskie zabierają trzy "
-            "kwadraty pod rząd.",
-            "en": "A chain of three boxes, each with two sides. Whoever draws in it first (here pink, a1–a2) "
-            "hands the whole chain over: blue takes three boxes in a row.",
-        },
+        caption=gettext_noop(
+            "A chain of three boxes, each with two sides. Whoever draws in it first (here pink, a1–a2) "
+            "hands the whole chain over: blue takes three boxes in a row."
+        ),
         claim=_dab_chain,
     ),
     Diagram(
@@ -165,12 +157,10 @@ DIAGRAMS = [
             "b5-b6",
         ),
         show_before=False,
-        caption={
-            "pl": "Różowe mają 13 z 25 kwadratów — więcej niż połowę. Tego nie da się już odrobić, więc "
-            "partia kończy się od razu, choć część odcinków nie jest narysowana (zasada tego serwisu).",
-            "en": "Pink owns 13 of the 25 boxes — more than half. That can no longer be overturned, so the "
-            "game ends at once although some segments are still undrawn (this service's rule).",
-        },
+        caption=gettext_noop(
+            "Pink owns 13 of the 25 boxes — more than half. That can no longer be overturned, so the "
+            "game ends at once although some segments are still undrawn (this service's rule)."
+        ),
         claim=_dab_majority,
     ),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register
 
@@ -17,6 +18,20 @@ def export_move(game: Any, action: int) -> Any:
     return action
 
 
+# The words of the board (games/dots_and_boxes/board.py, games/dots_and_boxes/static/board_patch.js) beyond
+# the shared ones of games.display.boards.
+BOARD_WORDS = {
+    "segment": pgettext_lazy("board", "segment"),
+    "segments_drawn": pgettext_lazy("board", "segments drawn"),
+    "boxes": pgettext_lazy("board", "boxes"),
+    "box": pgettext_lazy("board", "box"),
+    # Translators: the initial of "pink" written in a box pink has taken
+    "P": pgettext_lazy("board", "P"),
+    # Translators: the initial of "blue" written in a box blue has taken
+    "B": pgettext_lazy("board", "B"),
+}
+
+
 SPEC = register(
     GameSpec(
         slug="dots_and_boxes",
@@ -27,6 +42,7 @@ SPEC = register(
         engine=DotsAndBoxes,
         variants=(Variant("kropki-i-kwadraty", _("Dots and Boxes"), {"rows": 5, "cols": 5}),),
         board=board,
+        board_words=BOARD_WORDS,
         bot=bot,
         export_move=export_move,
         # the site's matches end at a majority of boxes (the replay's default is off)

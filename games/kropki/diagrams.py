@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Effect, State
-from games.rules.diagrams import Diagram
+from games.rules.diagrams import Diagram, gettext_noop
 
 # ---------------------------------------------------------------- helpers
 
@@ -138,12 +138,10 @@ DIAGRAMS = [
         slug="kropki",
         params=K6,
         moves=("c2", "c3", "b3", "f6", "d3", "a6", "c4"),
-        caption={
-            "pl": "Różowe stawiają c4 i domykają romb c2–d3–c4–b3. Niebieska kropka c3 jest w środku: "
-            "teren należy teraz do różowych, a wynik to 1:0.",
-            "en": "Pink plays c4 and closes the diamond c2–d3–c4–b3. The blue dot c3 is inside: the ground "
-            "now belongs to pink and the score is 1:0.",
-        },
+        caption=gettext_noop(
+            "Pink plays c4 and closes the diamond c2–d3–c4–b3. The blue dot c3 is inside: the ground "
+            "now belongs to pink and the score is 1:0."
+        ),
         claim=_first_capture,
     ),
     Diagram(
@@ -151,14 +149,11 @@ DIAGRAMS = [
         slug="kropki",
         params=K6,
         moves=("c3", "c4", "d3", "d4", "b4", "a6", "e4", "f6", "c5", "f1", "d5"),
-        caption={
-            "pl": "Ciąg c3–d3–e4–d5–c5–b4 ma cztery ogniwa po skosie. Niebieskie c4 i d4 nie uciekną przez "
-            "skośną przerwę (np. do b3), bo ucieczka idzie tylko w górę, w dół, w lewo i w prawo: "
-            "obie zostają zabrane, 2:0.",
-            "en": "The chain c3–d3–e4–d5–c5–b4 has four diagonal links. Blue c4 and d4 cannot slip out through "
+        caption=gettext_noop(
+            "The chain c3–d3–e4–d5–c5–b4 has four diagonal links. Blue c4 and d4 cannot slip out through "
             "a diagonal gap (to b3, say), because escape goes only up, down, left and right: both are "
-            "taken, 2:0.",
-        },
+            "taken, 2:0."
+        ),
         claim=_diagonal_links,
     ),
     Diagram(
@@ -166,13 +161,10 @@ DIAGRAMS = [
         slug="kropki",
         params=K6,
         moves=("c2", "a6", "b3", "f6", "d3", "f1", "c4"),
-        caption={
-            "pl": "Różowe zamykają romb wokół pustego c3. W środku nie ma niebieskiej kropki, więc nic się "
-            "nie dzieje: wynik zostaje 0:0, a c3 wciąż mogą zagrać oboje (kropkowane kółko tylko to "
-            "przypomina).",
-            "en": "Pink closes a diamond around the empty c3. There is no blue dot inside, so nothing happens: "
-            "the score stays 0:0 and both players may still play c3 (the dotted ring is only a reminder).",
-        },
+        caption=gettext_noop(
+            "Pink closes a diamond around the empty c3. There is no blue dot inside, so nothing happens: "
+            "the score stays 0:0 and both players may still play c3 (the dotted ring is only a reminder)."
+        ),
         claim=_empty_enclosure,
     ),
     Diagram(
@@ -180,12 +172,10 @@ DIAGRAMS = [
         slug="kropki",
         params=K6,
         moves=("c2", "a6", "b3", "f6", "d3", "f1", "c4", "c3"),
-        caption={
-            "pl": "Ta sama pozycja: niebieskie grają c3 w puste okrążenie różowych. Ich kropka niczego nie "
-            "otacza, więc zostaje zabrana od razu — dopiero teraz romb staje się państwem różowych (1:0).",
-            "en": "The same position: blue plays c3 into pink's empty enclosure. The dot surrounds nothing "
-            "itself, so it is taken at once — only now does the diamond become pink's territory (1:0).",
-        },
+        caption=gettext_noop(
+            "The same position: blue plays c3 into pink's empty enclosure. The dot surrounds nothing "
+            "itself, so it is taken at once — only now does the diamond become pink's territory (1:0)."
+        ),
         claim=_intruder_taken,
     ),
     Diagram(
@@ -193,14 +183,11 @@ DIAGRAMS = [
         slug="kropki",
         params=K6,
         moves=("c3", "d3", "b4", "e4", "d4", "d5", "c5", "c4"),
-        caption={
-            "pl": "Punkt c4 leży w pustym okrążeniu różowych. Niebieskie grają c4, a ta kropka sama domyka "
-            "ciąg d3–e4–d5–c4 wokół różowej d4. Najpierw liczy się ruch grającego: niebieskie zabierają "
-            "d4 (0:1), a ich kropka żyje.",
-            "en": "The point c4 lies in pink's empty enclosure. Blue plays c4, and this dot itself closes the "
+        caption=gettext_noop(
+            "The point c4 lies in pink's empty enclosure. Blue plays c4, and this dot itself closes the "
             "chain d3–e4–d5–c4 around pink's d4. The mover's enclosures come first: blue takes d4 (0:1) "
-            "and the new dot lives.",
-        },
+            "and the new dot lives."
+        ),
         claim=_mover_first,
     ),
     Diagram(
@@ -208,12 +195,10 @@ DIAGRAMS = [
         slug="kropki",
         params=K6,
         moves=("d3", "d4", "c4", "f6", "e4", "f1", "c5", "a6", "e5", "b6", "d6"),
-        caption={
-            "pl": "Różowe otaczają niebieskie d4 razem z pustym punktem d5. Cały środek to ich państwo: "
-            "ani niebieskie, ani same różowe nie mogą już postawić kropki na d5.",
-            "en": "Pink surrounds blue d4 together with the empty point d5. All of the inside is pink's "
-            "territory: neither blue nor pink itself may ever place a dot on d5.",
-        },
+        caption=gettext_noop(
+            "Pink surrounds blue d4 together with the empty point d5. All of the inside is pink's "
+            "territory: neither blue nor pink itself may ever place a dot on d5."
+        ),
         claim=_out_of_play,
     ),
     Diagram(
@@ -242,13 +227,10 @@ DIAGRAMS = [
         ),
         before_ply=16,
         marks=("d6",),
-        caption={
-            "pl": "Różowe zabrały d4 (1:0). Niebieskie obrysowują to państwo większym rombem i domykają go "
-            "kropką d6: cztery różowe kropki ciągu są teraz niebieskie, a d4 przestaje liczyć się "
-            "różowym. Wynik 0:4.",
-            "en": "Pink took d4 (1:0). Blue draws a bigger diamond around that territory and closes it with "
-            "d6: the four pink chain dots are blue's now, and d4 stops counting for pink. Score 0:4.",
-        },
+        caption=gettext_noop(
+            "Pink took d4 (1:0). Blue draws a bigger diamond around that territory and closes it with "
+            "d6: the four pink chain dots are blue's now, and d4 stops counting for pink. Score 0:4."
+        ),
         claim=_bigger_enclosure,
     ),
     Diagram(
@@ -257,12 +239,10 @@ DIAGRAMS = [
         params=K6,
         moves=("c3", "d3", "zakończ", "d4", "e4"),
         before_ply=2,
-        caption={
-            "pl": "Różowe kończą grę. Ich kropki i wynik zostają, ale nie robią już ruchów — niebieskie grają "
-            "dalej same, ruch za ruchem (d4, e4…).",
-            "en": "Pink ends the game. Their dots and score stay, but they make no more moves — blue plays on "
-            "alone, move after move (d4, e4…).",
-        },
+        caption=gettext_noop(
+            "Pink ends the game. Their dots and score stay, but they make no more moves — blue plays on "
+            "alone, move after move (d4, e4…)."
+        ),
         claim=_ended_plays_on,
     ),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register
 
@@ -41,6 +42,21 @@ def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str], list[str]]
     return props, nodes
 
 
+# The words of Kropki's board (games/kropki/board.py, games/kropki/static/board_patch.js) beyond the
+# shared ones of games.display.boards.
+BOARD_WORDS = {
+    "board": pgettext_lazy("board", "board"),
+    "dots": pgettext_lazy("board", "dots"),
+    "captured": pgettext_lazy("board", "captured"),
+    "none": pgettext_lazy("board", "none"),
+    "territories": pgettext_lazy("board", "territories"),
+    "empty_encl": pgettext_lazy("board", "empty enclosures"),
+    # Translators: after a player's colour: "Pink have ended the game."
+    "ended": pgettext_lazy("board", "have ended the game"),
+    "dot": pgettext_lazy("board", "dot"),
+}
+
+
 SPEC = register(
     GameSpec(
         slug="kropki",
@@ -54,6 +70,7 @@ SPEC = register(
             Variant("kropki-20", _("Dots 20×20 (large)"), {"width": 20, "height": 20}),
         ),
         board=board,
+        board_words=BOARD_WORDS,
         bot=bot,
         export_move=export_move,
         sgf_moves=sgf_moves,

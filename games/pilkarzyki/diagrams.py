@@ -8,7 +8,7 @@ are rows 0 and 12), so the ball starts at e6.
 from __future__ import annotations
 
 from games.engine import Effect, State
-from games.rules.diagrams import Claim, Diagram
+from games.rules.diagrams import Claim, Diagram, gettext_noop
 
 # ---------------------------------------------------------------- Piłkarzyki
 
@@ -135,12 +135,10 @@ DIAGRAMS = [
         params={},
         moves=("N",),
         show_before=False,
-        caption={
-            "pl": "Piłka zaczyna na środku boiska, w punkcie e6. Różowe kopią ją o jeden punkt w górę, do e5. "
-            "Tam nie kończyła się jeszcze żadna kreska, więc teraz kolej niebieskich.",
-            "en": "The ball starts in the middle of the field, at e6. Pink kicks it one point up, to e5. No line "
-            "ended there yet, so now it is blue's turn.",
-        },
+        caption=gettext_noop(
+            "The ball starts in the middle of the field, at e6. Pink kicks it one point up, to e5. No line "
+            "ended there yet, so now it is blue's turn."
+        ),
         claim=_pk_start,
     ),
     Diagram(
@@ -149,12 +147,10 @@ DIAGRAMS = [
         params={},
         moves=("E", "E", "E", "E"),
         show_before=False,
-        caption={
-            "pl": "Niebieskie dochodzą do bocznej linii w punkcie i6. Linia boiska liczy się jak narysowana "
-            "kreska, więc piłka się odbija: niebieskie kopią jeszcze raz.",
-            "en": "Blue reaches the side line at i6. The edge of the field counts as a drawn line, so the ball "
-            "bounces: blue kicks again.",
-        },
+        caption=gettext_noop(
+            "Blue reaches the side line at i6. The edge of the field counts as a drawn line, so the ball "
+            "bounces: blue kicks again."
+        ),
         claim=_pk_bounce(True, (8, 5)),
     ),
     Diagram(
@@ -163,12 +159,10 @@ DIAGRAMS = [
         params={},
         moves=("N", "E", "SW"),
         show_before=False,
-        caption={
-            "pl": "Różowe wracają skosem do e6, gdzie zaczyna się ich pierwsza kreska. Punkt był już użyty, "
-            "więc i tu piłka się odbija i różowe grają dalej.",
-            "en": "Pink goes back diagonally to e6, where their first line starts. The point has been used "
-            "already, so the ball bounces here too and pink plays on.",
-        },
+        caption=gettext_noop(
+            "Pink goes back diagonally to e6, where their first line starts. The point has been used "
+            "already, so the ball bounces here too and pink plays on."
+        ),
         claim=_pk_bounce(False, (4, 5)),
     ),
     Diagram(
@@ -177,14 +171,11 @@ DIAGRAMS = [
         params={},
         moves=("NE", "W", "SE"),
         show_before=False,
-        caption={
-            "pl": "Kreska różowych z e5 do f6 przecina ich pierwszą kreskę, z e6 do f5. Wolno: zajęte są tylko "
-            "same kreski, nie miejsca, w których się krzyżują. Punkt f6 był wolny, więc kolej "
-            "przechodzi na niebieskich.",
-            "en": "Pink's line from e5 to f6 crosses their first line, from e6 to f5. That is allowed: only the "
+        caption=gettext_noop(
+            "Pink's line from e5 to f6 crosses their first line, from e6 to f5. That is allowed: only the "
             "lines themselves are taken, not the places where they cross. Point f6 was free, so the "
-            "turn passes to blue.",
-        },
+            "turn passes to blue."
+        ),
         claim=_pk_cross,
     ),
     Diagram(
@@ -193,13 +184,11 @@ DIAGRAMS = [
         params={},
         moves=("N", "NE", "NW", "NW", "N", "NE"),
         show_before=False,
-        caption={
-            "pl": "Różowe kopią z d2 do d1, na słupek górnej bramki. Słupek leży na linii boiska, więc piłka się "
-            "odbija, a drugim kopnięciem różowe wbijają ją skosem do bramki: gol, różowe wygrywają.",
-            "en": "Pink kicks from d2 to d1, the post of the top goal. The post lies on the edge of the field, so "
+        caption=gettext_noop(
+            "Pink kicks from d2 to d1, the post of the top goal. The post lies on the edge of the field, so "
             "the ball bounces, and with a second kick pink puts it diagonally into the goal: a goal, "
-            "pink wins.",
-        },
+            "pink wins."
+        ),
         claim=_pk_goal,
     ),
     Diagram(
@@ -208,16 +197,12 @@ DIAGRAMS = [
         params={},
         moves=("SW", "SE", "SW", "S", "E", "S", "E", "N", "SW", "W", "NW", "E", "SE", "SE"),
         show_before=False,
-        caption={
-            "pl": "Różowe odbijają się w d10 i kopią skosem do e11, na środek linii własnej bramki (dolnej, "
-            "którą atakują niebieskie). Punkt był już użyty, więc muszą kopnąć jeszcze raz, a wszystkie "
-            "kreski z e11 z powrotem w boisko są narysowane: zostaje tylko strzał do dolnej bramki. "
-            "Gol samobójczy, wygrywają niebieskie.",
-            "en": "Pink bounces at d10 and kicks diagonally to e11, the middle of their own goal line (the bottom "
+        caption=gettext_noop(
+            "Pink bounces at d10 and kicks diagonally to e11, the middle of their own goal line (the bottom "
             "goal, which blue attacks). The point has been used, so they must kick again, and every line "
             "from e11 back into the field is drawn: only a kick into the bottom goal is left. An own goal, "
-            "blue wins.",
-        },
+            "blue wins."
+        ),
         claim=_pk_own_goal,
     ),
     Diagram(
@@ -226,14 +211,11 @@ DIAGRAMS = [
         params={},
         moves=("NW", "NW", "NW", "N", "NW"),
         show_before=False,
-        caption={
-            "pl": "Różowe kopią piłkę z b2 do narożnika a1. Narożnik leży na linii boiska, więc to odbicie i "
-            "różowe muszą kopnąć jeszcze raz, ale jedyna kreska, która prowadziła z narożnika, jest już "
-            "narysowana. Piłka utknęła: różowe przegrywają.",
-            "en": "Pink kicks the ball from b2 into the corner a1. The corner lies on the edge of the field, so "
+        caption=gettext_noop(
+            "Pink kicks the ball from b2 into the corner a1. The corner lies on the edge of the field, so "
             "it is a bounce and pink must kick again, but the only line that led out of the corner is "
-            "already drawn. The ball is stuck: pink loses.",
-        },
+            "already drawn. The ball is stuck: pink loses."
+        ),
         claim=_pk_stuck,
     ),
 ]

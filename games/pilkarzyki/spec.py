@@ -5,12 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-from games.boards.svg import words_for
-from games.catalogue.spec import GameSpec, Variant, register
+from games.catalogue.spec import GameSpec, Variant, register, worded
 
 from . import board, bot, diagrams
 from .engine import DIRECTION_NAMES, GOAL, NOT_A_GOAL_ENTRY, OWN_GOAL, STUCK, Pilkarzyki
+
+# The words of the board (games/pilkarzyki/board.py, games/pilkarzyki/static/board_patch.js) beyond the
+# shared ones of games.display.boards.
+BOARD_WORDS = {
+    "field": pgettext_lazy("board", "field"),
+    "ball": pgettext_lazy("board", "ball"),
+    # Translators: followed by a player's colour: "Goal attacked by pink: d0, e0, f0."
+    "goal_of": pgettext_lazy("board", "goal attacked by"),
+    "turn_path": pgettext_lazy("board", "the ball's path this turn"),
+    "moves_again": pgettext_lazy("board", "bounce: the same player moves again"),
+    "direction": pgettext_lazy("board", "direction"),
+    # Translators: the eight ways the ball goes on the field as drawn, separated by "|", in
+    # this order (the board's targets: "direction up-right (f5)")
+    "dirs": pgettext_lazy("board", "up|up-right|right|down-right|down|down-left|left|up-left"),
+    "used": pgettext_lazy("board", "segments used"),
+    # Translators: the move list's and announcements' names of the engine's N, NE, E... (the
+    # top goal is north), separated by "|", in this order; English keeps the compass letters
+    "moves": pgettext_lazy("board", "N|NE|E|SE|S|SW|W|NW"),
+}
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -20,9 +39,10 @@ def export_move(game: Any, action: int) -> Any:
 
 def notation_words(lang: str) -> dict[str, str]:
     """The engine's compass names as the move list and the announcements word them: the
-    board's words (games/boards/svg.py "moves"): English pages keep N, NE...; Polish ones say
-    which way on the field as drawn (up is the top goal)."""
-    return dict(zip(DIRECTION_NAMES, words_for(lang)["moves"].split("|"), strict=True))
+    board's words ("moves" above): English pages keep N, NE...; Polish ones say which way on
+    the field as drawn (up is the top goal)."""
+    moves = worded({"moves": BOARD_WORDS["moves"]}, lang)["moves"]
+    return dict(zip(DIRECTION_NAMES, moves.split("|"), strict=True))
 
 
 def player_note(view: dict[str, Any], side: int) -> Any:
@@ -47,6 +67,7 @@ SPEC = register(
         engine=Pilkarzyki,
         variants=(Variant("pilkarzyki", _("Paper Soccer")),),
         board=board,
+        board_words=BOARD_WORDS,
         bot=bot,
         export_move=export_move,
         diagrams=tuple(diagrams.DIAGRAMS),

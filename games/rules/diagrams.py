@@ -1,12 +1,14 @@
 """Rules diagrams: positions defined as move lists, checked by the engine.
 
 Each ``Diagram`` holds a move list (the engine's human notation), a caption
-in Polish and English, and a ``claim``: a function of the final state and
-the effects of every move that returns True when what the caption says
-really happens in the engine. ``tests/games/rules/test_diagrams.py`` replays every
-diagram and checks its claim, so a rules page can never show what the engine
-would not do. Each game's diagrams are in ``games/<game>/diagrams.py``; the
-rules page draws them (``games/views/rules.py``) with the live board's code.
+(an English msgid marked ``gettext_noop("...")``: its Polish is in the .po
+files, and the rules page translates it with ``gettext``), and a ``claim``: a
+function of the final state and the effects of every move that returns True
+when what the caption says really happens in the engine.
+``tests/games/rules/test_diagrams.py`` replays every diagram and checks its
+claim, so a rules page can never show what the engine would not do. Each
+game's diagrams are in ``games/<game>/diagrams.py``; the rules page draws them
+(``games/views/rules.py``) with the live board's code.
 
 Pure Python: no Django.
 """
@@ -22,13 +24,20 @@ from games.engine import Effect, Game, State, get_game
 Claim = Callable[[State, list[Effect]], bool]
 
 
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` for ``./scripts/messages`` (makemessages extracts calls named
+    gettext_noop) and returns it unchanged: this module and the games' diagrams know no
+    Django, so the page that shows a caption translates it (``gettext(diagram.caption)``)."""
+    return message
+
+
 @dataclass(frozen=True)
 class Diagram:
     key: str
     slug: str  # engine slug
     params: dict[str, Any]
     moves: tuple[str, ...]
-    caption: dict[str, str]  # {"pl": ..., "en": ...}
+    caption: str  # an English msgid marked with gettext_noop; shown as gettext(caption)
     claim: Claim
     before_ply: int | None = None  # default: before the last move
     show_before: bool = True

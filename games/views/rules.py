@@ -42,6 +42,8 @@ def draw_diagram(spec: GameSpec, diagram: Diagram, lang: str) -> dict[str, Any]:
     final, _ = diagram.replay()
     with translation.override(lang):
         words = (gettext("Before"), gettext("After"))
+        # a caption not in the .po files (a plug-in's) stays as written; gettext("") is the .po's header
+        caption = gettext(diagram.caption) if diagram.caption else ""
     before = ""
     if diagram.show_before:
         start, _ = diagram.replay(diagram.split)
@@ -52,7 +54,7 @@ def draw_diagram(spec: GameSpec, diagram: Diagram, lang: str) -> dict[str, Any]:
         "key": diagram.key,
         "before": mark_safe(before),  # the board escapes every text it writes
         "after": mark_safe(after),
-        "caption": diagram.caption.get(lang, diagram.caption["pl"]),
+        "caption": caption,
         "before_label": words[0],
         "after_label": words[1],
     }

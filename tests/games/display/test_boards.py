@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.display.boards import describe, render_board
+from games import catalogue
+from games.display.boards import SHARED_WORDS, board_words, describe, render_board
 from games.engine import State, get_game
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -181,6 +182,37 @@ def test_description_names_the_dots_in_both_languages():
     en = describe(view, "kropki", "en")
     assert "c3 (zabrana)" in pl and "Wynik 1:0" in pl
     assert "c3 (captured)" in en and "Score 1:0" in en
+
+
+def test_board_words_are_the_catalogues_in_each_language():
+    """The boards' words are gettext strings (the .po files): the table the page's patch
+    code gets, shared words and each game's own, in Polish and in English."""
+    pl, en = board_words("pl"), board_words("en")
+    expected = {
+        "pink": ("różowe", "pink"),  # shared (games.display.boards)
+        "last": ("ostatni ruch", "last move"),
+        "to_move": ("ruch mają", "to move"),
+        "board": ("plansza", "board"),  # Kropki's
+        "ended": ("zakończyły grę", "have ended the game"),
+        "empty": ("pusta", "empty"),  # Cztery w rzędzie's
+        "P": ("R", "P"),  # Kropki i kwadraty's initials
+        "B": ("N", "B"),
+        "goal_of": ("bramka, którą atakują", "goal attacked by"),  # Piłkarzyki's
+        "moves": ("góra|góra-prawo|prawo|dół-prawo|dół|dół-lewo|lewo|góra-lewo", "N|NE|E|SE|S|SW|W|NW"),
+    }
+    for key, (polish, english) in expected.items():
+        assert (pl[key], en[key]) == (polish, english), key
+    assert set(pl) == set(en)
+    assert (pl["names"]["kropki"], en["names"]["kropki"]) == ("Kropki", "Dots")
+    assert board_words("de") == pl  # a language the site does not speak: the site's own
+
+
+def test_no_board_word_is_claimed_twice():
+    """The page gets one flat table: a game's own words do not clash with the shared ones or another game's."""
+    seen = set(SHARED_WORDS)
+    for spec in catalogue.games():
+        assert not seen & set(spec.board_words), spec.slug
+        seen |= set(spec.board_words)
 
 
 def test_unknown_game_is_refused():

@@ -6,8 +6,10 @@ import dataclasses
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.utils import translation
 
 from games import catalogue
+from games.engine import BUILT_IN
 from games.views.rules import draw_diagram
 
 DIAGRAMS = {d.key: d for spec in catalogue.games() for d in spec.diagrams}
@@ -38,12 +40,24 @@ def test_diagram_renders_in_both_languages(key):
     diagram = DIAGRAMS[key]
     for lang in ("pl", "en"):
         drawn = render(diagram, lang)
-        assert drawn["caption"] == diagram.caption[lang] and drawn["caption"]
+        with translation.override(lang):
+            assert drawn["caption"] == translation.gettext(diagram.caption) and drawn["caption"]
         ET.fromstring(drawn["after"])
         if diagram.show_before:
             ET.fromstring(drawn["before"])
             assert 0 <= diagram.split < len(diagram.moves)
             assert 'class="highlight"' in drawn["before"]
+
+
+def test_captions_are_english_msgids_with_their_polish_in_the_catalogue():
+    """A caption is its English words (gettext_noop); the Polish page shows the .po's Polish."""
+    built_in = [diagram for diagram in DIAGRAMS.values() if diagram.slug in BUILT_IN]
+    assert built_in
+    for diagram in built_in:
+        assert render(diagram, "en")["caption"] == diagram.caption
+        assert render(diagram, "pl")["caption"] != diagram.caption, f"{diagram.key}: no Polish in the .po"
+    capture = render(get("kropki-capture"), "pl")["caption"]
+    assert capture.startswith("Różowe stawiają c4 i domykają romb c2–d3–c4–b3.")
 
 
 def test_removing_the_capture_makes_the_kropki_claim_fail():
