@@ -68,6 +68,10 @@ async def take(key: str, rate: float, burst: float) -> float:
     except redis.RedisError as exc:
         log.warning("socket handshake budget %s not checked (Redis: %s)", key, exc)
         return 0.0
+    except Exception:  # the client library's own failure (a connection lost as it opened: a
+        # TypeError from asyncio's transport on Python 3.12.1) must not cost the handshake
+        log.exception("socket handshake budget %s not checked", key)
+        return 0.0
     return float(wait)
 
 
