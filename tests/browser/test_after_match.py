@@ -15,6 +15,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from tests.browser.test_a11y import AXE, BLOCKING, axe_violations
+from tests.browser.test_match_browser import until
 
 PASSWORD = "kropka-Trudna-2024"
 SHOTS = Path(__file__).resolve().parent.parent.parent / "var" / "screenshots"
@@ -72,6 +73,24 @@ def as_player(new_context, live_url, data: dict, who: str | None, **kwargs):
     if who is not None:
         context.add_cookies([{"name": data["cookie_name"], "value": data[who]["cookie"], "url": live_url}])
     return context
+
+
+def frames_sent(context) -> list[dict]:
+    """Route the match sockets of ``context`` through Playwright (``route_web_socket``, both ways
+    forwarded as they are): the list it returns fills with every frame its pages send."""
+    sent: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)  # the server's frames still reach the page untouched
+
+    context.route_web_socket(re.compile(r"/ws/match/\d+/$"), route)
+    return sent
 
 
 def open_match(context, match_id: int):
@@ -200,7 +219,9 @@ def test_new_game_against_the_computer_starts_the_same_game_and_level(new_contex
 
 def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, live_site):
     data = two_players(live_site, "cztery-w-rzedzie")
-    ania = open_match(as_player(new_context, live_url, data, "pink"), data["match"])
+    ania_context = as_player(new_context, live_url, data, "pink")
+    sent = frames_sent(ania_context)
+    ania = open_match(ania_context, data["match"])
     bartek = open_match(as_player(new_context, live_url, data, "blue"), data["match"])
     play({1: ania, 2: bartek}, [(1, 3)])
 
@@ -211,8 +232,7 @@ def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, li
     ania.keyboard.press("Escape")
     expect(ania.get_by_test_id("confirm")).to_be_hidden()
     assert ania.evaluate("document.activeElement.id") == "btn-draw"  # focus goes back to the button
-    bartek.wait_for_timeout(700)
-    expect(bartek.get_by_test_id("draw-answer")).to_be_hidden()
+    expect(bartek.get_by_test_id("draw-answer")).to_be_hidden()  # that nothing was sent: checked below
     expect(ania.get_by_test_id("btn-draw")).to_be_enabled()
 
     # by keyboard: Enter opens, the focus starts on "Cancel", Shift+Tab reaches "Yes", Enter sends
@@ -225,6 +245,12 @@ def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, li
     ania.keyboard.press("Enter")
     expect(bartek.get_by_test_id("draw-answer")).to_be_visible()
     expect(ania.locator("#draw-pending")).to_be_visible()
+    # What Escape sent: ania's page sends on one socket, in order, so once a chat line written
+    # now has gone out, every frame before it has too: one draw offer, the keyboard's.
+    ania.get_by_test_id("chat-text").fill("remis?")
+    ania.get_by_test_id("chat-text").press("Enter")
+    until(ania, lambda: any(f.get("type") == "chat" for f in sent), "ania's chat line on her socket")
+    assert [f for f in sent if f.get("type") == "draw_offer"] == [{"type": "draw_offer"}], sent
 
     bartek.get_by_test_id("btn-draw-accept").click()
     for page in (ania, bartek):
