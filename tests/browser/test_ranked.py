@@ -10,9 +10,9 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.browser.forms import fill_sign_up
+from tests.helpers import C4
 
 PASSWORD = "kropka-Trudna-2024"
-C4 = "cztery-w-rzedzie"
 
 
 def sign_up(new_context, username: str):

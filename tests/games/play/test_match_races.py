@@ -6,43 +6,18 @@ SQLite locally (IMMEDIATE transactions serialise the writers).
 
 from __future__ import annotations
 
-import threading
 from datetime import datetime, timedelta
 
 import pytest
-from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from games import play as services
 from games.errors import MatchError
 from games.models import Match, Move
 from games.play import core
+from tests.helpers import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_together(*calls, timeout: float = 30.0) -> list:
-    """Start every call at the same instant (a Barrier); return each one's result or exception."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def worker(i, call):
-        close_old_connections()
-        try:
-            barrier.wait(timeout=timeout)
-            results[i] = call()
-        except BaseException as exc:  # reported to the test
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout)
-        assert not thread.is_alive(), "a racing thread hung"
-    return results
 
 
 def codes(results) -> list:

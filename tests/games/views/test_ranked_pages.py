@@ -14,11 +14,10 @@ from games import play as services
 from games.models import Seek
 from games.play import matchmaking
 from ratings.models import Rating
-from tests.factories import bulk_finished_matches, play
+from tests.factories import bulk_finished_matches
+from tests.helpers import C4, play
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture
