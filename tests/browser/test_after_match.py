@@ -10,15 +10,13 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from tests.browser.test_a11y import AXE, BLOCKING, axe_violations
-from tests.browser.test_match_browser import until
+from tests.browser.test_match_browser import play_all, shot, until
 
 PASSWORD = "kropka-Trudna-2024"
-SHOTS = Path(__file__).resolve().parent.parent.parent / "var" / "screenshots"
 C4_PINK_WINS = [(1, 0), (2, 1), (1, 0), (2, 1), (1, 0), (2, 1), (1, 0)]
 
 SETUP = """
@@ -105,23 +103,6 @@ def ready(page) -> None:
     expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
 
 
-def at_ply(page, ply: int) -> None:
-    expect(page.locator("#match")).to_have_attribute("data-ply", str(ply))
-
-
-def play(pages: dict, moves: list[tuple[int, int]], watchers=()) -> None:
-    for ply, (side, action) in enumerate(moves):
-        at_ply(pages[side], ply)
-        pages[side].locator(f'#board [data-action="{action}"]').first.click()
-        for page in list(pages.values()) + list(watchers):
-            at_ply(page, ply + 1)
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
 def fits(locator) -> None:
     """Within the viewport's width, and nothing in it cut off sideways."""
     assert locator.evaluate(
@@ -138,7 +119,7 @@ def test_a_rated_match_ends_live_with_the_winner_both_ratings_and_the_way_on(new
     for page in (ania, bartek, english):
         expect(page.get_by_test_id("after-match")).to_be_hidden()
 
-    play({1: ania, 2: bartek}, C4_PINK_WINS, watchers=[english])
+    play_all({1: ania, 2: bartek}, C4_PINK_WINS, watchers=[english])
 
     deltas = {int(k): v for k, v in manage_json(live_site, DELTAS % match_id).items()}
     assert deltas[1] > 0 > deltas[2]
@@ -223,7 +204,7 @@ def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, li
     sent = frames_sent(ania_context)
     ania = open_match(ania_context, data["match"])
     bartek = open_match(as_player(new_context, live_url, data, "blue"), data["match"])
-    play({1: ania, 2: bartek}, [(1, 3)])
+    play_all({1: ania, 2: bartek}, [(1, 3)])
 
     # a press asks; Escape takes it back and nothing is sent
     ania.get_by_test_id("btn-draw").click()

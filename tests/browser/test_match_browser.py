@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import expect
 
@@ -44,7 +45,7 @@ def click(page, action: int) -> None:
     page.locator(f'#board [data-action="{action}"]').click()
 
 
-def play_all(pages: dict, moves: list[tuple[str, int]], start_ply: int = 0, watchers=()) -> int:
+def play_all(pages: dict, moves: list[tuple[Any, int]], start_ply: int = 0, watchers=()) -> int:
     ply = start_ply
     for who, action in moves:
         at_ply(pages[who], ply)
