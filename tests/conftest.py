@@ -86,6 +86,15 @@ def _established_personas(settings):
     settings.NEW_ACCOUNT_MINUTES = 0
 
 
+@pytest.fixture(scope="session")
+def vectors_dir():
+    """The shared engine vectors (``tests.helpers.VECTORS``), which must be there."""
+    from tests.helpers import VECTORS  # local: the catalogue loads games' modules
+
+    assert VECTORS.is_dir(), f"reference vectors not found at {VECTORS} (set SHARED_VECTORS_DIR)"
+    return VECTORS
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):

@@ -1,6 +1,6 @@
 """Bulk rows for page-size tests and benchmarks: many finished matches at once.
 
-Real play goes through games.play (``make_match``); ``bulk_finished_matches`` writes
+Real play goes through games.play (``make_match``; moves: ``tests/helpers.py``); ``bulk_finished_matches`` writes
 finished Match rows (with a consistent history), their rating changes and the
 players' Rating rows directly, because 10 000 matches through the services
 would take minutes. Used by the query-count tests and bench/pages.py.
@@ -16,8 +16,8 @@ from django.utils import timezone
 from games import play as games_play
 from games.models import Match
 from ratings.models import Rating, RatingChange
+from tests.helpers import C4
 
-C4 = "cztery-w-rzedzie"
 # Pink stacks column 0 while blue plays column 1: pink wins on the 7th move.
 PINK_WINS = [0, 1, 0, 1, 0, 1, 0]
 # Blue wins: pink wanders, blue stacks column 1.
@@ -28,14 +28,6 @@ DRAWN = [3, 3]  # then a draw by agreement
 def make_match(pink, blue, variant: str = C4, **kwargs) -> Match:
     """A match between two users, made by the service (as every real match is)."""
     return games_play.match_create(variant=variant, pink_id=pink.pk, blue_id=blue.pk, **kwargs)
-
-
-def play(match, user, action, *, ply=None, **kwargs):
-    """Play ``action`` for ``user`` at the match's current ply (re-read from the database)."""
-    match.refresh_from_db()
-    return games_play.match_play(
-        match_id=match.pk, user_id=user.pk, ply=match.ply if ply is None else ply, action=action, **kwargs
-    )
 
 
 def bulk_finished_matches(player, opponents, n: int, *, variant: str = C4, seed: int = 1) -> list[int]:

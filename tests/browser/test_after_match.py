@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from tests.browser.test_a11y import AXE, BLOCKING, axe_violations
+from tests.browser.test_match_browser import play_all, shot, until
 
 PASSWORD = "kropka-Trudna-2024"
-SHOTS = Path(__file__).resolve().parent.parent.parent / "var" / "screenshots"
 C4_PINK_WINS = [(1, 0), (2, 1), (1, 0), (2, 1), (1, 0), (2, 1), (1, 0)]
 
 SETUP = """
@@ -74,6 +73,24 @@ def as_player(new_context, live_url, data: dict, who: str | None, **kwargs):
     return context
 
 
+def frames_sent(context) -> list[dict]:
+    """Route the match sockets of ``context`` through Playwright (``route_web_socket``, both ways
+    forwarded as they are): the list it returns fills with every frame its pages send."""
+    sent: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)  # the server's frames still reach the page untouched
+
+    context.route_web_socket(re.compile(r"/ws/match/\d+/$"), route)
+    return sent
+
+
 def open_match(context, match_id: int):
     page = context.new_page()
     page.goto(f"/partia/{match_id}/")
@@ -84,23 +101,6 @@ def open_match(context, match_id: int):
 def ready(page) -> None:
     expect(page.locator("#match")).to_have_attribute("data-ready", "1")
     expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
-
-
-def at_ply(page, ply: int) -> None:
-    expect(page.locator("#match")).to_have_attribute("data-ply", str(ply))
-
-
-def play(pages: dict, moves: list[tuple[int, int]], watchers=()) -> None:
-    for ply, (side, action) in enumerate(moves):
-        at_ply(pages[side], ply)
-        pages[side].locator(f'#board [data-action="{action}"]').first.click()
-        for page in list(pages.values()) + list(watchers):
-            at_ply(page, ply + 1)
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def fits(locator) -> None:
@@ -119,7 +119,7 @@ def test_a_rated_match_ends_live_with_the_winner_both_ratings_and_the_way_on(new
     for page in (ania, bartek, english):
         expect(page.get_by_test_id("after-match")).to_be_hidden()
 
-    play({1: ania, 2: bartek}, C4_PINK_WINS, watchers=[english])
+    play_all({1: ania, 2: bartek}, C4_PINK_WINS, watchers=[english])
 
     deltas = {int(k): v for k, v in manage_json(live_site, DELTAS % match_id).items()}
     assert deltas[1] > 0 > deltas[2]
@@ -200,9 +200,11 @@ def test_new_game_against_the_computer_starts_the_same_game_and_level(new_contex
 
 def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, live_site):
     data = two_players(live_site, "cztery-w-rzedzie")
-    ania = open_match(as_player(new_context, live_url, data, "pink"), data["match"])
+    ania_context = as_player(new_context, live_url, data, "pink")
+    sent = frames_sent(ania_context)
+    ania = open_match(ania_context, data["match"])
     bartek = open_match(as_player(new_context, live_url, data, "blue"), data["match"])
-    play({1: ania, 2: bartek}, [(1, 3)])
+    play_all({1: ania, 2: bartek}, [(1, 3)])
 
     # a press asks; Escape takes it back and nothing is sent
     ania.get_by_test_id("btn-draw").click()
@@ -211,8 +213,7 @@ def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, li
     ania.keyboard.press("Escape")
     expect(ania.get_by_test_id("confirm")).to_be_hidden()
     assert ania.evaluate("document.activeElement.id") == "btn-draw"  # focus goes back to the button
-    bartek.wait_for_timeout(700)
-    expect(bartek.get_by_test_id("draw-answer")).to_be_hidden()
+    expect(bartek.get_by_test_id("draw-answer")).to_be_hidden()  # that nothing was sent: checked below
     expect(ania.get_by_test_id("btn-draw")).to_be_enabled()
 
     # by keyboard: Enter opens, the focus starts on "Cancel", Shift+Tab reaches "Yes", Enter sends
@@ -225,6 +226,12 @@ def test_a_draw_offer_asks_first_and_works_by_keyboard(new_context, live_url, li
     ania.keyboard.press("Enter")
     expect(bartek.get_by_test_id("draw-answer")).to_be_visible()
     expect(ania.locator("#draw-pending")).to_be_visible()
+    # What Escape sent: ania's page sends on one socket, in order, so once a chat line written
+    # now has gone out, every frame before it has too: one draw offer, the keyboard's.
+    ania.get_by_test_id("chat-text").fill("remis?")
+    ania.get_by_test_id("chat-text").press("Enter")
+    until(ania, lambda: any(f.get("type") == "chat" for f in sent), "ania's chat line on her socket")
+    assert [f for f in sent if f.get("type") == "draw_offer"] == [{"type": "draw_offer"}], sent
 
     bartek.get_by_test_id("btn-draw-accept").click()
     for page in (ania, bartek):

@@ -19,17 +19,15 @@ import random
 import re
 import time
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from games.catalogue import variant as get_variant
+from tests.helpers import VECTORS
 from tests.live_play.conftest import create_match
 
 from .test_match_browser import at_ply, open_match, shot
-
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
 
 MIN_CLICK_SECONDS = 1 / 6  # one player's moves at most 6 a second
 

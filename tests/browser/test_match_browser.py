@@ -4,7 +4,9 @@ through a real daphne and Redis. Screenshots go to var/screenshots/."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import expect
 
@@ -30,11 +32,20 @@ def at_ply(page, ply: int) -> None:
     expect(page.locator("#match")).to_have_attribute("data-ply", str(ply))
 
 
+def until(page, condition, what: str, timeout: float = 5.0) -> None:
+    """Wait until ``condition()`` holds, letting ``page`` handle its events meanwhile (the
+    callbacks of a WebSocket routed through Playwright run only while Playwright waits)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        page.wait_for_timeout(50)
+
+
 def click(page, action: int) -> None:
     page.locator(f'#board [data-action="{action}"]').click()
 
 
-def play_all(pages: dict, moves: list[tuple[str, int]], start_ply: int = 0, watchers=()) -> int:
+def play_all(pages: dict, moves: list[tuple[Any, int]], start_ply: int = 0, watchers=()) -> int:
     ply = start_ply
     for who, action in moves:
         at_ply(pages[who], ply)
@@ -178,7 +189,10 @@ def test_resignation_with_confirmation_and_a_rematch(new_context, live_url, live
     bob.get_by_test_id("btn-resign").click()
     expect(bob.get_by_test_id("confirm")).to_be_visible()
     bob.locator("#confirm-no").click()  # changed his mind
-    bob.wait_for_timeout(300)
+    expect(bob.get_by_test_id("confirm")).to_be_hidden()
+    # ...and plays on: his socket carries his frames in order, so a resignation sent on "No"
+    # would have ended the match before this move; alice seeing the move proves none was.
+    play_all({"alice": alice, "bob": bob}, [("bob", 4)], start_ply=1)
     expect(alice.get_by_test_id("result")).to_be_hidden()
     bob.get_by_test_id("btn-resign").click()
     bob.get_by_test_id("confirm-yes").click()

@@ -10,9 +10,10 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.browser.forms import fill_sign_up
+from tests.browser.test_match_browser import at_ply
+from tests.helpers import C4
 
 PASSWORD = "kropka-Trudna-2024"
-C4 = "cztery-w-rzedzie"
 
 
 def sign_up(new_context, username: str):
@@ -21,10 +22,6 @@ def sign_up(new_context, username: str):
     fill_sign_up(page, username, PASSWORD)
     expect(page.get_by_test_id("account-link")).to_have_text(username)
     return page
-
-
-def at_ply(page, ply: int) -> None:
-    expect(page.locator("#match")).to_have_attribute("data-ply", str(ply))
 
 
 def test_two_players_are_paired_play_and_see_ratings_and_the_replay(new_context, live_url):

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.live_play.conftest import create_match
 
-from .test_match_browser import at_ply, board_picture, click, open_match
+from .test_match_browser import at_ply, board_picture, click, open_match, until
 
 
 def test_a_page_that_misses_a_move_asks_sync_and_converges(new_context, live_url, live_site):
@@ -56,17 +56,16 @@ def test_a_page_that_misses_a_move_asks_sync_and_converges(new_context, live_url
 
     click(alice, 3)
     at_ply(bob, 1)
-    spectator.wait_for_timeout(300)
+    until(spectator, lambda: dropped, "the spectator's moved frame for ply 1 (to drop)")
     assert len(dropped) == 1
     expect(spectator.locator("#match")).to_have_attribute("data-ply", "0")  # it never heard of ply 1
 
     click(bob, 4)
     at_ply(alice, 2)
     at_ply(spectator, 2)
-    for _ in range(50):  # let the sync round trip finish
-        if any(f.get("type") == "state" and f.get("ply") == 2 for f in received):
-            break
-        spectator.wait_for_timeout(100)
+    until(  # the sync round trip
+        spectator, lambda: any(f.get("type") == "state" and f.get("ply") == 2 for f in received), "the state of ply 2"
+    )
     assert sum(1 for f in sent if f.get("type") == "sync") == syncs_at_open + 1, sent
     assert [f["type"] for f in received if f.get("ply") == 2] == ["moved", "state"]
     # the page shows what a spectator who missed nothing sees, and the players' move list

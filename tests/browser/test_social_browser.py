@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests import live
+from tests.browser.test_match_browser import shot
 
 EXPIRY_SECONDS = 6
-SHOTS = Path(__file__).resolve().parent.parent.parent / "var" / "screenshots"
 
 SETUP = """
 import json
@@ -51,11 +50,6 @@ def as_user(browser, url, user, **kwargs):
     context.set_default_timeout(15_000)
     context.add_cookies([{"name": user["cookie_name"], "value": user["cookie"], "url": url}])
     return context
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def no_sideways_scroll(page) -> None:

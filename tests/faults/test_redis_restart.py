@@ -24,6 +24,8 @@ import time
 
 import pytest
 
+from tests.helpers import C4
+
 from .conftest import (
     Player,
     assert_clients_match_db,
@@ -34,8 +36,6 @@ from .conftest import (
 )
 
 pytestmark = pytest.mark.slow
-
-C4 = "cztery-w-rzedzie"
 
 
 async def test_redis_restart_mid_match(fault_site_factory):

@@ -39,6 +39,7 @@ import psycopg
 import pytest
 
 from tests import live
+from tests.helpers import C4
 
 from .conftest import PASSWORD, SETUP, Player, PrivateRedis, play
 
@@ -47,7 +48,6 @@ pytestmark = pytest.mark.slow
 MOVE_SECONDS = 8
 GRACE_SECONDS = 2
 PARTS = ["redis", "web", "sweeper", "clock-worker", "worker", "beat"]
-C4 = "cztery-w-rzedzie"
 
 MATCH_STATE = "SELECT status, end_reason, ply, turn_deadline, finished_at FROM games_match WHERE id = {}"
 

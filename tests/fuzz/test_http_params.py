@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import play as services
+from games.catalogue import games, variant_keys
 from tests.factories import make_match
 from tests.security.urlmap import Route, routes, scan
 
@@ -119,8 +120,8 @@ def world(alice, bob, charlie, make_user):
             "ply": [0, 1, 2],
             "token": [str(challenge.token)],
             "username": ["alice", XSS_NAME],
-            "slug": ["kropki", "cztery-w-rzedzie", "kropki-i-kwadraty"],
-            "variant": ["kropki-10", "cztery-w-rzedzie"],
+            "slug": [spec.rules_slug for spec in games()],
+            "variant": variant_keys(),
             "uidb64": ["MQ"],
             "token_reset": ["set-password"],
         },

@@ -11,7 +11,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.factories import C4, bulk_finished_matches
+from tests.factories import bulk_finished_matches
+from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
 

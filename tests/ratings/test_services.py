@@ -3,11 +3,9 @@ matches played by both sides, W/D/L counters, idempotence under races."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from games import play as services
@@ -17,11 +15,9 @@ from ratings import glicko2
 from ratings.models import Rating, RatingChange
 from ratings.selectors import history, leaderboard, rating_for
 from ratings.services import ratings_apply_result
-from tests.factories import play
+from tests.helpers import C4, play, run_together
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 def pink_wins_c4(match, pink, blue):
@@ -191,29 +187,6 @@ def test_history_is_oldest_first_and_starts_before_the_first_game(alice, bob):
 # -- races (real threads, real transactions) ---------------------------------------
 
 
-def run_together(*funcs):
-    """Run each function in its own thread (own DB connection), released together."""
-    barrier = threading.Barrier(len(funcs))
-    results: list = [None] * len(funcs)
-
-    def runner(i, func):
-        try:
-            barrier.wait(timeout=10)
-            results[i] = func()
-        except BaseException as exc:  # reported to the test
-            results[i] = exc
-        finally:
-            close_old_connections()
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i, f)) for i, f in enumerate(funcs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_timeout_racing_a_resignation_is_rated_once(make_user, settings):
     settings.RATED_GAMES_PER_PAIR_PER_DAY = 5  # one pair, five races (games/play/trust.py caps a pair's day)
@@ -223,7 +196,7 @@ def test_a_timeout_racing_a_resignation_is_rated_once(make_user, settings):
         play(match, alice, 3)
         play(match, bob, 3)
         late = timezone.now() + timedelta(hours=1)
-        results = run_together(  # the threads may outlive their join's timeout: each binds its own match
+        results = run_together(  # each call binds its own match (B023)
             lambda match=match, late=late: services.match_expire_turn(match_id=match.pk, now=late),
             lambda match=match: services.match_resign(match_id=match.pk, user_id=alice.pk),
         )

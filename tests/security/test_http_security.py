@@ -19,6 +19,7 @@ from games import play as services
 from games.routing import websocket_urlpatterns
 from kropki_site.asgi import application
 from tests.factories import make_match
+from tests.helpers import play_moves
 from tests.security.urlmap import routes, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,8 +32,7 @@ def world(alice, bob, make_user):
     """An XSS-named player with a finished rated match, an active match, a challenge and a rating."""
     xss = make_user(XSS_NAME, email="xss@example.com")
     finished = make_match(xss, alice, variant="cztery-w-rzedzie", rated=True)
-    for ply, (user, action) in enumerate([(xss, 3), (alice, 4), (xss, 3), (alice, 4)]):
-        services.match_play(match_id=finished.pk, user_id=user.pk, ply=ply, action=action)
+    play_moves(finished, [3, 4, 3, 4])
     services.match_resign(match_id=finished.pk, user_id=alice.pk)
     from ratings.models import Rating
 

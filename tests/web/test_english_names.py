@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from games import catalogue
 from games.models import Match
-from tests.factories import PINK_WINS, make_match, play
+from tests.factories import PINK_WINS, make_match
+from tests.helpers import play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -67,8 +68,7 @@ def test_variant_names_in_both_languages():
 
 def test_dates_are_day_first_in_english_and_polish(client, alice, bob):
     match = make_match(alice, bob)
-    for ply, column in enumerate(PINK_WINS):
-        play(match, alice if ply % 2 == 0 else bob, column)
+    play_moves(match, PINK_WINS)
     at = datetime.datetime(2026, 12, 1, 20, 16, tzinfo=datetime.UTC)  # 21:16 in Warsaw
     Match.objects.filter(pk=match.pk).update(finished_at=at, created_at=at)
     record = reverse("record", args=[match.pk])

@@ -7,10 +7,9 @@ import re
 import pytest
 
 from games import play as services
+from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 def playing_count(html: str) -> int:

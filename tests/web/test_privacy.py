@@ -14,7 +14,8 @@ from games.models import ChatMessage, Match, Report
 from games.play.chat import chat_send, report_create
 from ratings.models import Rating, RatingChange
 from tests.conftest import PASSWORD
-from tests.factories import PINK_WINS, make_match, play
+from tests.factories import PINK_WINS, make_match
+from tests.helpers import play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +25,7 @@ def history(alice, bob, charlie):
     """Alice won a rated game against Bob, chatted, blocked Charlie and reported Bob;
     Bob blocked Alice; a second game between them is still on."""
     done = make_match(alice, bob, rated=True)
-    for ply, column in enumerate(PINK_WINS):
-        play(done, alice if ply % 2 == 0 else bob, column)
+    play_moves(done, PINK_WINS)
     line = chat_send(match_id=done.pk, user_id=alice.pk, room="players", text="dobra gra")
     chat_send(match_id=done.pk, user_id=bob.pk, room="players", text="dzięki")
     block_create(blocker=alice, blocked=charlie)

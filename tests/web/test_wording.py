@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import play as services
-from tests.factories import play
+from tests.helpers import play
 
 pytestmark = pytest.mark.django_db
 

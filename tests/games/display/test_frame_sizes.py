@@ -9,7 +9,6 @@ import json
 import random
 import statistics
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -17,8 +16,7 @@ from django.utils import timezone
 from games.catalogue import variant as get_variant
 from games.display import frames
 from games.models import Match
-
-VECTORS = Path(__file__).resolve().parents[4] / "shared" / "vectors"
+from tests.helpers import VECTORS
 
 
 def kropki_games(name: str) -> list[list[int]]:

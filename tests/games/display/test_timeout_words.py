@@ -15,7 +15,7 @@ from django.utils import translation
 from games import play as services
 from games.display.snapshot import match_snapshot
 from games.models import Match
-from tests.factories import play
+from tests.helpers import play
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GAMES, EngineError, Game, State, get_game
-from games.engine.base import ERROR_CODES
+from games.engine.base import BOXES, BOXES_MAJORITY, ERROR_CODES, SCORE
 
 # (slug, params, hypothesis examples): every game, the site's sizes and small
 # ones; the big Kropki board gets fewer examples to stay fast.
@@ -27,6 +27,10 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
 ]
 IDS = [f"{slug}-{'x'.join(map(str, params.values())) or 'std'}" for slug, params, _ in CONFIGS]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+# The games without a score (won by a line, a goal): their scores() is always (0, 0), as their
+# engines define it. Every other game is decided by its score, ending for one of SCORE_REASONS.
+UNSCORED = {"connect4", "pilkarzyki"}
+SCORE_REASONS = {SCORE, BOXES, BOXES_MAJORITY}
 
 
 def test_every_registered_game_is_covered() -> None:
@@ -64,7 +68,32 @@ def board_scores(state: State) -> tuple[int, int]:
     if slug == "dots_and_boxes":
         boxes = state.replay_fields()["boxes"]
         return boxes.count("1"), boxes.count("2")
+    assert slug in UNSCORED, f"{slug}: no way to count its score from the board here"
     return (0, 0)
+
+
+def check_final_scores(state: State) -> None:
+    """The score at the end agrees with the outcome, for every game: a game decided by its
+    score is won by the higher score (equal scores draw); a game without one keeps (0, 0)
+    and ends for a reason of its own."""
+    outcome = state.outcome()
+    assert outcome is not None
+    scores = state.scores()
+    assert outcome.scores == scores
+    one, two = scores
+    if state.game.slug in UNSCORED:
+        assert scores == (0, 0)
+        assert outcome.reason not in SCORE_REASONS, outcome
+        return
+    assert outcome.reason in SCORE_REASONS, outcome
+    assert outcome.winner == (1 if one > two else 2 if two > one else None), outcome
+    if outcome.reason in (BOXES, BOXES_MAJORITY):
+        num_boxes = state.game.num_boxes  # type: ignore[attr-defined]  # Kropki i kwadraty's
+        assert one + two <= num_boxes
+        if outcome.reason == BOXES:  # every segment drawn: every box is someone's
+            assert one + two == num_boxes
+        else:  # ended early: the winner holds more than half
+            assert 2 * max(one, two) > num_boxes
 
 
 def check_every_ply(state: State, game: Game) -> None:
@@ -72,7 +101,10 @@ def check_every_ply(state: State, game: Game) -> None:
     assert state.is_terminal() == over == (state.current_player() is None)
     assert (state.legal_actions() == []) == over
     assert sum(state.returns()) == 0
-    assert state.scores() == board_scores(state)
+    scores = state.scores()
+    assert isinstance(scores, tuple) and len(scores) == 2
+    assert all(type(s) is int and s >= 0 for s in scores), scores
+    assert scores == board_scores(state)
     if over:
         assert (outcome := state.outcome()) is not None and outcome.scores == state.scores()
     assert len(state.history) <= game.max_game_length
@@ -142,6 +174,7 @@ def play_and_check(slug: str, params: dict[str, Any], seed: int) -> None:
     assert len(state.history) <= game.max_game_length
     out = state.outcome()
     assert out is not None and out.winner in (1, 2, None)
+    check_final_scores(state)
 
 
 @pytest.mark.parametrize(("slug", "params", "examples"), CONFIGS, ids=IDS)

@@ -20,6 +20,7 @@ from games.engine import base
 from games.engine.base import EngineError
 from games.kropki import engine as kropki_engine
 from games.kropki.engine import Kropki, KropkiState
+from tests.helpers import VECTORS
 
 EXPECTED_GAMES = {"cases.jsonl": 19, "random_10x10.jsonl.gz": 300, "random_20x20.jsonl.gz": 100}
 
@@ -28,7 +29,7 @@ def kropki_vectors_dir() -> Path:
     override = os.environ.get("KROPKI_VECTORS_DIR")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[4] / "shared" / "vectors" / "kropki"
+    return VECTORS / "kropki"
 
 
 def load_games(name: str) -> list[dict[str, Any]]:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.helpers import VECTORS
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -154,9 +156,8 @@ def test_replay_plays_dots_and_boxes_records_past_the_majority_by_default() -> N
     """Records from other programs go on after 13 boxes; the replay follows
     them unless asked for the site's majority end."""
     import json
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[4] / "shared" / "vectors" / "dots_and_boxes" / "endgames_5x5.jsonl"
+    path = VECTORS / "dots_and_boxes" / "endgames_5x5.jsonl"
     past = next(r for r in map(json.loads, path.open()) if max(r["score"]) > 13)
     full, site = replay(
         {"game": "dots_and_boxes", "params": {"rows": 5, "cols": 5}, "moves": past["moves"]},

@@ -21,7 +21,7 @@ from games.display import snapshot
 from games.live import transport as realtime
 from games.live.dbcall import db_call
 from games.models import Match
-from tests.factories import play
+from tests.helpers import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

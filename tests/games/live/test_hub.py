@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.live import hub, transport
 from kropki_site.asgi import application
-from tests.factories import play
+from tests.helpers import play
 from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

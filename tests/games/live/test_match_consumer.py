@@ -16,6 +16,7 @@ from games.live.match_consumer import RATE_BURST, RATE_PER_SECOND
 from games.models import Match, Move
 from games.play import core
 from kropki_site.asgi import application
+from tests.helpers import VECTORS
 from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -396,12 +397,11 @@ async def test_spectators_are_refused_before_any_lock(make_match, charlie, monke
 def _most_territories_20x20() -> list[int]:
     """The accepted moves of the 20x20 replay (oppai-rs) that ends with the most territories."""
     import gzip
-    from pathlib import Path
 
     from games.catalogue import variant as get_variant
 
     best: tuple[int, list[int]] = (-1, [])
-    path = Path(__file__).resolve().parents[4] / "shared" / "vectors" / "kropki" / "random_20x20.jsonl.gz"
+    path = VECTORS / "kropki" / "random_20x20.jsonl.gz"
     with gzip.open(path, "rt") as lines:
         for line in lines:
             game = json.loads(line)

@@ -14,7 +14,7 @@ from games.display import frames
 from games.live import hub
 from games.live import transport as realtime
 from games.models import Match
-from tests.factories import play
+from tests.helpers import play
 from tests.sockets import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

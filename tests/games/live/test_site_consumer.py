@@ -16,11 +16,10 @@ from accounts.blocks import block_create
 from games.live import online, site_consumer
 from games.models import Challenge, Match
 from kropki_site.asgi import application
+from tests.helpers import C4
 from tests.sockets import ORIGIN, logged_in_client, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-C4 = "cztery-w-rzedzie"
 
 
 async def connect(user=None):

@@ -15,10 +15,10 @@ from games.live import transport
 from games.models import Challenge, ChatMessage
 from games.play import chat
 from games.play.challenges import challenge_direct_create, challenges_direct_pending_for
-from tests.factories import play as play_move
+from tests.helpers import C4
+from tests.helpers import play as play_move
 
 pytestmark = pytest.mark.django_db
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture

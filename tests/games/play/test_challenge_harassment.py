@@ -17,10 +17,9 @@ from games.live import transport
 from games.models import Challenge
 from games.play.challenges import challenge_direct_create
 from tests.factories import PINK_WINS
-from tests.factories import play as play_move
+from tests.helpers import C4, play_moves
 
 pytestmark = pytest.mark.django_db
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture
@@ -78,8 +77,7 @@ def test_challenges_only_from_players_i_have_played(client, alice, bob, charlie,
     with translation.override("pl"):
         assert info.value.message == "Ta osoba przyjmuje wyzwania tylko od tych, z którymi ma rozegraną partię."
     match = make_match(C4, pink=alice, blue=bob)
-    for i, column in enumerate(PINK_WINS):
-        play_move(match, alice if i % 2 == 0 else bob, column)
+    play_moves(match, PINK_WINS)
     challenge(bob)  # they have played
 
 

@@ -25,7 +25,7 @@ from games import tasknames, tasks
 from games.models import Match
 from games.play import botqueue, clock, core, publisher
 from kropki_site.lib import limits
-from tests.factories import play
+from tests.helpers import play
 
 pytestmark = pytest.mark.django_db(transaction=True)  # commit hooks run
 

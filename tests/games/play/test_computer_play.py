@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import play as services
+from games.catalogue import variant_keys
 from games.errors import MatchError
 from games.models import Match, Move
 from games.play.computer import match_bot_turn
@@ -25,7 +26,7 @@ def test_the_page_offers_every_game_and_level(client):
     response = client.get(reverse("play_computer"))
     assert response.status_code == 200
     body = response.content.decode()
-    for value in ("kropki-10", "kropki-20", "cztery-w-rzedzie", "kropki-i-kwadraty", "latwy", "sredni", "trudny"):
+    for value in (*variant_keys(), "latwy", "sredni", "trudny"):
         assert f'value="{value}"' in body
 
 
@@ -67,7 +68,7 @@ def test_a_late_or_repeated_computer_task_does_nothing(client):
     assert match.ply == 1
 
 
-@pytest.mark.parametrize("variant", ["kropki-10", "kropki-20", "kropki-i-kwadraty"])
+@pytest.mark.parametrize("variant", variant_keys())
 def test_the_computer_plays_every_game(client, variant):
     match = start(client, variant=variant, colour="blue", level="sredni")
     assert match_bot_turn(match_id=match.pk, ply=0)

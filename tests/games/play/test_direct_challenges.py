@@ -21,10 +21,9 @@ from games.play.challenges import (
     challenge_direct_create,
     challenge_direct_expire,
 )
+from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture

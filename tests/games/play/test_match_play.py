@@ -11,7 +11,7 @@ from games import play as services
 from games import selectors
 from games.errors import MatchError
 from games.models import Match, Move
-from tests.factories import play
+from tests.helpers import play
 
 pytestmark = pytest.mark.django_db
 

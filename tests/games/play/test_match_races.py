@@ -6,43 +6,18 @@ SQLite locally (IMMEDIATE transactions serialise the writers).
 
 from __future__ import annotations
 
-import threading
 from datetime import datetime, timedelta
 
 import pytest
-from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from games import play as services
 from games.errors import MatchError
 from games.models import Match, Move
 from games.play import core
+from tests.helpers import play_moves, run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_together(*calls, timeout: float = 30.0) -> list:
-    """Start every call at the same instant (a Barrier); return each one's result or exception."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def worker(i, call):
-        close_old_connections()
-        try:
-            barrier.wait(timeout=timeout)
-            results[i] = call()
-        except BaseException as exc:  # reported to the test
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout)
-        assert not thread.is_alive(), "a racing thread hung"
-    return results
 
 
 def codes(results) -> list:
@@ -99,9 +74,7 @@ def _at_deadline(match) -> datetime:
 def test_a_move_racing_its_timeout_has_one_terminal_outcome(make_match, alice, bob, variant, offset_ms):
     match = make_match(variant)
     first = {"cztery-w-rzedzie": (3, 3), "kropki-10": (44, 45)}[variant]
-    services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=first[0])
-    services.match_play(match_id=match.pk, user_id=bob.pk, ply=1, action=first[1])
-    match.refresh_from_db()  # alice to move at ply 2, both have moved: a timeout is a real result
+    play_moves(match, first)  # alice to move at ply 2, both have moved: a timeout is a real result
     instant = _at_deadline(match) + timedelta(milliseconds=offset_ms)
     move = {"cztery-w-rzedzie": 4, "kropki-10": 55}[variant]
     results = run_together(
@@ -134,9 +107,7 @@ def test_a_move_racing_its_timeout_has_one_terminal_outcome(make_match, alice, b
 
 def test_a_timeout_task_run_twice_or_late_changes_nothing(make_match, alice, bob):
     match = make_match("cztery-w-rzedzie")
-    services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=3)
-    services.match_play(match_id=match.pk, user_id=bob.pk, ply=1, action=3)
-    match.refresh_from_db()
+    play_moves(match, [3, 3])
     late = match.turn_deadline + core.grace() + timedelta(seconds=1)
     # twice at once: one acts
     results = run_together(
@@ -156,9 +127,7 @@ def test_a_timeout_task_run_twice_or_late_changes_nothing(make_match, alice, bob
 
 def test_a_timer_for_an_old_ply_does_nothing(make_match, alice, bob):
     match = make_match("cztery-w-rzedzie")
-    services.match_play(match_id=match.pk, user_id=alice.pk, ply=0, action=3)
-    services.match_play(match_id=match.pk, user_id=bob.pk, ply=1, action=3)
-    match.refresh_from_db()
+    play_moves(match, [3, 3])
     # the alarm for ply 1 fires late, while ply 2 is running and not yet overdue
     assert services.match_expire_turn(match_id=match.pk, ply=1, now=timezone.now() + timedelta(seconds=1)) is False
     match.refresh_from_db()

@@ -4,12 +4,11 @@ concurrency (threads with their own connections) never pairing anyone twice."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import IntegrityError
 from django.utils import timezone
 
 from games.catalogue import variant_keys
@@ -18,10 +17,10 @@ from games.models import Match, Seek
 from games.play.matchmaking import seek_cancel, seek_create, seek_pair, window
 from games.selectors import queue_sizes, queue_status
 from ratings.models import Rating
+from tests.helpers import C4, run_together
 
 pytestmark = pytest.mark.django_db
 
-C4 = "cztery-w-rzedzie"
 T0 = timezone.now().replace(microsecond=0)
 
 
@@ -195,25 +194,8 @@ def test_pairing_runs_when_a_seek_is_committed(alice, bob, django_capture_on_com
 # -- real concurrency ----------------------------------------------------------
 
 
-def run_together(funcs):
-    barrier = threading.Barrier(len(funcs))
-    errors: list[BaseException] = []
-
-    def runner(func):
-        try:
-            barrier.wait(timeout=20)
-            func()
-        except BaseException as exc:  # reported to the test
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(f,)) for f in funcs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    return errors
+def failures(results: list) -> list:
+    return [r for r in results if isinstance(r, BaseException)]
 
 
 def assert_nobody_twice(users):
@@ -234,7 +216,7 @@ def assert_nobody_twice(users):
 @pytest.mark.django_db(transaction=True)
 def test_many_players_joining_at_once_are_each_paired_at_most_once(make_user):
     users = [make_user(f"gracz{i}") for i in range(10)]
-    errors = run_together([lambda u=u: seek_create(user=u, variants=[C4]) for u in users])
+    errors = failures(run_together(*[lambda u=u: seek_create(user=u, variants=[C4]) for u in users], timeout=120))
     assert not errors, errors
     seek_pair()  # whatever the on-commit rounds left (none expected)
     seen = assert_nobody_twice(users)
@@ -245,7 +227,9 @@ def test_many_players_joining_at_once_are_each_paired_at_most_once(make_user):
 @pytest.mark.django_db(transaction=True)
 def test_players_queueing_for_every_variant_at_once_get_one_match_each(make_user):
     users = [make_user(f"gracz{i}") for i in range(9)]
-    errors = run_together([lambda u=u: seek_create(user=u, variants=variant_keys()) for u in users])
+    errors = failures(
+        run_together(*[lambda u=u: seek_create(user=u, variants=variant_keys()) for u in users], timeout=120)
+    )
     assert not errors, errors
     seen = assert_nobody_twice(users)
     assert sum(seen.values()) == 8  # nine players: one is left waiting
@@ -260,7 +244,7 @@ def test_concurrent_rounds_and_cancels_never_pair_twice(make_user):
     Match.objects.all().delete()  # ignore the on-commit rounds: start from a full queue
     Seek.objects.update(status=Seek.Status.WAITING, match=None)
     funcs = [lambda: seek_pair() for _ in range(4)] + [lambda: seek_cancel(user=users[0])]
-    errors = run_together(funcs)
+    errors = failures(run_together(*funcs, timeout=120))
     assert not errors, errors
     seen = assert_nobody_twice(users)
     if seen[users[0].pk] == 0:

@@ -9,10 +9,9 @@ from django.utils import timezone
 
 from accounts.blocks import block_create, block_delete
 from games.play.matchmaking import seek_create, seek_pair
+from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 def test_a_block_either_way_keeps_two_players_apart_for_a_day(alice, bob, charlie, settings):

@@ -21,10 +21,9 @@ from games.play.challenges import challenge_direct_create
 from ratings.models import Rating, RatingChange
 from tests.conftest import PASSWORD
 from tests.factories import PINK_WINS
-from tests.factories import play as play_move
+from tests.helpers import C4, play_moves
 
 pytestmark = pytest.mark.django_db
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture
@@ -44,11 +43,9 @@ def refused(code, fn, **kwargs):
     return info.value
 
 
-def win(match, pink, blue):
+def win(match):
     """Pink wins a Cztery w rzędzie match (column 0 against column 1)."""
-    for i, column in enumerate(PINK_WINS):
-        play_move(match, pink if i % 2 == 0 else blue, column)
-    match.refresh_from_db()
+    play_moves(match, PINK_WINS)
     assert match.status == Match.Status.FINISHED
 
 
@@ -117,14 +114,14 @@ def test_an_account_is_established_by_age_or_by_finished_games(new_accounts_gate
     assert trust.minutes_left(User.objects.get(pk=alice.pk)) == 0
     assert trust.minutes_left(bob) in (59, 60)
     for _ in range(3):
-        win(make_match(C4, rated=False, pink=bob, blue=alice), bob, alice)
+        win(make_match(C4, rated=False, pink=bob, blue=alice))
     assert trust.minutes_left(User.objects.get(pk=bob.pk)) == 0
     play.challenge_create(user_id=bob.pk, variant=C4, rated=True)
 
 
 def test_a_new_account_may_challenge_a_player_it_has_played(new_accounts_gated, alice, bob, make_match):
     age(bob, 24 * 60)
-    win(make_match(C4, rated=False), alice, bob)
+    win(make_match(C4, rated=False))
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant=C4, rated=False)
     refused("account_too_new", challenge_direct_create, user_id=alice.pk, target_name="bob", variant=C4, rated=True)
 
@@ -135,12 +132,12 @@ def test_a_new_account_may_challenge_a_player_it_has_played(new_accounts_gated, 
 def test_a_pairs_rated_games_beyond_the_days_few_do_not_move_ratings(alice, bob, make_match, settings):
     settings.RATED_GAMES_PER_PAIR_PER_DAY = 3
     for _ in range(5):
-        win(make_match(C4, rated=True), alice, bob)
+        win(make_match(C4, rated=True))
     assert RatingChange.objects.filter(user=alice).count() == 3
     assert Rating.objects.get(user=alice, variant=C4).games == 3
     # ...a day later they count again
     RatingChange.objects.update(created_at=timezone.now() - timedelta(hours=25))
-    win(make_match(C4, rated=True), alice, bob)
+    win(make_match(C4, rated=True))
     assert RatingChange.objects.filter(user=alice).count() == 4
 
 
@@ -148,8 +145,8 @@ def test_a_pair_that_logged_in_from_one_address_is_flagged_for_staff(alice, bob,
     for user in (alice, bob):
         Client().post(reverse("login"), {"username": user.username, "password": PASSWORD}, REMOTE_ADDR="192.0.2.8")
     Client().post(reverse("login"), {"username": "charlie", "password": PASSWORD}, REMOTE_ADDR="198.51.100.3")
-    win(make_match(C4, rated=True), alice, bob)
-    win(make_match(C4, rated=True, pink=alice, blue=charlie), alice, charlie)
+    win(make_match(C4, rated=True))
+    win(make_match(C4, rated=True, pink=alice, blue=charlie))
     flags = list(PairFlag.objects.values_list("user_a", "user_b", "reason", "games"))
     assert flags == [(alice.pk, bob.pk, "shared_address", 1)]
     page = admin_client.get(reverse("admin:accounts_pairflag_changelist")).content.decode()

@@ -16,7 +16,7 @@ from games import play as services
 from games.models import Challenge
 from ratings.models import RatingChange
 from tests.conftest import PASSWORD
-from tests.factories import play
+from tests.helpers import play
 
 pytestmark = pytest.mark.django_db
 

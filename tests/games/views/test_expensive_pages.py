@@ -16,18 +16,15 @@ from django.urls import reverse
 from games.display.boards import render_board
 from games.views import record as record_views
 from tests.factories import PINK_WINS
-from tests.factories import play as play_move
+from tests.helpers import C4, play_moves
 
 pytestmark = pytest.mark.django_db
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture
-def finished(make_match, alice, bob):
+def finished(make_match):
     match = make_match(C4)
-    for i, column in enumerate(PINK_WINS):
-        play_move(match, alice if i % 2 == 0 else bob, column)
-    match.refresh_from_db()
+    play_moves(match, PINK_WINS)
     return match
 
 

@@ -12,13 +12,12 @@ from django.urls import reverse
 from games.display.boards import render_board
 from games.views import record as record_views
 from ratings import selectors
-from tests.factories import bulk_finished_matches, play
+from tests.factories import bulk_finished_matches
+from tests.helpers import C4, play
 
 from .test_ranked_pages import kropki_match
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture(autouse=True)

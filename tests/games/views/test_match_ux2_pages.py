@@ -16,7 +16,7 @@ from games.catalogue import game_spec
 from games.catalogue import variant as get_variant
 from games.display.snapshot import match_snapshot, move_words
 from games.pilkarzyki import board as pilkarzyki_board
-from tests import factories
+from tests import factories, helpers
 
 pytestmark = pytest.mark.django_db
 
@@ -52,11 +52,11 @@ def test_the_snapshot_says_who_made_each_move_a_bounce_included(make_match, alic
     expected = []
     for action in (0, 3, 6):  # the third kick bounces: pink kicks again
         expected.append(state.current_player())
-        factories.play(match, alice if state.current_player() == 1 else bob, action)
+        helpers.play(match, alice if state.current_player() == 1 else bob, action)
         state.apply_action(action)
     action = state.legal_actions()[0]
     expected.append(state.current_player())
-    factories.play(match, alice, action)
+    helpers.play(match, alice, action)
     match.refresh_from_db()
     assert expected == [1, 2, 1, 1]
     assert match_snapshot(match)["movers"] == expected
@@ -104,14 +104,13 @@ def test_the_page_says_which_goal_is_yours(client, make_match, alice, bob, charl
 
 def test_a_cztery_w_rzedzie_record_has_no_column_of_zero_points(client, make_match, alice, bob):
     match = make_match("cztery-w-rzedzie")
-    for ply, action in enumerate(factories.PINK_WINS):
-        factories.play(match, alice if ply % 2 == 0 else bob, action)
+    helpers.play_moves(match, factories.PINK_WINS)
     client.cookies["kropki_language"] = "pl"
     html = client.get(reverse("record", args=[match.pk])).content.decode()
     assert "Wygrywają różowe" in html and ">Punkty<" not in html
     kropki = make_match("kropki-10")
-    factories.play(kropki, alice, 44)
-    factories.play(kropki, bob, 45)
+    helpers.play(kropki, alice, 44)
+    helpers.play(kropki, bob, 45)
     games_play.match_resign(match_id=kropki.pk, user_id=bob.pk)  # a finished record
     assert ">Punkty<" in client.get(reverse("record", args=[kropki.pk])).content.decode()
 

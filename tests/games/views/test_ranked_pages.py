@@ -14,11 +14,10 @@ from games import play as services
 from games.models import Seek
 from games.play import matchmaking
 from ratings.models import Rating
-from tests.factories import bulk_finished_matches, play
+from tests.factories import bulk_finished_matches
+from tests.helpers import C4, play
 
 pytestmark = pytest.mark.django_db
-
-C4 = "cztery-w-rzedzie"
 
 
 @pytest.fixture
@@ -59,7 +58,7 @@ def test_the_lobby_shows_play_now_queues_challenges_and_live_matches(client, ali
     matchmaking.seek_create(user=charlie, variants=[C4])
     client.force_login(alice)
     html = client.get(reverse("lobby")).content.decode()
-    for key in ("kropki-10", "kropki-20", C4, "kropki-i-kwadraty", "all"):
+    for key in (*catalogue.variant_keys(), "all"):
         assert f'data-testid="play-now-{key}"' in html
     assert "Graj teraz" in html
     assert re.search(rf"data-testid=\"queue-size-{C4}\">czeka: 1<", html)
