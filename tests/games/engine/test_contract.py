@@ -11,8 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.dots_and_boxes.engine import BOXES, BOXES_MAJORITY
 from games.engine import GAMES, EngineError, Game, State, get_game
-from games.engine.base import BOXES, BOXES_MAJORITY, ERROR_CODES, SCORE
+from games.engine.base import ERROR_CODES
+from games.kropki.engine import SCORE
 
 # (slug, params, hypothesis examples): every game, the site's sizes and small
 # ones; the big Kropki board gets fewer examples to stay fast.
