@@ -224,19 +224,25 @@ def variant_choices() -> list[tuple[str, Any]]:
     return [(v.key, v.name) for v in _VARIANTS.values()]
 
 
+def _every_games(words: str) -> dict[str, Any]:
+    """One of the specs' ending tables (``reason_words``, ``win_sentences``, ``draw_words``),
+    merged over every game."""
+    return {reason: text for spec in _GAMES.values() for reason, text in getattr(spec, words).items()}
+
+
 def reason_words() -> dict[str, Any]:
     """Every game's own ending reasons and their words."""
-    return {reason: words for spec in _GAMES.values() for reason, words in spec.reason_words.items()}
+    return _every_games("reason_words")
 
 
 def win_sentences() -> dict[str, Any]:
     """Every game's endings whose win is a sentence of its own ("%(wins)s on score.")."""
-    return {reason: words for spec in _GAMES.values() for reason, words in spec.win_sentences.items()}
+    return _every_games("win_sentences")
 
 
 def draw_words() -> dict[str, Any]:
     """Every game's endings that can be a draw, and the draw's sentence."""
-    return {reason: words for spec in _GAMES.values() for reason, words in spec.draw_words.items()}
+    return _every_games("draw_words")
 
 
 def end_reasons() -> list[str]:
