@@ -11,7 +11,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_after_match import as_player, manage_json
+from tests.browser.test_a11y import BLOCKING, axe_violations
+from tests.browser.test_after_match import as_player, fits, manage_json
 
 pytestmark = pytest.mark.usefixtures("celery_worker_proc")
 
@@ -110,11 +111,23 @@ def test_ask_watch_read_the_curve_jump_to_a_mistake_see_the_better_move_and_the_
     expect(page.get_by_test_id("replay-explain")).to_have_text("otoczone: 1 kropka")
     expect(board.locator("circle.highlight")).to_have_count(1)
 
-    # The other player reads the same analysis in English (their language), asked by nobody again.
-    english = as_player(new_context, live_url, data, "blue", locale="en-US").new_page()
+    # axe on the analysed record (a context of its own: bypass_csp lets the axe script in).
+    checked = as_player(new_context, live_url, data, "pink", bypass_csp=True).new_page()
+    checked.goto(f"/partia/{match_id}/zapis/")
+    expect(checked.get_by_test_id("analysis-curve")).to_be_visible()
+    blocking = [v for v in axe_violations(checked) if v["impact"] in BLOCKING]
+    assert not blocking, blocking
+
+    # The other player reads the same analysis in English (their language), asked by nobody again,
+    # on a phone.
+    english = as_player(
+        new_context, live_url, data, "blue", locale="en-US", viewport={"width": 360, "height": 740}
+    ).new_page()
     english.goto(f"/partia/{match_id}/zapis/")
     expect(english.get_by_role("heading", name="Computer analysis")).to_be_visible()
     expect(english.get_by_test_id("analysis-curve")).to_be_visible()
+    fits(english.get_by_test_id("analysis-curve"))
+    fits(english.get_by_test_id("replay"))
     english.get_by_test_id("replay-first").click()
     for _ in range(7):
         english.keyboard.press("ArrowRight")
