@@ -10,7 +10,7 @@
    as ``bench/bot_times.py --queue``), first quiet, then while another process runs reviews
    as the ``analysis`` worker would; p50 and p99 of each, and the ratio (aim: p99 ≤ 1.2×).
 
-    .venv/bin/python bench/analysis.py [--only kropki_10,connect4,...] [--moves 40] [--skip-live]
+    .venv/bin/python bench/analysis.py [--only kropki_10,kropki_20,connect4,...] [--moves 40] [--skip-live]
 
 Last line: one JSON object.
 """
@@ -32,16 +32,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import choose_action
 from games.bots.review import analyse
-from games.engine import get_game
+from games.engine import BUILT_IN, get_game
 
-# name: (engine slug, params, plies to play (None: to the end), target seconds)
-GAMES = {
-    "kropki_10": ("kropki", {"width": 10, "height": 10}, 100, 60.0),
-    "kropki_20": ("kropki", {"width": 20, "height": 20}, 400, 300.0),
-    "connect4": ("connect4", {}, None, 2.0),
-    "dots_and_boxes": ("dots_and_boxes", {"rows": 5, "cols": 5}, None, 30.0),
-    "pilkarzyki": ("pilkarzyki", {}, None, 60.0),
-}
+
+def cases() -> dict[str, tuple[str, dict, int | None, float]]:
+    """name: (engine slug, params, plies to play (None: to the end), target seconds), from each
+    game folder's review.py (``BENCH_CASES``)."""
+    out = {}
+    for slug in BUILT_IN:
+        for name, params, plies, target in import_module(f"games.{slug}.review").BENCH_CASES:
+            out[name] = (slug, params, plies, target)
+    return out
 
 
 def play(slug: str, params: dict, plies: int | None, seed: int) -> tuple[object, list[int]]:
@@ -56,8 +57,9 @@ def play(slug: str, params: dict, plies: int | None, seed: int) -> tuple[object,
 def cost(names: list[str], seed: int) -> dict:
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     out = {}
+    known = cases()
     for name in names:
-        slug, params, plies, target = GAMES[name]
+        slug, params, plies, target = known[name]
         game, history = play(slug, params, plies, seed)
         reviewer = import_module(f"games.{slug}.review")
         start = time.perf_counter()
@@ -135,12 +137,12 @@ def live_moves(count: int, seed: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default=None, help="comma-separated names of GAMES")
+    parser.add_argument("--only", default=None, help="comma-separated names of cases (kropki_10, connect4...)")
     parser.add_argument("--moves", type=int, default=40, help="live computer moves in each phase")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--skip-live", action="store_true")
     args = parser.parse_args(argv)
-    names = args.only.split(",") if args.only else list(GAMES)
+    names = args.only.split(",") if args.only else list(cases())
     result: dict = {}
     if not args.skip_live:
         result["live_computer_moves"] = live_moves(args.moves, args.seed)

@@ -26,6 +26,12 @@ EXACT_BUDGET_S = 3.0
 ROLLOUTS = 48
 
 
+# bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
+BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [
+    ("dots_and_boxes", {"rows": 5, "cols": 5}, None, 30.0)
+]
+
+
 def _rollout(geo: bot.Geometry, drawn: int, rng: random.Random) -> int:
     """Margin for the player to move at ``drawn`` at the end of one playout."""
     margin = 0

@@ -25,6 +25,13 @@ DEFAULT_PLAYOUTS = 15_000
 TIME_CAP_S = 5.0  # never reached at these playouts; a guard on a slower machine
 
 
+# bench/analysis.py's cases: (name, engine parameters, plies to play, the target seconds).
+BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [
+    ("kropki_10", {"width": 10, "height": 10}, 100, 60.0),
+    ("kropki_20", {"width": 20, "height": 20}, 400, 300.0),
+]
+
+
 def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
     if not bot.available():
         raise RuntimeError("the compiled Kropki search is not built: no review")

@@ -23,6 +23,10 @@ MAX_DEPTH = 8
 SCALE = 60.0  # three rows nearer the opponent's goal than the own: about 73 %
 
 
+# bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
+BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [("pilkarzyki", {}, None, 60.0)]
+
+
 def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
     def evaluate(state: Any, ply: int) -> Evaluation:
         board = Board.from_history(list(state.history))
