@@ -30,7 +30,7 @@ import random
 import time
 from typing import Any
 
-from . import solver
+from . import book, solver
 from .bits import BOARD, BOTTOM, COLUMN_MASKS, H1, HEIGHT, WIDTH, winning_cells
 from .bits import CELLS as SIZE
 
@@ -349,8 +349,11 @@ def choose_latwy(board: Board, budget_s: float, rng: random.Random) -> int:
 CHOOSERS = {"latwy": choose_latwy, "sredni": choose_sredni, "trudny": choose_trudny}
 BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
 # trudny: the share of the budget the exact solver may take before the
-# Python search gets what is left
+# Python search gets what is left, and the fewest discs it is asked with
+# (earlier positions take it far longer than the budget, docs/bots.md: the
+# Python search then has all of it)
 SOLVER_SHARE = 0.75
+SOLVER_FROM_DISCS = 8
 
 
 def choose_perfect(columns: list[int], budget_s: float, rng: random.Random) -> int | None:
@@ -359,6 +362,8 @@ def choose_perfect(columns: list[int], budget_s: float, rng: random.Random) -> i
     columns vary; None when the solver is missing or out of time."""
     if not solver.available():
         return None
+    if book.plies() <= len(columns) < SOLVER_FROM_DISCS:
+        return None  # neither the book nor the search answers in time
     order = [c for c in range(WIDTH) if columns.count(c) < HEIGHT]
     rng.shuffle(order)
     try:

@@ -79,6 +79,17 @@ static inline u64 winning_cells(u64 pos, u64 mask) {
 
 static inline int popcount(u64 x) { return __builtin_popcountll(x); }
 
+/* True if `bits` holds four in a row anywhere. */
+static inline int has_four(u64 bits) {
+    static const int dirs[4] = {1, C4_H1, C4_H, C4_H + 2};
+    for (int i = 0; i < 4; i++) {
+        u64 m = bits & (bits >> dirs[i]);
+        if (m & (m >> 2 * dirs[i]))
+            return 1;
+    }
+    return 0;
+}
+
 /* ---- transposition table ------------------------------------------------
  * Index: key mod 2^23; stored: key >> 23 (keys are below 2^49, so the 26
  * bits fit and identify the position exactly). A value byte: 0 empty,
@@ -173,6 +184,16 @@ static int negamax(u64 cur, u64 mask, int moves, int alpha, int beta) {
             return alpha;
     }
     int hi = (C4_CELLS - 1 - moves) / 2; /* we cannot win at once */
+    /* a side with no line left free of the other's discs cannot win (the
+     * site's early draw, seen from one side) */
+    if (!has_four(BOARD & ~(cur ^ mask))) {
+        if (hi > 0)
+            hi = 0;
+    }
+    if (!has_four(BOARD & ~cur)) {
+        if (lo < 0)
+            lo = 0;
+    }
     u64 key = cur + mask;
     int lower, bound, tt_move = -1;
     if (tt_get(key, &lower, &bound, &tt_move)) {

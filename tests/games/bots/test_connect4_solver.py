@@ -240,9 +240,16 @@ def test_trudny_varies_among_equal_columns() -> None:
 
 
 def test_without_the_solver_trudny_plays_the_python_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    columns = [3, 3, 3, 3, 2, 4, 2, 4, 5, 1, 1, 5, 0, 6, 6, 6, 0, 0, 2, 2]
+    assert c4_bot.choose_perfect(columns, 1.0, random.Random(0)) is not None
     monkeypatch.setattr(solver, "lib", None)
     assert not solver.available()
-    state = get_game("connect4").state_from_history([3, 3, 2, 2, 4])
-    # the Python search blocks or wins: here the first player threatens 1 and 5 (0-based) at once
+    assert c4_bot.choose_perfect(columns, 1.0, random.Random(0)) is None
+    state = get_game("connect4").state_from_history(columns)
     assert choose_action(state, "trudny", seed=0, budget_s=0.2) in state.legal_actions()
-    assert c4_bot.choose_perfect([3, 3, 2], 0.2, random.Random(0)) is None
+
+
+def test_trudny_leaves_the_first_plies_to_the_python_search() -> None:
+    """Below SOLVER_FROM_DISCS discs (and beyond the book) the solver is not
+    asked: it would spend the budget without an answer."""
+    assert c4_bot.choose_perfect([3, 3, 2], 1.0, random.Random(0)) is None
