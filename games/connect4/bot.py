@@ -353,23 +353,36 @@ BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
 # (earlier positions take it far longer than the budget, docs/bots.md: the
 # Python search then has all of it)
 SOLVER_SHARE = 0.75
+# of the solver's time: the share for the exact value before it settles for
+# keeping the result (win, draw)
+EXACT_SHARE = 0.6
 SOLVER_FROM_DISCS = 8
 
 
 def choose_perfect(columns: list[int], budget_s: float, rng: random.Random) -> int | None:
     """A column that keeps the position's exact value (the fastest win, the
     slowest loss), tried in an order shuffled by ``rng`` so that equal
-    columns vary; None when the solver is missing or out of time."""
+    columns vary; failing that in time, one that keeps its result (win or
+    draw); None when the solver is missing, out of time or the position is
+    lost (then the Python search picks the longest resistance it sees)."""
     if not solver.available():
         return None
     if book.plies() <= len(columns) < SOLVER_FROM_DISCS:
         return None  # neither the book nor the search answers in time
     order = [c for c in range(WIDTH) if columns.count(c) < HEIGHT]
     rng.shuffle(order)
+    start = time.perf_counter()
     try:
-        return solver.keeping_move(columns, order, budget_s)[1]
+        return solver.keeping_move(columns, order, budget_s * EXACT_SHARE)[1]
+    except solver.SolverTimeout:
+        pass
+    # not the exact value in time: at least the result (win / draw), with
+    # what the exact search left in the table
+    try:
+        result, column = solver.result_keeping_move(columns, order, budget_s - (time.perf_counter() - start))
     except solver.SolverTimeout:
         return None
+    return None if result == "loss" else column  # a lost position: the search resists longer
 
 
 def choose(state: Any, level: str, rng: random.Random, budget_s: float | None = None) -> int:

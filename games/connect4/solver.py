@@ -177,6 +177,32 @@ def best_moves(columns: list[int], budget_s: float | None = None) -> tuple[Value
     return Value.from_score(best, len(columns)), [c for c, v in values.items() if v.score == best]
 
 
+def _at_least(cur: int, mask: int, moves: int, target: int, clock: _Clock) -> bool:
+    """Whether the position scores at least ``target`` for its mover (book
+    first, else one null-window search)."""
+    known = book.lookup(cur, mask, moves)
+    if known is not None:
+        return known >= target
+    _need_lib()
+    return clock.check(int(lib.c4_at_least(cur, mask, moves, target, clock.left()))) == 1
+
+
+def _first_reaching(cur: int, mask: int, moves: int, order: list[int], target: int, clock: _Clock) -> int:
+    """The first column of ``order`` after which the mover scores at least ``target``."""
+    by_column = {c: (ncur, nmask, wins) for c, ncur, nmask, wins in children(cur, mask)}
+    for c in order:
+        if c not in by_column:
+            continue
+        ncur, nmask, wins = by_column[c]
+        if wins or moves + 1 == CELLS:
+            if _child_score(ncur, nmask, moves, wins, clock) >= target:
+                return c
+        # we reach the target iff the opponent's score after the column is <= -target
+        elif not _at_least(ncur, nmask, moves + 1, 1 - target, clock):
+            return c
+    raise ValueError(f"no column of {order} reaches {target}")
+
+
 def keeping_move(columns: list[int], order: list[int], budget_s: float | None = None) -> tuple[Value, int]:
     """The position's value and the first column of ``order`` that keeps it
     exactly (the fastest win, the slowest loss). Cheaper than
@@ -185,17 +211,22 @@ def keeping_move(columns: list[int], order: list[int], budget_s: float | None = 
     cur, mask, moves = position(columns)
     clock = _Clock(budget_s)
     score = _score(cur, mask, moves, clock)
-    by_column = {c: (ncur, nmask, wins) for c, ncur, nmask, wins in children(cur, mask)}
-    for c in order:
-        if c not in by_column:
-            continue
-        ncur, nmask, wins = by_column[c]
-        if wins or moves + 1 == CELLS or book.lookup(ncur, nmask, moves + 1) is not None:
-            if _child_score(ncur, nmask, moves, wins, clock) == score:
-                return Value.from_score(score, moves), c
-            continue
-        _need_lib()
-        # the column keeps the value iff the opponent's score after it is <= -score
-        if clock.check(int(lib.c4_at_least(ncur, nmask, moves + 1, 1 - score, clock.left()))) == 0:
-            return Value.from_score(score, moves), c
-    raise ValueError(f"no column of {order} keeps the value")
+    return Value.from_score(score, moves), _first_reaching(cur, mask, moves, order, score, clock)
+
+
+def result_keeping_move(columns: list[int], order: list[int], budget_s: float | None = None) -> tuple[str, int]:
+    """The position's result for the mover (``win``, ``draw``, ``loss``) and
+    the first column of ``order`` that keeps it, not necessarily the fastest
+    win. Two null-window searches at most for the result, so it answers
+    where the exact value takes too long (and what an interrupted exact
+    search left in the table helps). In a lost position: ``order[0]``.
+    Raises SolverTimeout past ``budget_s``."""
+    cur, mask, moves = position(columns)
+    clock = _Clock(budget_s)
+    if _at_least(cur, mask, moves, 1, clock):
+        result, target = "win", 1
+    elif _at_least(cur, mask, moves, 0, clock):
+        result, target = "draw", 0
+    else:
+        return "loss", order[0]
+    return result, _first_reaching(cur, mask, moves, order, target, clock)

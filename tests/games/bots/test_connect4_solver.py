@@ -138,6 +138,20 @@ def test_values_equal_a_plain_negamax_on_random_positions() -> None:
         checked += 1
 
 
+def test_the_result_keeping_move_keeps_the_result(vectors_dir: Path) -> None:
+    """What trudny settles for when the exact value takes too long."""
+    rows = [r for r in _rows(vectors_dir, "positions_plies08-20.jsonl") if r["plies"] >= 14][::3]
+    for i, row in enumerate(rows):
+        order = list(range(7))
+        random.Random(i).shuffle(order)
+        order = [c for c in order if row["analysis"][c] is not None]
+        result, col = solver.result_keeping_move(_columns(row["moves"]), order)
+        score = row["score"]
+        assert result == ("win" if score > 0 else "draw" if score == 0 else "loss"), row["id"]
+        if score >= 0:
+            assert row["analysis"][col] >= min(score, 1), row["id"]
+
+
 def test_perfect_play_ends_as_the_value_says(vectors_dir: Path) -> None:
     """From vector positions, both sides play a best column (the fastest win,
     the slowest loss) through the engine: the game ends with the predicted
