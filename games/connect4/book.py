@@ -30,6 +30,7 @@ import sys
 import time
 from array import array
 from bisect import bisect_left
+from collections.abc import Callable
 from pathlib import Path
 
 from .bits import CELLS, canonical_key, children
@@ -82,11 +83,16 @@ def lookup(cur: int, mask: int, moves: int) -> int | None:
     return None
 
 
-def build(depth: int, out: Path = PATH) -> int:
-    """Write the book of every position with at most ``depth`` discs to ``out``;
-    returns the number of records."""
+def _solve_in_c(cur: int, mask: int, moves: int) -> int:
     from .solver_ext import lib  # ImportError when not built: games/connect4/solver_build.py
 
+    return int(lib.c4_solve(cur, mask, moves, 0.0))
+
+
+def build(depth: int, out: Path = PATH, solve: Callable[[int, int, int], int] = _solve_in_c) -> int:
+    """Write the book of every position with at most ``depth`` discs to ``out``;
+    returns the number of records. ``solve(cur, mask, moves)`` gives the
+    score of a ``depth``-disc position (the compiled solver, no limit)."""
     start = time.perf_counter()
     levels: list[dict[int, tuple[int, int]]] = [{canonical_key(0, 0): (0, 0)}]
     for ply in range(depth):
@@ -100,7 +106,7 @@ def build(depth: int, out: Path = PATH) -> int:
     scores: dict[int, int] = {}
     last = levels[depth]
     for i, (key, (cur, mask)) in enumerate(sorted(last.items())):
-        scores[key] = int(lib.c4_solve(cur, mask, depth, 0.0))
+        scores[key] = solve(cur, mask, depth)
         if i % 100 == 99 or i + 1 == len(last):
             print(f"solved {i + 1}/{len(last)} at ply {depth}, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     for ply in range(depth - 1, -1, -1):

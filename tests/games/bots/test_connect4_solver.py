@@ -211,6 +211,47 @@ def test_the_book_file_round_trips(tmp_path: Path, vectors_dir: Path) -> None:
         book.load(book.PATH)
 
 
+def test_the_book_builder_backs_the_values_up(tmp_path: Path) -> None:
+    """``book.build`` with a stand-in for the solver at the last ply (the real
+    one takes far too long there): one record per position up to mirror images
+    (1 + 4 + 25 up to two discs), the last ply's scores as solved, and every
+    earlier one the best of its children's."""
+    fake = {}
+
+    def solve(cur: int, mask: int, moves: int) -> int:
+        key = bits.canonical_key(cur, mask)
+        fake[key] = key % 7 - 3
+        return fake[key]
+
+    path = tmp_path / "book.xz"
+    try:
+        assert book.build(2, path, solve=solve) == 30
+        book.load(path)
+        assert book.plies() == 2
+        for key, score in fake.items():
+            cur_mask = next((c, m) for c, m in _positions_up_to(2)[2] if bits.canonical_key(c, m) == key)
+            assert book.lookup(*cur_mask, 2) == score
+        for ply in (1, 0):
+            for cur, mask in _positions_up_to(2)[ply]:
+                want = max(-_book_score(ncur, nmask) for _, ncur, nmask, _ in bits.children(cur, mask))
+                assert book.lookup(cur, mask, ply) == want
+    finally:
+        book.load(book.PATH)
+
+
+def _book_score(cur: int, mask: int) -> int:
+    value = book.lookup(cur, mask, bin(mask).count("1"))
+    assert value is not None
+    return value
+
+
+def _positions_up_to(depth: int) -> list[list[tuple[int, int]]]:
+    levels = [[(0, 0)]]
+    for _ in range(depth):
+        levels.append([(ncur, nmask) for cur, mask in levels[-1] for _, ncur, nmask, _ in bits.children(cur, mask)])
+    return levels
+
+
 def test_the_shipped_book_agrees_with_the_published_values() -> None:
     """Pons' published values: the empty board +1 (the first player wins with
     his 21st disc by playing the centre); the first moves -2 -1 0 1 0 -1 -2."""
