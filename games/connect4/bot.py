@@ -352,10 +352,10 @@ BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
 # Python search gets what is left, and the fewest discs it is asked with
 # (earlier positions take it far longer than the budget, docs/bots.md: the
 # Python search then has all of it)
-SOLVER_SHARE = 0.75
+SOLVER_SHARE = 0.9
 # of the solver's time: the share for the exact value before it settles for
 # keeping the result (win, draw)
-EXACT_SHARE = 0.6
+EXACT_SHARE = 0.7
 SOLVER_FROM_DISCS = 8
 
 

@@ -5,17 +5,20 @@
  *
  * - Bitboards: column c holds bits 7c .. 7c+5 from the bottom up, bit 7c+6
  *   is always empty (so shifts never wrap). `cur` = discs of the player to
- *   move, `mask` = all discs; `cur + mask` is a unique key of the position.
+ *   move, `mask` = all discs; `cur + mask` is a unique key of the position
+ *   (games/connect4/bits.py holds the same layout in Python).
  * - Scores (Pons' convention): 0 draw; a win with one's own n-th disc scores
  *   22 - n (positive = the player to move wins, the faster the higher); a
  *   loss against the opponent's n-th disc scores n - 22.
  * - Negamax alpha-beta that only ever plays moves that do not hand the
  *   opponent an immediate win (a node's mover never has an immediate win: the
  *   previous mover blocked it), moves ordered by the number of threats they
- *   create, centre columns first; a transposition table of lower / upper
- *   bounds (2^23 entries, kept between calls: a bound is true of the position
- *   whatever the query); the exact score by a series of null-window searches
- *   that narrow [min, max] (a binary search, biased towards 0 first).
+ *   create, centre columns first (after the move that cut off before); a
+ *   transposition table of lower / upper bounds (2^23 entries, kept between
+ *   calls: a bound is true of the position whatever the query); bounds from
+ *   the lines still open to each side; the exact score by a series of
+ *   null-window searches that narrow [min, max] (a binary search, biased
+ *   towards 0 first).
  * - An optional deadline: the clock is read every 4096 nodes; a search past
  *   it returns C4_TIMEOUT, and the table keeps only true bounds.
  *
@@ -292,8 +295,7 @@ int c4_solve(u64 cur, u64 mask, int moves, double budget_s) {
 
 /* The score for the player to move of playing each column:
  * out[c] = the mover's score after playing c, C4_ILLEGAL for a full column.
- * `known` is the position's own score if the caller knows it (from the
- * opening book), else C4_ILLEGAL. Returns 0, or C4_TIMEOUT past the budget. */
+ * Returns 0, or C4_TIMEOUT past the budget. */
 int c4_move_values(u64 cur, u64 mask, int moves, double budget_s, int *out) {
     if (!tt_ready())
         return C4_ILLEGAL;
