@@ -33,21 +33,35 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
     echo "$want" > "$STAMP"
 fi
 
-# Build the Kropki computer's compiled search (games/kropki/fast.c, via
-# cffi) only when its source or build script changed or the module is
-# missing. A failed build is not fatal: the bot then logs a warning and plays
-# the old Python search, and tests/games/bots/test_kropki_fast_agrees.py fails.
-FAST_STAMP=.venv/.kropki-fast.sha256
-fast_want="$(sha256sum games/kropki/fast.c games/kropki/fast_build.py | sha256sum | cut -d' ' -f1)"
-if [ ! -f "$FAST_STAMP" ] || [ "$(cat "$FAST_STAMP")" != "$fast_want" ] \
-    || ! ls games/kropki/fast_ext.*.so >/dev/null 2>&1; then
-    echo "==> building the Kropki computer's compiled search (games/kropki/fast.c)"
-    if "$PY" games/kropki/fast_build.py; then
-        echo "$fast_want" > "$FAST_STAMP"
-    else
-        echo "!! could not build games/kropki/fast.c: Kropki's computer falls back to the slow Python search" >&2
+# Build a compiled part (C through cffi) only when its source or build script
+# changed or the module is missing: build_ext WHAT SOURCE BUILD_SCRIPT MODULE_GLOB
+# STAMP FALLBACK. A failed build is not fatal: the Python code it speeds up plays.
+build_ext() {
+    local what="$1" source="$2" script="$3" glob="$4" stamp="$5" fallback="$6" want
+    want="$(sha256sum "$source" "$script" | sha256sum | cut -d' ' -f1)"
+    # shellcheck disable=SC2086 # the glob is meant to expand
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! ls $glob >/dev/null 2>&1; then
+        echo "==> building $what ($source)"
+        if "$PY" "$script"; then
+            echo "$want" > "$stamp"
+        else
+            echo "!! could not build $source: $fallback" >&2
+        fi
     fi
-fi
+}
+
+# The Kropki computer's search (games/kropki/fast.c): without it the bot logs a
+# warning and plays the old Python search, and
+# tests/games/bots/test_kropki_fast_agrees.py fails.
+build_ext "the Kropki computer's compiled search" games/kropki/fast.c games/kropki/fast_build.py \
+    "games/kropki/fast_ext.*.so" .venv/.kropki-fast.sha256 \
+    "Kropki's computer falls back to the slow Python search"
+# The exact Cztery w rzędzie solver (games/connect4/solver.c): without it trudny
+# logs a warning and plays its Python search, and
+# tests/games/bots/test_connect4_solver.py fails.
+build_ext "the Cztery w rzędzie solver" games/connect4/solver.c games/connect4/solver_build.py \
+    "games/connect4/solver_ext.*.so" .venv/.connect4-solver.sha256 \
+    "Cztery w rzędzie trudny falls back to the Python search"
 
 export DJANGO_SETTINGS_MODULE=kropki_site.settings
 echo "==> compiling translations"

@@ -25,18 +25,22 @@ to see the draw.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any
 
-WIDTH = 7
-HEIGHT = 6
-H1 = HEIGHT + 1
-SIZE = WIDTH * HEIGHT
+from . import book, solver
+from .bits import BOARD, BOTTOM, COLUMN_MASKS, H1, HEIGHT, WIDTH, winning_cells
+from .bits import CELLS as SIZE
 
-BOTTOM = sum(1 << (c * H1) for c in range(WIDTH))
-BOARD = BOTTOM * ((1 << HEIGHT) - 1)
-COLUMN_MASKS = [((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH)]
+log = logging.getLogger(__name__)
+if not solver.available():
+    log.warning(
+        "Cztery w rzędzie: the exact solver is missing; trudny plays the Python search. "
+        "Build it with: .venv/bin/python games/connect4/solver_build.py"
+    )
+
 TOP_MASKS = [1 << (HEIGHT - 1 + c * H1) for c in range(WIDTH)]
 BOTTOM_MASKS = [1 << (c * H1) for c in range(WIDTH)]
 # Rows counted from 1 at the bottom: the first player profits from threats on
@@ -51,21 +55,6 @@ WIN = 1000  # a win on disc n scores WIN - n; heuristic values stay below 300
 
 class Timeout(Exception):
     """The search ran out of its time budget."""
-
-
-def winning_cells(pos: int, mask: int) -> int:
-    """Empty cells that would complete a four for the owner of ``pos``."""
-    # vertical
-    r = (pos << 1) & (pos << 2) & (pos << 3)
-    # horizontal and both diagonals
-    for d in (H1, HEIGHT, H1 + 1):
-        p = (pos << d) & (pos << 2 * d)
-        r |= p & (pos << 3 * d)
-        r |= p & (pos >> d)
-        p = (pos >> d) & (pos >> 2 * d)
-        r |= p & (pos << d)
-        r |= p & (pos >> 3 * d)
-    return r & (BOARD ^ mask)
 
 
 def is_four(pos: int) -> bool:
@@ -359,9 +348,53 @@ def choose_latwy(board: Board, budget_s: float, rng: random.Random) -> int:
 
 CHOOSERS = {"latwy": choose_latwy, "sredni": choose_sredni, "trudny": choose_trudny}
 BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
+# trudny: the share of the budget the exact solver may take before the
+# Python search gets what is left, and the fewest discs it is asked with
+# (earlier positions take it far longer than the budget, docs/bots.md: the
+# Python search then has all of it)
+SOLVER_SHARE = 0.9
+# of the solver's time: the share for the exact value before it settles for
+# keeping the result (win, draw)
+EXACT_SHARE = 0.7
+SOLVER_FROM_DISCS = 8
+
+
+def choose_perfect(columns: list[int], budget_s: float, rng: random.Random) -> int | None:
+    """A column that keeps the position's exact value (the fastest win, the
+    slowest loss), tried in an order shuffled by ``rng`` so that equal
+    columns vary; failing that in time, one that keeps its result (win or
+    draw); None when the solver is missing, out of time or the position is
+    lost (then the Python search picks the longest resistance it sees)."""
+    if not solver.available():
+        return None
+    if book.plies() <= len(columns) < SOLVER_FROM_DISCS:
+        return None  # neither the book nor the search answers in time
+    order = [c for c in range(WIDTH) if columns.count(c) < HEIGHT]
+    rng.shuffle(order)
+    start = time.perf_counter()
+    try:
+        return solver.keeping_move(columns, order, budget_s * EXACT_SHARE)[1]
+    except solver.SolverTimeout:
+        pass
+    # not the exact value in time: at least the result (win / draw), with
+    # what the exact search left in the table
+    try:
+        result, column = solver.result_keeping_move(columns, order, budget_s - (time.perf_counter() - start))
+    except solver.SolverTimeout:
+        return None
+    return None if result == "loss" else column  # a lost position: the search resists longer
 
 
 def choose(state: Any, level: str, rng: random.Random, budget_s: float | None = None) -> int:
-    """The column (action) ``level`` plays in the engine ``state``."""
-    board = Board.from_columns(list(state.history))
-    return CHOOSERS[level](board, BUDGETS[level] if budget_s is None else budget_s, rng)
+    """The column (action) ``level`` plays in the engine ``state``. trudny
+    asks the exact solver first (``SOLVER_SHARE`` of the budget) and plays
+    the Python search with the rest when it does not answer in time."""
+    start = time.perf_counter()
+    budget = BUDGETS[level] if budget_s is None else budget_s
+    columns = list(state.history)
+    if level == "trudny":
+        perfect = choose_perfect(columns, budget * SOLVER_SHARE, rng)
+        if perfect is not None:
+            return perfect
+        budget = max(budget - (time.perf_counter() - start), 0.01)
+    return CHOOSERS[level](Board.from_columns(columns), budget, rng)
