@@ -354,14 +354,18 @@ http {{
     def kill_host(self, name: str) -> None:
         """SIGKILL every process of host ``name``'s namespace at once: the machine is lost."""
         host = self.hosts[name]
-        pids = subprocess.run(["ip", "netns", "pids", host.ns], capture_output=True, text=True).stdout.split()
-        for pid in pids:
+        for pid in self.pids(name):
             with contextlib.suppress(ProcessLookupError):
-                os.kill(int(pid), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
         for popen in host.procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 popen.wait(timeout=10)
         host.procs.clear()
+
+    def pids(self, name: str) -> list[int]:
+        """Every process in host ``name``'s network namespace."""
+        out = subprocess.run(["ip", "netns", "pids", self.hosts[name].ns], capture_output=True, text=True).stdout
+        return [int(pid) for pid in out.split()]
 
     def logs(self, name: str, lines: int = 15) -> str:
         out = [f"--- {name}-supervisord.log\n" + live.tail(self.workdir / f"{name}-supervisord.log", lines)]
