@@ -118,6 +118,7 @@ class Cluster:
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="kropki-cluster-")))
     hosts: dict[str, Host] = field(default_factory=dict)
     nginx: subprocess.Popen | None = None
+    redis: subprocess.Popen | None = None  # the db host's redis-server
     env: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -194,15 +195,21 @@ class Cluster:
         )  # fmt: skip
         with open(data / "pg_hba.conf", "a") as hba:
             hba.write(f"host all all 10.77.{self.net}.0/24 trust\n")
+        self.start_postgres()
+        self.start_redis()
+        subprocess.run(
+            [str(PG_BIN / "createdb"), "-h", db.address, "-U", "postgres", "kropki"], check=True, capture_output=True
+        )
+
+    def start_postgres(self) -> None:
+        """The db host's PostgreSQL (fsync off: safe while the machine itself does not crash)."""
+        db, data = self.hosts["db"], self.workdir / "pg"
         pg = [
             "runuser", "-u", "postgres", "--", str(PG_BIN / "postgres"), "-D", str(data),
             "-c", f"listen_addresses={db.address}", "-c", f"unix_socket_directories={data}",
-            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=300",
+            "-c", "fsync=off", "-c", "max_connections=300",
         ]  # fmt: skip
         self._in(db, pg, "postgres.log")
-        redis = ["redis-server", "--bind", db.address, "--port", "6379", "--save", "", "--appendonly", "no",
-                 "--protected-mode", "no", "--dir", str(self.workdir)]  # fmt: skip
-        self._in(db, redis, "redis.log")
         deadline = time.monotonic() + 60
         while subprocess.run([str(PG_BIN / "pg_isready"), "-h", db.address, "-q"]).returncode != 0:
             if time.monotonic() > deadline:
@@ -210,9 +217,30 @@ class Cluster:
                     "the db host's PostgreSQL did not start\n" + live.tail(self.workdir / "postgres.log")
                 )
             time.sleep(0.2)
-        subprocess.run(
-            [str(PG_BIN / "createdb"), "-h", db.address, "-U", "postgres", "kropki"], check=True, capture_output=True
-        )
+
+    def stop_postgres(self) -> None:
+        """A fast shutdown (SIGINT to the postmaster: every session ends, nothing committed is lost)."""
+        pid = int((self.workdir / "pg" / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, signal.SIGINT)
+        while (self.workdir / "pg" / "postmaster.pid").exists():
+            time.sleep(0.1)
+
+    def start_redis(self) -> None:
+        """The db host's Redis (no persistence: it starts empty, as after a crash)."""
+        db = self.hosts["db"]
+        redis = ["redis-server", "--bind", db.address, "--port", "6379", "--save", "", "--appendonly", "no",
+                 "--protected-mode", "no", "--dir", str(self.workdir)]  # fmt: skip
+        self.redis = self._in(db, redis, "redis.log")
+        deadline = time.monotonic() + 30
+        while subprocess.run(["redis-cli", "-h", db.address, "ping"], capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the db host's Redis did not start\n" + live.tail(self.workdir / "redis.log"))
+            time.sleep(0.1)
+
+    def kill_redis(self) -> None:
+        """SIGKILL the db host's Redis."""
+        assert self.redis is not None
+        live.stop_group(self.redis, sig=signal.SIGKILL)
 
     def _web_env(self) -> dict[str, str]:
         env = live.live_env(
