@@ -79,7 +79,8 @@ class Page:
         self.ply = 0
         self.state: dict = {}
         self.reconnects = 0
-        self.closed_at: float | None = None
+        self.closed_at: float | None = None  # when its socket was seen closed
+        self.reopened_in: float | None = None  # seconds from then to the new socket's state frame
 
     async def open(self) -> Page:
         self.ws = await connect(self.cl, f"/ws/match/{self.match_id}/", self.player)
@@ -94,6 +95,8 @@ class Page:
         while True:
             try:
                 await self.open()
+                if self.closed_at is not None:
+                    self.reopened_in = time.monotonic() - self.closed_at
                 return
             except (OSError, websockets.WebSocketException, TimeoutError):
                 if time.monotonic() > deadline:
@@ -219,6 +222,8 @@ async def test_across_hosts_then_a_web_host_lost_then_the_leader(cluster):
         await play(mover, other, ply, ply)
         ply += 1
     assert alice.reconnects + bob.reconnects == 1
+    reopened = alice.reopened_in or bob.reopened_in
+    print(f"cluster: the page on the killed web host had its state again through nginx {reopened:.2f} s later")
     rows = await asyncio.to_thread(in_database, cl, [data["match"]])  # before the clock plays for someone
     assert rows[data["match"]]["plies"] == list(range(1, ply + 1)), "a move was lost or doubled"
     for page in (alice, bob):
