@@ -6,7 +6,8 @@ One test, in the order a bad day would bring it:
 
 1. Both players of a match on different web hosts (nginx's least_conn puts the two
    sockets on the two hosts: the kill below proves it by closing exactly one of them):
-   moves, chat, presence (the online list) and a direct challenge cross hosts.
+   moves, chat, presence (the online list) and a direct challenge cross hosts; two
+   players who join the ranked queue on different hosts are paired into one match.
 2. The web host that does not lead is killed whole (SIGKILL to every process of its
    namespace): the players' pages reconnect through nginx to the other host and
    continue from where they were, an idle match still ends on its clock (deadline +
@@ -27,7 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from datetime import datetime
 from typing import Any
 
@@ -186,6 +191,33 @@ async def lateness(cl: cluster_lib.Cluster, match_id: int, due: float) -> float:
     raise AssertionError(f"match {match_id} did not end within 20 s of deadline + grace")
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # the 302 itself is the answer
+        return None
+
+
+def on_host(cl: cluster_lib.Cluster, host: str, path: str, player: dict, form: dict | None = None):
+    """A request straight to web host ``host``'s daphne, as nginx passes it on (Host, https,
+    X-Forwarded-For), logged in as ``player``; a form is POSTed with a CSRF token. (status, headers)"""
+    token = secrets.token_hex(16)  # Django takes any well-formed secret that cookie and header agree on
+    headers = {
+        "Host": cl.listen,
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-For": "127.0.0.1",
+        "Cookie": f"{player['cookie_name']}={player['cookie']}; csrftoken={token}",
+    }
+    data = None
+    if form is not None:
+        headers.update({"Origin": cl.url, "X-CSRFToken": token, "Content-Type": "application/x-www-form-urlencoded"})
+        data = urllib.parse.urlencode(form).encode()
+    request = urllib.request.Request(f"http://{cl.hosts[host].address}:8001{path}", data=data, headers=headers)
+    try:
+        with urllib.request.build_opener(_NoRedirect).open(request, timeout=10) as response:
+            return response.status, response.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers
+
+
 async def test_across_hosts_then_a_web_host_lost_then_the_leader(cluster):
     cl = cluster
     assert cl.leaders() == ("w1", "w1")
@@ -211,6 +243,18 @@ async def test_across_hosts_then_a_web_host_lost_then_the_leader(cluster):
     assert {"alice", "charlie"} <= {p["name"] for p in listed["players"]}
     for ws in (site_alice, site_charlie):
         await ws.close()
+    # Ranked pairing: alice joins the queue on w1, bob on w2; each host's status answer sends
+    # its player to the same match.
+    queue = {"variant": "cztery-w-rzedzie"}
+    for host, who in (("w1", "alice"), ("w2", "bob")):
+        status, headers = await asyncio.to_thread(on_host, cl, host, "/graj/kolejka/dolacz/", data[who], queue)
+        assert status == 302 and headers["Location"].endswith("/graj/kolejka/"), (status, dict(headers))
+    paired = []
+    for host, who in (("w1", "alice"), ("w2", "bob")):
+        status, headers = await asyncio.to_thread(on_host, cl, host, "/graj/kolejka/stan/", data[who])
+        assert status == 200 and headers.get("HX-Redirect"), (who, status, dict(headers))
+        paired.append(headers["HX-Redirect"])
+    assert paired[0] == paired[1]
 
     # -- 2. the web host that does not lead, killed whole --------------------------------------
     idle, due = await idle_match(cl)
