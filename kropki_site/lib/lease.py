@@ -63,11 +63,11 @@ class Lease:
         self._conn: psycopg.Connection[Any] | None = None
         self._held = False
         db = settings.DATABASES["default"]
-        self._shared = db["ENGINE"] != "django.db.backends.postgresql"
+        self._everyone_leads = db["ENGINE"] != "django.db.backends.postgresql"  # SQLite: one machine
 
     def held(self) -> bool:
         """Whether this process leads ``part`` now; never raises (a database error means no)."""
-        if self._shared:
+        if self._everyone_leads:
             return True
         try:
             conn = self._connection()
