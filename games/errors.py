@@ -84,6 +84,12 @@ MESSAGES = {
     "account_too_new": _(
         "Your account is new: rated games, reports and challenges to players you have not played open later."
     ),
+    # the computer's review of a finished match (games/play/analysis.py)
+    "analysis_guest": _("The computer's analysis needs an account. Sign up: your games so far stay yours."),
+    "analysis_not_finished": _("Only a finished match can be analysed."),
+    "analysis_unavailable": _("The computer cannot analyse this game yet."),
+    "analysis_busy": _("Your analysis of another match is still running. Wait until it is done."),
+    "analysis_daily_cap": _("You have asked for many analyses today. Try again tomorrow."),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

@@ -17,5 +17,13 @@ BOT_MOVE = "games.tasks.bot_move"
 PAIR_SEEKS = "games.tasks.pair_seeks"
 DELETE_STALE_GUESTS = "games.tasks.delete_stale_guests"
 DELETE_UNPLAYED_COMPUTER_MATCHES = "games.tasks.delete_unplayed_computer_matches"
+ANALYSE_MATCH = "games.tasks.analyse_match"
 
-ALL = (SWEEP_EXPIRED_TURNS, BOT_MOVE, PAIR_SEEKS, DELETE_STALE_GUESTS, DELETE_UNPLAYED_COMPUTER_MATCHES)
+ALL = (
+    SWEEP_EXPIRED_TURNS,
+    BOT_MOVE,
+    PAIR_SEEKS,
+    DELETE_STALE_GUESTS,
+    DELETE_UNPLAYED_COMPUTER_MATCHES,
+    ANALYSE_MATCH,
+)

@@ -62,3 +62,11 @@ def delete_unplayed_computer_matches() -> int:
     from games.play.creating import computer_matches_delete_unplayed
 
     return computer_matches_delete_unplayed()
+
+
+@shared_task(name=tasknames.ANALYSE_MATCH, acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
+def analyse_match(analysis_id: int) -> bool:
+    """The computer's review of one finished match (the "analysis" queue, a worker of its own)."""
+    from games.play.analysis import analysis_run
+
+    return analysis_run(analysis_id)

@@ -218,6 +218,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ROUTES = {
     tasknames.SWEEP_EXPIRED_TURNS: {"queue": "clock"},
     tasknames.BOT_MOVE: {"queue": "bots"},
+    # The computer's reviews of finished matches: a worker of their own (games/play/analysis.py).
+    tasknames.ANALYSE_MATCH: {"queue": "analysis"},
 }
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
 # ends every overdue turn through the (status, turn_deadline) index, so a timeout
@@ -258,6 +260,11 @@ CELERY_TIMEZONE = "UTC"
 # --- Game clock ----------------------------------------------------------------
 
 MOVE_SECONDS = env_int("MOVE_SECONDS", 60)
+
+# The computer's review of finished matches (games/play/analysis.py): a user's reviews a day,
+# and how long a queued or running one may go without progress before it counts as failed.
+ANALYSES_PER_DAY = env_int("ANALYSES_PER_DAY", 10)
+ANALYSIS_STALE_MINUTES = env_int("ANALYSIS_STALE_MINUTES", 20)
 MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 
 # --- Fair shares (kropki_site/lib/limits.py, docs/bots.md "Limits") ------------------

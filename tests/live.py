@@ -187,7 +187,7 @@ class LiveSite:
         return proc, url
 
     def start_worker(
-        self, queues: str = "default,clock,bots", name: str = "worker", concurrency: int = 1, extra: tuple = ()
+        self, queues: str = "default,clock,bots,analysis", name: str = "worker", concurrency: int = 1, extra: tuple = ()
     ) -> Proc:
         hostname = f"{name}-{secrets.token_hex(3)}@%h"
         proc = start(

@@ -23,6 +23,7 @@ from django.utils import translation
 
 from games import bots, errors
 from games.bots import Bot as Bot
+from games.bots.review import Reviewer
 from games.engine import GAMES as ENGINES
 from games.engine import Game
 
@@ -141,6 +142,12 @@ class GameSpec:
     # The board's targets are small for a finger (Kropki: 20×20 points on a phone): the page
     # offers tap to select, tap again to play (the player's "tap to confirm" setting).
     tap_confirm: bool = False
+    # The computer's review of a finished game (games/<slug>/review.py, games.bots.review);
+    # None: the record page offers no analysis.
+    review: Reviewer | None = None
+    # What a move did that the review names (Kropki: the dots a chain took), from the move's
+    # Effect: {"highlight": [...board marks...], "taken": n} or None.
+    explain_move: Callable[[Any], dict[str, Any] | None] | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}

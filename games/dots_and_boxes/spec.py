@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register
 
-from . import board, bot, diagrams
+from . import board, bot, diagrams, review
 from .engine import BOXES, BOXES_MAJORITY, DotsAndBoxes
 
 
@@ -44,6 +44,7 @@ SPEC = register(
         board=board,
         board_words=BOARD_WORDS,
         bot=bot,
+        review=review,
         export_move=export_move,
         # the site's matches end at a majority of boxes (the replay's default is off)
         export_params={"majority_end": True},

@@ -85,15 +85,21 @@ def _board(state: Any) -> tuple[Any, Any]:
     return points, counters
 
 
-def search(state: Any, budget_s: float, rng: random.Random, max_playouts: int = 0) -> tuple[int, dict[str, float]]:
+def search(
+    state: Any, budget_s: float, rng: random.Random, max_playouts: int = 0, komi: int = KOMI
+) -> tuple[int, dict[str, float]]:
     """(action, statistics) of the C search for the player to move.
 
-    Raises RuntimeError when the extension is missing or no move exists."""
+    ``statistics``: playouts, win_rate (of the chosen move's playouts, for the player to
+    move), nodes, score_change (the mover's mean gain over the playouts). ``komi=0``: a
+    playout is won by the side ahead at its end (the review's win rate) rather than by the
+    side that gained from now on (the player's). Raises RuntimeError when the extension is
+    missing or no move exists."""
     if lib is None:
         raise RuntimeError("the compiled Kropki search is not built")
     game = state.game
     points, counters = _board(state)
-    params = ffi.new("double[7]", [*SEARCH_PARAMS, MARGIN, KOMI])
+    params = ffi.new("double[7]", [*SEARCH_PARAMS, MARGIN, komi])
     stats = ffi.new("double[4]")
     pos = lib.kf_search(
         game.width,

@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register
 
-from . import board, bot, diagrams
+from . import board, bot, diagrams, review
 from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, SCORE, Kropki
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -72,6 +72,8 @@ SPEC = register(
         board=board,
         board_words=BOARD_WORDS,
         bot=bot,
+        review=review,
+        explain_move=review.explain,
         export_move=export_move,
         sgf_moves=sgf_moves,
         diagrams=tuple(diagrams.DIAGRAMS),

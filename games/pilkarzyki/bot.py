@@ -135,21 +135,26 @@ class Searcher:
 LAST_SEARCH: dict[str, int] = {}
 
 
-def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> Path:
+def search_turns(board: Board, budget_s: float, max_depth: int = 12) -> tuple[Path, int | None]:
+    """trudny's search: (the best turn's path, its value for the player to move), iterative
+    deepening over whole turns until ``budget_s`` or ``max_depth``. The value is None when
+    no search was needed (a goal this turn, no turn left, a single turn); a value beyond
+    ``WIN // 2`` is a forced win (``WIN - value`` turns ahead), below ``-WIN // 2`` a loss."""
     LAST_SEARCH.clear()
     deadline = time.perf_counter() + budget_s
     quiet, win, loss = board.expand()
     if win is not None:
-        return win
+        return win, WIN
     if not quiet:
-        return loss or board.free(board.ball)[:1]
+        return (loss or board.free(board.ball)[:1]), -WIN
     if len(quiet) == 1:
-        return quiet[0][2]
+        return quiet[0][2], None
     searcher = Searcher(board, deadline)
     ends = searcher.ordered(quiet, None)
     best = ends[0]
+    value: int | None = None
     depth = 1
-    while depth <= 12:
+    while depth <= max_depth:
         scores: dict[int, int] = {}
         try:
             alpha = -2 * WIN
@@ -170,14 +175,20 @@ def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> Path:
             # it at this depth before time ran out is the better choice.
             if ends[0][1] in scores and best_now is not ends[0]:
                 best = best_now
+                value = scores[best_now[1]]
             break
         best = best_now
+        value = alpha
         LAST_SEARCH.update(depth=depth, nodes=searcher.nodes, ends=len(ends))
         if alpha >= WIN // 2 or alpha <= -WIN // 2:
             break  # a proven win, or every end proven lost
         ends = [best_now, *sorted((e for e in ends if e is not best_now), key=lambda e: -scores[e[1]])]
         depth += 1
-    return best[2]
+    return best[2], value
+
+
+def choose_trudny(board: Board, budget_s: float, rng: random.Random) -> Path:
+    return search_turns(board, budget_s)[0]
 
 
 # -- sredni and latwy -------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register, worded
 
-from . import board, bot, diagrams
+from . import board, bot, diagrams, review
 from .engine import DIRECTION_NAMES, GOAL, NOT_A_GOAL_ENTRY, OWN_GOAL, STUCK, Pilkarzyki
 
 # The words of the board (games/pilkarzyki/board.py, games/pilkarzyki/static/board_patch.js) beyond the
@@ -69,6 +69,7 @@ SPEC = register(
         board=board,
         board_words=BOARD_WORDS,
         bot=bot,
+        review=review,
         export_move=export_move,
         diagrams=tuple(diagrams.DIAGRAMS),
         home_picture=diagrams.HOME_PICTURE,

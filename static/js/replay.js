@@ -1,7 +1,10 @@
 /* Replay of a finished match on its record page (/partia/<id>/zapis/).
  * Steps with the buttons, the slider and the arrow keys (Home/End too).
- * Each board comes from the frame endpoint (JSON {ply, svg, move, scores})
+ * Each board comes from the frame endpoint (JSON {ply, svg, move, scores, explain})
  * and is kept; the neighbours are fetched ahead so stepping feels instant.
+ * With the computer's analysis (json_script "analysis-data"): each move's assessment,
+ * the better move on the board (the frame endpoint's ?lepszy=1), and "n" for the next
+ * inaccuracy, mistake or blunder. A click on a mark of the evaluation curve goes there.
  * No inline script: the configuration is a json_script block. */
 (function () {
   "use strict";
@@ -24,23 +27,32 @@
     var cache = new Map();
     var current = total;
     var wanted = total;
-    cache.set(total, board.innerHTML);
+    var explain = root.querySelector("[data-testid='replay-explain']");
+    var reviewEl = document.getElementById("analysis-data");
+    var review = reviewEl ? JSON.parse(reviewEl.textContent) : null;
+    var reviewText = root.querySelector("[data-testid='replay-review-text']");
+    var betterButton = root.querySelector("[data-review='better']");
+    var showingBetter = false;
+    var FLAGGED = { inaccuracy: true, mistake: true, blunder: true };
 
-    function frameUrl(ply) {
-      return config.frameUrl.replace(/0\/$/, ply + "/");
+    function frameUrl(ply, better) {
+      return config.frameUrl.replace(/0\/$/, ply + "/") + (better ? "?lepszy=1" : "");
+    }
+
+    function fetchFrame(ply, better) {
+      return fetch(frameUrl(ply, better), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.json();
+        });
     }
 
     function load(ply) {
       if (cache.has(ply)) return Promise.resolve(cache.get(ply));
-      return fetch(frameUrl(ply), { headers: { Accept: "application/json" }, credentials: "same-origin" })
-        .then(function (r) {
-          if (!r.ok) throw new Error("HTTP " + r.status);
-          return r.json();
-        })
-        .then(function (data) {
-          cache.set(ply, data.svg);
-          return data.svg;
-        });
+      return fetchFrame(ply, false).then(function (data) {
+        cache.set(ply, data);
+        return data;
+      });
     }
 
     function describe(ply) {
@@ -52,9 +64,32 @@
       return text;
     }
 
-    function paint(ply, svg) {
-      board.innerHTML = svg;
+    function describeReview(ply) {
+      if (!review || !reviewText) return;
+      showingBetter = false;
+      if (betterButton) {
+        betterButton.textContent = review.showBetter;
+        betterButton.hidden = !(ply > 0 && review.better[ply - 1]);
+      }
+      if (ply === 0) {
+        reviewText.textContent = "";
+        return;
+      }
+      var cls = review.classes[ply - 1];
+      var text = FLAGGED[cls]
+        ? format(review.dropText, { "class": review.words[cls], drop: review.drops[ply - 1] }).replace("%%", "%")
+        : review.words[cls];
+      if (review.better[ply - 1]) text += " " + format(review.betterText, { move: review.better[ply - 1] });
+      reviewText.textContent = text;
+      reviewText.dataset.cls = cls;
+    }
+
+    function paint(ply, data) {
+      board.innerHTML = data.svg;
       board.setAttribute("data-ply", String(ply));
+      board.removeAttribute("data-better");
+      if (explain) explain.textContent = data.explain || "";
+      describeReview(ply);
       current = ply;
       slider.value = String(ply);
       position.textContent = describe(ply);
@@ -71,8 +106,8 @@
       wanted = ply;
       slider.value = String(ply);
       load(ply).then(
-        function (svg) {
-          if (wanted === ply) paint(ply, svg); // a later request wins
+        function (data) {
+          if (wanted === ply) paint(ply, data); // a later request wins
           if (ply + 1 <= total) load(ply + 1).catch(function () {});
           if (ply - 1 >= 0) load(ply - 1).catch(function () {});
         },
@@ -81,6 +116,52 @@
         }
       );
     }
+
+    function nextMistake() {
+      if (!review) return;
+      for (var p = wanted + 1; p <= total; p++) {
+        if (FLAGGED[review.classes[p - 1]]) {
+          show(p);
+          return;
+        }
+      }
+      if (reviewText) reviewText.textContent = review.noMore;
+    }
+
+    function toggleBetter() {
+      if (!review || current === 0) return;
+      var ply = current;
+      if (showingBetter) {
+        paint(ply, cache.get(ply));
+        return;
+      }
+      fetchFrame(ply, true).then(
+        function (data) {
+          if (current !== ply) return;
+          board.innerHTML = data.svg;
+          board.setAttribute("data-better", "1");
+          showingBetter = true;
+          betterButton.textContent = review.showPlayed;
+        },
+        function () {
+          position.textContent = config.error;
+        }
+      );
+    }
+
+    document.addEventListener("click", function (event) {
+      var reviewButton = event.target.closest("button[data-review]");
+      if (reviewButton) {
+        if (reviewButton.getAttribute("data-review") === "next") nextMistake();
+        else toggleBetter();
+        return;
+      }
+      var mark = event.target.closest && event.target.closest(".eval-mark[data-ply]");
+      if (mark) {
+        show(parseInt(mark.getAttribute("data-ply"), 10));
+        root.scrollIntoView({ block: "nearest" });
+      }
+    });
 
     root.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-replay]");
@@ -100,7 +181,10 @@
       if (target === slider) return; // the slider steps itself and fires "input"
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       var step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-      if (step) {
+      if (event.key === "n" && review) {
+        event.preventDefault();
+        nextMistake();
+      } else if (step) {
         event.preventDefault();
         show(wanted + step);
       } else if (event.key === "Home" && root.contains(target)) {
@@ -111,7 +195,14 @@
         show(total);
       }
     });
-    paint(current, cache.get(current));
+    var last = { svg: board.innerHTML };
+    cache.set(total, last);
+    paint(current, last);
+    // The final position's explanation (a capture with the last move) comes with its frame.
+    if (total > 0) fetchFrame(total, false).then(function (data) {
+      cache.set(total, data);
+      if (current === total && explain) explain.textContent = data.explain || "";
+    }, function () {});
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -65,7 +65,8 @@
       case "challenge_cancelled": finished(frame.id, T.cancelled, "cancelled"); break;
       case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
       case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
-      default: break;
+      // Frames for one page's own script (an analysis' progress: static/js/analysis.js).
+      default: document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame })); break;
     }
   }
 

@@ -47,7 +47,7 @@ pytestmark = pytest.mark.slow
 
 MOVE_SECONDS = 8
 GRACE_SECONDS = 2
-PARTS = ["redis", "web", "sweeper", "clock-worker", "worker", "beat"]
+PARTS = ["redis", "web", "sweeper", "clock-worker", "worker", "analysis-worker", "beat"]
 
 MATCH_STATE = "SELECT status, end_reason, ply, turn_deadline, finished_at FROM games_match WHERE id = {}"
 
@@ -198,8 +198,8 @@ def all_parts_alive(health: dict | None, new_pid_of: tuple[str, int] | None = No
     parts = health["parts"]
     if part in ("beat", "sweeper"):
         return parts[part]["pid"] != old
-    if part in ("clock-worker", "worker"):
-        queue = "clock" if part == "clock-worker" else "bots"
+    if part in ("clock-worker", "worker", "analysis-worker"):
+        queue = {"clock-worker": "clock", "worker": "bots", "analysis-worker": "analysis"}[part]
         return any(
             queue in w["queues"] and w["pid"] != old for w in parts["workers"].values() if w["seen_seconds_ago"] < 2.5
         )

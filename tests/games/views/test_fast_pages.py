@@ -98,8 +98,9 @@ def test_a_repeat_view_of_a_long_record_draws_nothing_and_shows_the_same_page(
     first = page(client.get(url))
     assert len(renders) == 1 and 'data-testid="rating-after-pink"' in first
     # the match and its chat, a page of each room (players may still write for CHAT_CLOSE_MINUTES
-    # after the end, so it is read each time until then); its board, moves and rating changes are cached
-    with django_assert_num_queries(3):
+    # after the end, so it is read each time until then), its computer analysis; its board, moves and
+    # rating changes are cached
+    with django_assert_num_queries(4):
         again = page(client.get(url))
     assert len(renders) == 1
     assert again == first and move_list(again).count("<li") == match.ply == 9

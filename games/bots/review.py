@@ -1,0 +1,140 @@
+"""Computer review of a finished game: an evaluation of every position, each move classified.
+
+No Django: a game's reviewer (``games/<slug>/review.py``, named by its GameSpec's
+``review``) evaluates one position for the player to move; ``analyse`` walks the
+game's history, turns every evaluation into pink's expected result (1 win, ½ draw,
+0 loss), and classifies each move by what it cost its player:
+
+    drop = the mover's expected result before the move − after it (never below 0)
+
+=====================  ==================================================
+``best``               the move the reviewer would play (or one as good)
+``good``               drop < INACCURACY
+``inaccuracy``         INACCURACY ≤ drop < MISTAKE
+``mistake``            MISTAKE ≤ drop < BLUNDER
+``blunder``            drop ≥ BLUNDER
+=====================  ==================================================
+
+The thresholds are lichess' (0.1, 0.2, 0.3 on its −1…1 winning-chances scale),
+on the 0…1 scale of an expected result, with the blunder raised so that an exact
+win given up for a draw (½) is a blunder and a noisy estimate's wobble is not.
+A player's accuracy is the mean over their moves of lichess' per-move formula,
+``103.1668 · e^(−0.04354 · 100 · drop) − 3.1669``, clamped to 0…100.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+INACCURACY = 0.05
+MISTAKE = 0.10
+BLUNDER = 0.20
+# A move whose drop is below this is as good as the reviewer's own choice.
+EQUAL = 0.01
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One position, for the player to move."""
+
+    expected: float  # 0 (lost) ... 1 (won); a draw is 0.5
+    best: int | None  # the action the reviewer would play there; None at the end of the game
+    exact: bool = False  # a proven value (a solver's), not an estimate
+    # What the number means in the game's own terms, for the page: {"win_in": 7} (plies),
+    # {"loss_in": 4}, {"draw": True}, {"lead": 2.5} (expected points ahead)...
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class Reviewer(Protocol):
+    """A game's evaluator (``games/<slug>/review.py``)."""
+
+    VERSION: str  # changes whenever its figures would: stored analyses of older versions are redone
+
+    def evaluator(self, game: Any) -> Callable[[Any, int], Evaluation]:
+        """A function evaluating ``(state, ply)`` of ``game``; it may keep tables between positions."""
+        ...
+
+
+def sigmoid(value: float, scale: float) -> float:
+    """An estimate's value (points, margins) as an expected result."""
+    return 1.0 / (1.0 + math.exp(-value / scale))
+
+
+def finished(state: Any) -> Evaluation:
+    """The end of the game, from pink's side (player 1)."""
+    outcome = state.outcome()
+    winner = outcome.winner if outcome is not None else None
+    return Evaluation(expected=1.0 if winner == 1 else 0.0 if winner == 2 else 0.5, best=None, exact=True)
+
+
+def classify(drop: float, played_best: bool) -> str:
+    if played_best or drop < EQUAL:
+        return "best"
+    if drop < INACCURACY:
+        return "good"
+    if drop < MISTAKE:
+        return "inaccuracy"
+    if drop < BLUNDER:
+        return "mistake"
+    return "blunder"
+
+
+def move_accuracy(drop: float) -> float:
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * drop) - 3.1669))
+
+
+def analyse(
+    game: Any, history: list[int], reviewer: Reviewer, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """Every position of the game ``history`` evaluated, every move classified.
+
+    Returns ``{"positions": [{"pink": expected for pink, "exact", "best", "detail"}, ...]``
+    (one more than the moves: the start first), ``"moves": [{"ply", "player", "drop", "class",
+    "best"}, ...]``, ``"accuracy": {"1": ..., "2": ...}`` and ``"counts"`` per player and class.
+    ``progress(done, total)`` is called after each position."""
+    evaluate = reviewer.evaluator(game)
+    state = game.new_initial_state()
+    total = len(history) + 1
+    positions: list[dict[str, Any]] = []
+    movers: list[int | None] = []
+    for ply in range(total):
+        if state.is_terminal():
+            ev = finished(state)
+            mover = None
+            pink = ev.expected
+        else:
+            mover = state.current_player()
+            ev = evaluate(state, ply)
+            pink = ev.expected if mover == 1 else 1.0 - ev.expected
+        positions.append({"pink": round(pink, 4), "exact": ev.exact, "best": ev.best, "detail": ev.detail})
+        movers.append(mover)
+        if progress is not None:
+            progress(ply + 1, total)
+        if ply < len(history):
+            state.apply_action(history[ply])
+    moves: list[dict[str, Any]] = []
+    drops: dict[int, list[float]] = {1: [], 2: []}
+    counts: dict[str, dict[str, int]] = {side: dict.fromkeys(CLASSES, 0) for side in ("1", "2")}
+    for ply, action in enumerate(history, start=1):
+        mover = movers[ply - 1]
+        if mover is None:  # cannot happen for a legal history: a move is made only before the end
+            continue
+        before, after = positions[ply - 1]["pink"], positions[ply]["pink"]
+        drop = max(0.0, before - after if mover == 1 else after - before)
+        best = positions[ply - 1]["best"]
+        kind = classify(drop, best == action)
+        drops[mover].append(drop)
+        counts[str(mover)][kind] += 1
+        moves.append({"ply": ply, "player": mover, "drop": round(drop, 4), "class": kind, "best": best})
+    accuracy = {
+        str(side): round(sum(move_accuracy(d) for d in side_drops) / len(side_drops), 1) if side_drops else None
+        for side, side_drops in drops.items()
+    }
+    return {"positions": positions, "moves": moves, "accuracy": accuracy, "counts": counts}
+
+
+__all__ = ["CLASSES", "Evaluation", "Reviewer", "analyse", "asdict", "classify", "finished", "sigmoid"]

@@ -1,0 +1,152 @@
+"""The computer's review on the record page: the evaluation curve (SVG), the words for each move.
+
+The curve is drawn by the server like the rating chart (ratings/charts.py): pink's expected
+result after each move, from 0 % (blue wins) to 100 % (pink wins), the moves classified
+as inaccuracy, mistake or blunder marked on it; the page adds the same figures as a table
+for screen readers. Styling comes from classes (static/css/ranked.css).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games import catalogue
+from games.display.snapshot import move_words
+
+WIDTH, HEIGHT = 640, 200
+LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+
+
+def class_words() -> dict[str, str]:
+    return {
+        "best": pgettext("analysis", "best move"),
+        "good": pgettext("analysis", "good move"),
+        "inaccuracy": pgettext("analysis", "inaccuracy"),
+        "mistake": pgettext("analysis", "mistake"),
+        "blunder": pgettext("analysis", "blunder"),
+    }
+
+
+def percent(value: float) -> int:
+    return round(100 * value)
+
+
+def curve_svg(result: dict[str, Any], *, chart_id: str = "eval") -> str:
+    """The evaluation curve of an analysis ``result`` (games.bots.review.analyse)."""
+    positions = result["positions"]
+    moves = result["moves"]
+    n = len(positions)
+    cid = escape(chart_id, quote=True)
+    title = _("Evaluation after each move")
+    flagged = sum(1 for m in moves if m["class"] in FLAGGED)
+    desc = _(
+        "Pink's chances from 0 %% (blue wins) to 100 %% (pink wins) over %(moves)s moves;"
+        " %(flagged)s moves marked as inaccuracies, mistakes or blunders."
+    ) % {"moves": n - 1, "flagged": flagged}
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - v)
+
+    parts = [
+        f'<svg class="eval-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="{cid}-title {cid}-desc" xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="{cid}-title">{escape(title)}</title><desc id="{cid}-desc">{escape(desc)}</desc>',
+        '<g class="chart-grid">',
+    ]
+    for tick in (0.0, 0.5, 1.0):
+        ty = y(tick)
+        parts.append(f'<line x1="{LEFT}" y1="{ty:.1f}" x2="{WIDTH - RIGHT}" y2="{ty:.1f}"/>')
+        parts.append(
+            f'<text class="chart-label" x="{LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end">{percent(tick)} %</text>'
+        )
+    parts.append("</g>")
+    parts.append(
+        f'<text class="chart-label" x="{LEFT}" y="{HEIGHT - 8}" text-anchor="start">0</text>'
+        f'<text class="chart-label" x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">{n - 1}</text>'
+    )
+    coords = " ".join(f"{x(i):.1f},{y(p['pink']):.1f}" for i, p in enumerate(positions))
+    area = f"{x(0):.1f},{y(0.5):.1f} {coords} {x(n - 1):.1f},{y(0.5):.1f}"
+    parts.append(f'<polygon class="eval-area" points="{area}"/>')
+    parts.append(f'<polyline class="chart-line eval-line" points="{coords}" fill="none"/>')
+    for move in moves:
+        if move["class"] in FLAGGED:
+            ply = move["ply"]
+            parts.append(
+                f'<circle class="eval-mark eval-{move["class"]}" data-ply="{ply}" '
+                f'cx="{x(ply):.1f}" cy="{y(positions[ply]["pink"]):.1f}" r="4"/>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def value_words(position: dict[str, Any]) -> str:
+    """What the reviewer said of a position in the game's terms (the table's last column)."""
+    detail = position.get("detail") or {}
+    if "win_in" in detail:
+        return _("win in %(n)s moves") % {"n": detail["win_in"]}
+    if "loss_in" in detail:
+        return _("loss in %(n)s moves") % {"n": detail["loss_in"]}
+    if "win_in_turns" in detail:
+        return _("a goal in %(n)s turns") % {"n": detail["win_in_turns"]}
+    if "loss_in_turns" in detail:
+        return _("a goal conceded in %(n)s turns") % {"n": detail["loss_in_turns"]}
+    if detail.get("draw"):
+        return _("draw")
+    if "lead" in detail:
+        return _("expected lead %(lead)s") % {"lead": detail["lead"]}
+    if "margin" in detail:
+        return _("expected margin %(margin)s") % {"margin": detail["margin"]}
+    return ""
+
+
+def analysis_context(match: Any, analysis: Any) -> dict[str, Any]:
+    """The template's figures of a finished review: rows per move, accuracy, the curve."""
+    result = analysis.result
+    game = catalogue.variant(match.variant).game()
+    words = class_words()
+    notation = move_words(game, list(match.history), {})
+    best_words = [move_words(game, [m["best"]], {})[0] if m["best"] is not None else "" for m in result["moves"]]
+    rows = []
+    for move, best in zip(result["moves"], best_words, strict=True):
+        ply = move["ply"]
+        rows.append(
+            {
+                "ply": ply,
+                "player": move["player"],
+                "move": notation[ply - 1],
+                "class": move["class"],
+                "class_words": words[move["class"]],
+                "drop": percent(move["drop"]),
+                "pink": percent(result["positions"][ply]["pink"]),
+                "value": value_words(result["positions"][ply]),
+                "better": best if move["class"] in FLAGGED else "",
+            }
+        )
+    script = {
+        "classes": [m["class"] for m in result["moves"]],
+        "words": words,
+        "better": [row["better"] for row in rows],
+        "drops": [row["drop"] for row in rows],
+        "pink": [percent(p["pink"]) for p in result["positions"]],
+        "betterText": _("Better: %(move)s"),
+        "dropText": _("%(class)s (−%(drop)s %% for the mover)"),
+        "showBetter": _("Show the better move"),
+        "showPlayed": _("Show the move played"),
+        "noMore": _("No more mistakes after this move."),
+    }
+    return {
+        "rows": rows,
+        "accuracy": result["accuracy"],
+        "counts": result["counts"],
+        "svg": curve_svg(result),
+        "script": script,
+    }

@@ -1,0 +1,43 @@
+"""Piłkarzyki's review: trudny's alpha-beta over whole turns, for a fixed time a position.
+
+Each position (every step, a bounce's too) gets the search's value for the player to
+move: a forced goal found within the depth reached is exact (won or lost, in so many
+turns); otherwise the evaluation (the ball's distance to the goals, about 20 a row) is
+turned into an expected result by a logistic curve of scale ``SCALE``. The better move
+is the first step of the best turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.bots.review import Evaluation, sigmoid
+
+from . import bot
+from .bot_board import WIN, Board
+
+VERSION = "pilkarzyki-ab-1"
+BUDGET_S = 0.25
+MAX_DEPTH = 8
+SCALE = 60.0  # three rows nearer the opponent's goal than the own: about 73 %
+
+
+# bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
+BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [("pilkarzyki", {}, None, 60.0)]
+
+
+def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
+    def evaluate(state: Any, ply: int) -> Evaluation:
+        board = Board.from_history(list(state.history))
+        path, value = bot.search_turns(board, BUDGET_S, MAX_DEPTH)
+        best = int(path[0])
+        if value is None:
+            value = board.evaluate()
+        if value >= WIN // 2:
+            return Evaluation(expected=1.0, best=best, exact=True, detail={"win_in_turns": WIN - value})
+        if value <= -WIN // 2:
+            return Evaluation(expected=0.0, best=best, exact=True, detail={"loss_in_turns": WIN + value})
+        return Evaluation(expected=sigmoid(value, SCALE), best=best, detail={"value": value})
+
+    return evaluate

@@ -1,0 +1,203 @@
+"""The computer's review of finished matches ("Analiza komputerowa"): asking, running, progress.
+
+A visitor with an account asks on the record page (``analysis_request``); the row is
+written and one task sent to the ``analysis`` queue, which has a worker of its own (one
+process: a review never delays a computer move or a clock). ``analysis_run`` evaluates
+every position with the game's reviewer (``games.bots.review.analyse``), writes the
+progress as it goes and sends it to the asker's site sockets (frame ``analysis``,
+docs/protocol.md), and stores the result once: asking again for a match reviewed by the
+same reviewer version gets the stored review.
+
+Fair and bounded: one review a user at a time, ``ANALYSES_PER_DAY`` a day, guests cannot
+ask. A review that fails says so and may be asked again; one whose worker died (queued or
+running for ``ANALYSIS_STALE_MINUTES`` without progress) counts as failed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import catalogue, tasknames
+from games.bots.review import analyse
+from games.errors import MatchError
+from games.live import transport
+from games.models import Analysis, Match
+
+from .publisher import send_now
+
+log = logging.getLogger(__name__)
+
+ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+PROGRESS_EVERY_S = 0.5  # progress rows and frames at most this often
+
+
+def reviewer_version(variant: str) -> str | None:
+    """The version of the variant's reviewer, or None for a game with no review."""
+    review = catalogue.variant(variant).game_spec.review
+    return review.VERSION if review is not None else None
+
+
+def _stale(analysis: Analysis) -> bool:
+    if analysis.status not in ACTIVE:
+        return False
+    since = analysis.started_at or analysis.requested_at
+    return since < timezone.now() - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES)
+
+
+def analysis_for(match: Match) -> Analysis | None:
+    """The match's review by its game's current reviewer, if anyone asked (a stale one reads
+    as failed, so it can be asked again)."""
+    version = reviewer_version(match.variant)
+    if version is None:
+        return None
+    analysis = Analysis.objects.filter(match=match, version=version).first()
+    if analysis is not None and _stale(analysis):
+        analysis.status = Analysis.Status.FAILED
+        analysis.error = "stale"
+    return analysis
+
+
+def queue_position(analysis: Analysis) -> int:
+    """1 for the next review to run (or the one running), 2 for the one after it..."""
+    if analysis.status != Analysis.Status.QUEUED:
+        return 0
+    return (
+        Analysis.objects.filter(status=Analysis.Status.QUEUED, requested_at__lt=analysis.requested_at).count()
+        + Analysis.objects.filter(status=Analysis.Status.RUNNING).count()
+        + 1
+    )
+
+
+def analysis_request(user: Any, match_id: int) -> Analysis:
+    """Ask for the review of finished match ``match_id`` as ``user``.
+
+    Returns the match's review row (the stored one when it exists: no cap is spent).
+    Raises MatchError: ``analysis_guest`` (no account), ``analysis_not_finished``,
+    ``analysis_unavailable`` (the game has no reviewer), ``analysis_busy`` (the user's own
+    review of another match is still queued or running), ``analysis_daily_cap``."""
+    if not user.is_authenticated or getattr(user, "is_guest", False):
+        raise MatchError("analysis_guest")
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.is_active:
+        raise MatchError("analysis_not_finished")
+    version = reviewer_version(match.variant)
+    if version is None:
+        raise MatchError("analysis_unavailable")
+    with transaction.atomic():
+        existing = Analysis.objects.select_for_update().filter(match=match, version=version).first()
+        if existing is not None and existing.status == Analysis.Status.DONE:
+            return existing
+        if existing is not None and existing.status in ACTIVE and not _stale(existing):
+            return existing
+        _check_limits(user, exclude=existing)
+        now = timezone.now()
+        if existing is None:
+            try:
+                with transaction.atomic():
+                    analysis = Analysis.objects.create(
+                        match=match, version=version, requested_by=user, requested_at=now
+                    )
+            except IntegrityError:  # asked at the same moment by someone else: theirs it is
+                return Analysis.objects.get(match=match, version=version)
+        else:
+            analysis = existing
+            analysis.status = Analysis.Status.QUEUED
+            analysis.requested_by = user
+            analysis.requested_at = now
+            analysis.started_at = analysis.finished_at = None
+            analysis.done = analysis.total = 0
+            analysis.error = ""
+            analysis.result = None
+            analysis.save()
+        analysis_id = analysis.pk
+        transaction.on_commit(lambda: send_now(tasknames.ANALYSE_MATCH, (analysis_id,)))
+    return analysis
+
+
+def _check_limits(user: Any, exclude: Analysis | None) -> None:
+    mine = Analysis.objects.filter(requested_by=user)
+    if exclude is not None:
+        mine = mine.exclude(pk=exclude.pk)
+    for other in mine.filter(status__in=ACTIVE):
+        if not _stale(other):
+            raise MatchError("analysis_busy")
+    since = timezone.now() - timedelta(days=1)
+    if mine.filter(requested_at__gte=since).count() >= settings.ANALYSES_PER_DAY:
+        raise MatchError("analysis_daily_cap")
+
+
+def progress_frame(analysis: Analysis) -> dict[str, Any]:
+    return {
+        "type": "analysis",
+        "match": analysis.match_id,
+        "status": analysis.status,
+        "done": analysis.done,
+        "total": analysis.total,
+        "queue": queue_position(analysis),
+    }
+
+
+def _tell(analysis: Analysis) -> None:
+    if analysis.requested_by_id is not None:
+        frame = progress_frame(analysis)
+        user_id = analysis.requested_by_id
+        transaction.on_commit(lambda: transport.send_to_site_user(user_id, frame))
+
+
+def analysis_run(analysis_id: int) -> bool:
+    """Run the queued review ``analysis_id`` (the ``analysis`` worker). False when there was
+    nothing to do (done, running elsewhere, gone)."""
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().select_related("match").filter(pk=analysis_id).first()
+        if analysis is None or analysis.status == Analysis.Status.DONE:
+            return False
+        if analysis.status == Analysis.Status.RUNNING and not _stale(analysis):
+            return False
+        match = analysis.match
+        analysis.status = Analysis.Status.RUNNING
+        analysis.started_at = timezone.now()
+        analysis.done = 0
+        analysis.total = len(match.history) + 1
+        analysis.save(update_fields=["status", "started_at", "done", "total"])
+        _tell(analysis)
+    spec = catalogue.variant(match.variant).game_spec
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_EVERY_S and done < total:
+            return
+        last[0] = now
+        with transaction.atomic():
+            Analysis.objects.filter(pk=analysis_id).update(done=done)
+            analysis.done = done
+            _tell(analysis)
+
+    try:
+        if spec.review is None:
+            raise RuntimeError("the game has no reviewer")
+        result = analyse(catalogue.variant(match.variant).game(), list(match.history), spec.review, progress)
+    except Exception as exc:
+        log.exception("analysis %s of match %s failed", analysis_id, match.pk)
+        with transaction.atomic():
+            analysis.status = Analysis.Status.FAILED
+            analysis.error = str(exc)[:200]
+            analysis.finished_at = timezone.now()
+            analysis.save(update_fields=["status", "error", "finished_at"])
+            _tell(analysis)
+        return False
+    with transaction.atomic():
+        analysis.status = Analysis.Status.DONE
+        analysis.result = result
+        analysis.done = analysis.total
+        analysis.finished_at = timezone.now()
+        analysis.save(update_fields=["status", "result", "done", "finished_at"])
+        _tell(analysis)
+    return True

@@ -1,0 +1,297 @@
+"""The computer's review of finished matches (issue 28): the evaluation and classification of
+scripted games with known blunders in each game, the service's bounds (guests, one at a time,
+the daily cap, a stored review reused, a failed one asked again) and the record page."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.bots.review import BLUNDER, MISTAKE, analyse, classify
+from games.dots_and_boxes import bot as dab_bot
+from games.dots_and_boxes import review as dab_review
+from games.engine import GAMES
+from games.errors import MatchError
+from games.kropki import review as kropki_review
+from games.models import Analysis, Match
+from games.pilkarzyki import review as pilkarzyki_review
+from games.pilkarzyki.bot_board import Board
+from games.play.analysis import analysis_request, analysis_run, queue_position
+
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+
+
+def kropki_xy(x: int, y: int) -> int:
+    return y * 10 + x
+
+
+# Pink closes in on blue's dot at e5 (4,4); blue plays in the corners and leaves it to be taken.
+KROPKI_DOT_LEFT = [
+    kropki_xy(4, 3),
+    kropki_xy(4, 4),
+    kropki_xy(3, 4),
+    kropki_xy(0, 0),
+    kropki_xy(5, 4),
+    kropki_xy(9, 9),  # ply 6: blue leaves (4,5) to pink: a dot lost
+    kropki_xy(4, 5),  # ply 7: pink surrounds it
+    kropki_xy(8, 8),
+]
+
+
+def test_classes_follow_the_documented_thresholds():
+    assert classify(0.0, False) == "best"
+    assert classify(0.3, True) == "best"
+    assert classify(0.03, False) == "good"
+    assert classify(0.07, False) == "inaccuracy"
+    assert classify(MISTAKE, False) == "mistake"
+    assert classify(BLUNDER, False) == "blunder"
+
+
+def test_kropki_a_dot_left_to_be_captured_is_marked_and_the_better_move_saves_it():
+    game = GAMES["kropki"](width=10, height=10)
+    result = analyse(game, KROPKI_DOT_LEFT, kropki_review)
+    assert len(result["positions"]) == len(KROPKI_DOT_LEFT) + 1
+    left = result["moves"][5]
+    assert left["player"] == 2
+    assert left["class"] in ("mistake", "blunder"), left
+    assert left["best"] == kropki_xy(4, 5)  # blue should have taken the point itself
+    # deterministic by seed: the same game, the same figures
+    assert analyse(game, KROPKI_DOT_LEFT, kropki_review)["positions"] == result["positions"]
+
+
+def test_kropki_a_capture_is_explained_by_the_dots_it_took():
+    game = GAMES["kropki"](width=10, height=10)
+    state = game.new_initial_state()
+    for action in KROPKI_DOT_LEFT[:6]:
+        assert kropki_review.explain(state.apply_action(action)) is None
+    assert kropki_review.explain(state.apply_action(KROPKI_DOT_LEFT[6])) == {"highlight": [[4, 4]], "taken": 1}
+
+
+def _dab_late_position(seed: int) -> tuple[Any, list[int]]:
+    """A Kropki i kwadraty game played by sredni until few segments are left (the exact zone)."""
+    game = GAMES["dots_and_boxes"](rows=5, cols=5)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while len(dab_bot.undrawn(*dab_bot._drawn_of(state))) > 20 and not state.is_terminal():
+        state.apply_action(dab_bot.choose(state, "sredni", rng))
+    return game, list(state.history)
+
+
+def test_dots_and_boxes_a_chain_given_away_is_a_blunder(monkeypatch):
+    # The opening's estimates are not what is tested here: few playouts keep the test quick.
+    monkeypatch.setattr(dab_review, "ROLLOUTS", 4)
+    for seed in range(40):
+        game, history = _dab_late_position(seed)
+        state = game.state_from_history(history)
+        geo, drawn = dab_bot._drawn_of(state)
+        safe = [s for s in dab_bot.undrawn(geo, drawn) if dab_bot.is_safe(geo, drawn, s)]
+        if dab_bot.capture_moves(geo, drawn):
+            continue
+        # Hand the opponent a chain (a third side) that turns a won game into a lost one:
+        # exact values must show it.
+        solver = dab_bot.Solver(geo, float("inf"))
+        value, _best = solver.best_moves(drawn)
+        gifts = []
+        for seg in dab_bot.undrawn(geo, drawn):
+            if seg in safe:
+                continue
+            after = -solver.value(drawn | (1 << seg), -999, 999)
+            gifts.append((after, seg))
+        pink, blue = state.scores()
+        mover = state.current_player()
+        ahead = pink - blue if mover == 1 else blue - pink
+        losing = [seg for after, seg in gifts if ahead + value > 0 and ahead + after < 0]
+        if not losing:
+            continue
+        result = analyse(game, [*history, losing[0]], dab_review)
+        move = result["moves"][-1]
+        assert result["positions"][len(history)]["exact"]
+        assert move["class"] == "blunder", move
+        assert move["drop"] == 1.0
+        return
+    pytest.fail("no seeded game reached a losing gift")
+
+
+def test_pilkarzyki_a_step_that_allows_an_own_goal_is_marked(monkeypatch):
+    # A goal next turn is found at depth 2: a short budget a position keeps the test quick.
+    monkeypatch.setattr(pilkarzyki_review, "BUDGET_S", 0.03)
+    game = GAMES["pilkarzyki"]()
+    rng = random.Random(7)
+    for _ in range(60):
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history) < 200:
+            mover = state.current_player()
+            legal = state.legal_actions()
+            before = Board.from_history(list(state.history))
+            quiet, win, _loss = before.expand()
+            if win is None and quiet:
+                # A step that ends the turn and lets the opponent score at once, while a turn
+                # that does not exists (checked by the engine-level expansion).
+                for action in legal:
+                    after_state = state.clone()
+                    after_state.apply_action(action)
+                    if after_state.is_terminal() or after_state.current_player() == mover:
+                        continue
+                    _q, opponent_win, _l = Board.from_history(list(after_state.history)).expand()
+                    if opponent_win is None:
+                        continue
+                    history = [*state.history, action]
+                    result = analyse(game, history, pilkarzyki_review)
+                    before_value = result["positions"][-2]["pink"]
+                    mover_before = before_value if mover == 1 else 1 - before_value
+                    if mover_before < 0.5:
+                        continue  # already lost: nothing to give away
+                    move = result["moves"][-1]
+                    assert move["class"] == "blunder", move
+                    assert result["positions"][-1]["exact"]
+                    return
+            state.apply_action(rng.choice(legal))
+    pytest.fail("no random game offered a step allowing a goal")
+
+
+# -- the service -------------------------------------------------------------------------
+
+
+def _finished(alice, bob, history: list[int] = KROPKI_DOT_LEFT, variant: str = "kropki-10") -> Match:
+    return Match.objects.create(
+        variant=variant,
+        pink=alice,
+        blue=bob,
+        status=Match.Status.FINISHED,
+        winner=1,
+        end_reason="resignation",
+        ply=len(history),
+        history=list(history),
+        finished_at=timezone.now(),
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_review_is_asked_run_once_and_stored(alice, bob, django_capture_on_commit_callbacks):
+    match = _finished(alice, bob)
+    analysis = analysis_request(alice, match.pk)
+    assert analysis.status == Analysis.Status.QUEUED
+    assert queue_position(analysis) == 1
+    assert analysis_run(analysis.pk) is True
+    analysis.refresh_from_db()
+    assert analysis.status == Analysis.Status.DONE
+    assert analysis.done == analysis.total == len(match.history) + 1
+    assert analysis.result is not None
+    assert analysis.result["moves"][5]["class"] in ("mistake", "blunder")
+    # asked again, by anyone: the stored review, no new run
+    assert analysis_request(bob, match.pk).pk == analysis.pk
+    assert analysis_run(analysis.pk) is False
+    assert Analysis.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_guests_and_anonymous_visitors_cannot_ask(alice, bob, make_user):
+    from django.contrib.auth.models import AnonymousUser
+
+    match = _finished(alice, bob)
+    guest = make_user("gosc_1")
+    guest.is_guest = True
+    guest.save()
+    for who in (guest, AnonymousUser()):
+        with pytest.raises(MatchError) as refused:
+            analysis_request(who, match.pk)
+        assert refused.value.code == "analysis_guest"
+    assert not Analysis.objects.exists()
+
+
+@pytest.mark.django_db
+def test_one_review_at_a_time_and_a_daily_cap(alice, bob, settings):
+    first, second = _finished(alice, bob), _finished(alice, bob)
+    analysis_request(alice, first.pk)
+    with pytest.raises(MatchError) as busy:
+        analysis_request(alice, second.pk)
+    assert busy.value.code == "analysis_busy"
+    Analysis.objects.update(status=Analysis.Status.DONE, result={})
+    settings.ANALYSES_PER_DAY = 1
+    with pytest.raises(MatchError) as capped:
+        analysis_request(alice, second.pk)
+    assert capped.value.code == "analysis_daily_cap"
+    assert Analysis.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_an_active_match_is_refused_and_a_failed_review_can_be_asked_again(alice, bob):
+    active = Match.objects.create(variant="kropki-10", pink=alice, blue=bob, history=[])
+    with pytest.raises(MatchError) as refused:
+        analysis_request(alice, active.pk)
+    assert refused.value.code == "analysis_not_finished"
+    match = _finished(alice, bob)
+    analysis = analysis_request(alice, match.pk)
+    Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.FAILED, error="boom")
+    again = analysis_request(bob, match.pk)
+    assert again.pk == analysis.pk
+    assert again.status == Analysis.Status.QUEUED
+    assert again.requested_by == bob
+    assert again.error == ""
+
+
+@pytest.mark.django_db
+def test_a_broken_history_fails_the_review_and_says_so(alice, bob):
+    match = _finished(alice, bob, history=[kropki_xy(1, 1), kropki_xy(1, 1)])  # the same point twice
+    analysis = analysis_request(alice, match.pk)
+    assert analysis_run(analysis.pk) is False
+    analysis.refresh_from_db()
+    assert analysis.status == Analysis.Status.FAILED
+    assert analysis.error
+
+
+# -- the record page -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_record_page_offers_the_review_and_shows_it_when_done(client, alice, bob):
+    match = _finished(alice, bob)
+    url = reverse("record", args=[match.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="analysis"' in page
+    assert 'data-testid="analysis-ask"' not in page  # anonymous: a login link instead
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert 'data-testid="analysis-ask"' in page
+    response = client.post(reverse("record_analysis", args=[match.pk]))
+    assert response.status_code == 302
+    assert 'data-testid="analysis-queued"' in client.get(url).content.decode()
+    analysis_run(Analysis.objects.get().pk)
+    page = client.get(url).content.decode()
+    assert 'class="eval-chart"' in page
+    assert 'data-testid="analysis-table"' in page
+    assert 'id="analysis-data"' in page
+    assert 'data-testid="review-next"' in page
+
+
+@pytest.mark.django_db
+def test_the_better_move_frame_and_the_capture_explained(client, alice, bob):
+    match = _finished(alice, bob)
+    frame_url = reverse("record_frame", args=[match.pk, 7])
+    frame = client.get(frame_url).json()
+    assert frame["explain"] in ("otoczone: 1 kropka", "surrounded: 1 dot")
+    assert 'class="highlight"' in frame["svg"]
+    # no review yet: no better move to show
+    assert client.get(frame_url + "?lepszy=1").status_code == 404
+    analysis = analysis_request(alice, match.pk)
+    analysis_run(analysis.pk)
+    better = client.get(reverse("record_frame", args=[match.pk, 6]) + "?lepszy=1").json()
+    assert better["better"] is True
+    assert better["move"] == "e6"
+    assert 'class="highlight"' in better["svg"]
+
+
+@pytest.mark.django_db
+def test_a_guest_is_told_in_words_on_the_page(client, alice, bob, make_user):
+    match = _finished(alice, bob)
+    guest = make_user("gosc_2")
+    guest.is_guest = True
+    guest.save()
+    client.force_login(guest)
+    response = client.post(reverse("record_analysis", args=[match.pk]), follow=True)
+    assert "konta" in response.content.decode() or "account" in response.content.decode()
+    assert not Analysis.objects.exists()
