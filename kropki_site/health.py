@@ -7,7 +7,10 @@ The background parts are reported beside it from their heartbeats
 workers, beat and the sweeper was last seen. A part not seen within
 heartbeat.STALE_SECONDS makes the status "degraded" (still 200: daphne can serve,
 and the sweeper keeps the clock while a worker or beat is down) and is named in
-``missing``.
+``missing``. Beat and the sweeper run on every machine and act on one (the holder of
+their lease, kropki_site/lib/lease.py): each is reported with the host that leads it
+(the database's own record of the lock's session, else the leader's heartbeat) and the
+hosts standing by.
 
 Who sees what (issue 24): the parts' details (worker host names, PIDs, queues,
 which check failed) only with the ``X-Healthz-Token`` header equal to
@@ -30,7 +33,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from kombu.connection import Connection
 
-from kropki_site.lib import heartbeat
+from kropki_site.lib import heartbeat, lease
 
 TIMEOUT_SECONDS = 2
 
@@ -88,11 +91,23 @@ def background_parts() -> tuple[dict[str, Any], list[str]]:
         report["queues"][queue] = "ok" if served else "no worker seen"
         if not served:
             missing.append(f"queue:{queue}")
+    try:
+        holders = lease.leaders()
+    except Exception as exc:  # the database check says so; the heartbeats still tell
+        holders = {}
+        report["leases"] = {"error": type(exc).__name__}
     for part in SINGLETONS:
+        standby = sorted(name.rsplit(":", 1)[1] for name in seen if name.startswith(f"standby:{part}:"))
         if part in seen:
-            report[part] = {"state": "ok", "pid": seen[part].get("pid"), "seen_seconds_ago": seen[part]["ago"]}
+            report[part] = {
+                "state": "ok",
+                "host": holders.get(part, seen[part].get("host")),
+                "pid": seen[part].get("pid"),
+                "seen_seconds_ago": seen[part]["ago"],
+                "standby": standby,
+            }
         else:
-            report[part] = {"state": f"not seen in {heartbeat.STALE_SECONDS:g} s"}
+            report[part] = {"state": f"not seen in {heartbeat.STALE_SECONDS:g} s", "standby": standby}
             missing.append(part)
     return report, missing
 

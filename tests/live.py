@@ -295,13 +295,14 @@ def drop_live_database(url: str) -> None:
         admin.execute(f'DROP DATABASE IF EXISTS "{cfg["NAME"]}" WITH (FORCE)')
 
 
-def live_env(workdir: Path, redis_url: str, **extra_env: str) -> dict[str, str]:
-    """The environment of a live site's processes: production flags, a database of its own."""
+def live_env(workdir: Path, redis_url: str, database_url: str | None = None, **extra_env: str) -> dict[str, str]:
+    """The environment of a live site's processes: production flags, a database of its own
+    (a new one next to DATABASE_URL unless ``database_url`` is given)."""
     suffix = f"{os.getpid()}_{secrets.token_hex(2)}"
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "kropki_site.settings",
-        "DATABASE_URL": live_database_url(os.environ.get("DATABASE_URL"), workdir, suffix),
+        "DATABASE_URL": database_url or live_database_url(os.environ.get("DATABASE_URL"), workdir, suffix),
         "REDIS_URL": redis_url,
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),

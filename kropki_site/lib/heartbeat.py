@@ -20,6 +20,7 @@ from celery import bootsteps
 from celery.beat import PersistentScheduler
 
 from kropki_site.lib import limits
+from kropki_site.lib.lease import Lease, host_name
 
 if TYPE_CHECKING:
     from celery.worker import WorkController
@@ -31,6 +32,8 @@ INTERVAL_SECONDS = 2.0
 # A part not heard from for this long is reported as not seen (and its key expires).
 STALE_SECONDS = 15.0
 PREFIX = "kropki:alive:"
+# A beat that does not hold the lease asks for it this often.
+STANDBY_TICK_SECONDS = 1.0
 
 
 def alive(part: str, **details: Any) -> None:
@@ -85,10 +88,12 @@ class WorkerHeartbeat(bootsteps.StartStopStep):  # type: ignore[misc]  # celery 
 
 
 class Scheduler(PersistentScheduler):  # type: ignore[misc]  # celery ships no type hints
-    """Celery beat's scheduler (its schedule file as before) that reports each tick, and
-    starts a new schedule file over one it cannot read."""
+    """Celery beat's scheduler (its schedule file as before) that sends the schedule only
+    while it holds the "beat" lease, reports each tick (as the leader, with its host, or as
+    a standby), and starts a new schedule file over one it cannot read."""
 
     _last_beat = 0.0
+    _lease: Lease | None = None
 
     def setup_schedule(self) -> None:
         # A beat killed mid-write (kill -9) can leave a truncated shelve that celery's own
@@ -102,10 +107,25 @@ class Scheduler(PersistentScheduler):  # type: ignore[misc]  # celery ships no t
             super().setup_schedule()
 
     def tick(self, *args: Any, **kwargs: Any) -> float:
+        # Every machine runs beat; only the holder of the "beat" lease sends the schedule
+        # (kropki_site/lib/lease.py). The others ask again every second.
+        if self._lease is None:
+            self._lease = Lease("beat")
+        leads = self._lease.held()
         now = time.monotonic()
         if now - self._last_beat >= INTERVAL_SECONDS:
             self._last_beat = now
-            alive("beat")
+            if leads:
+                alive("beat", host=host_name())
+            else:
+                alive(f"standby:beat:{host_name()}")
+        if not leads:
+            return STANDBY_TICK_SECONDS
         # Beat may sleep up to max_interval between ticks: keep it short enough to beat.
         interval: float = super().tick(*args, **kwargs)  # seconds until the next tick
         return min(interval, INTERVAL_SECONDS)
+
+    def close(self) -> None:
+        if self._lease is not None:
+            self._lease.release()
+        super().close()

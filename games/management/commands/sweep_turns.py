@@ -7,6 +7,10 @@ and no worker, so a dead or wedged Celery worker (or beat, or Redis) cannot stop
 matches from ending on time (docs/reliability.md, rows 7 and 8): within deadline + grace +
 the interval. scripts/run starts it beside beat. Both layers are idempotent:
 the service re-checks each match under its row lock.
+
+With ``--loop`` every machine runs one, and only the holder of the "sweeper" lease
+(kropki_site/lib/lease.py) sweeps; the others ask for the lease every interval and take
+over within a second or two of the holder's death.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from django.db import close_old_connections
 
 from games.play import sweep_expired
 from kropki_site.lib import heartbeat
+from kropki_site.lib.lease import Lease, host_name
 
 log = logging.getLogger(__name__)
 
@@ -45,13 +50,18 @@ class Command(BaseCommand):
             signal.signal(signal.SIGINT, stop)
             self.stdout.write(f"sweep_turns: sweeping every {interval:g} s", ending="\n")
             self.stdout.flush()
+        lease = Lease("sweeper") if loop else None
         while True:
             started = time.monotonic()
             try:
                 close_old_connections()
-                ended = sweep_expired()
-                if loop:
-                    heartbeat.alive("sweeper")
+                if lease is None or lease.held():
+                    ended = sweep_expired()
+                    if lease is not None:
+                        heartbeat.alive("sweeper", host=host_name())
+                else:
+                    ended = 0
+                    heartbeat.alive(f"standby:sweeper:{host_name()}")
                 if ended:
                     self.stdout.write(f"sweep_turns: ended {ended} overdue turn(s)")
                     self.stdout.flush()
@@ -64,4 +74,6 @@ class Command(BaseCommand):
             while not stopping and time.monotonic() - started < interval:
                 time.sleep(0.1)
             if stopping:
+                if lease is not None:
+                    lease.release()
                 return
