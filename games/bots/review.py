@@ -95,27 +95,32 @@ def analyse(
     Returns ``{"positions": [{"pink": expected for pink, "exact", "best", "detail"}, ...]``
     (one more than the moves: the start first), ``"moves": [{"ply", "player", "drop", "class",
     "best"}, ...]``, ``"accuracy": {"1": ..., "2": ...}`` and ``"counts"`` per player and class.
-    ``progress(done, total)`` is called after each position."""
+    ``progress(done, total)`` is called after each position (they are evaluated from the last
+    to the first)."""
     evaluate = reviewer.evaluator(game)
-    state = game.new_initial_state()
-    total = len(history) + 1
-    positions: list[dict[str, Any]] = []
-    movers: list[int | None] = []
-    for ply in range(total):
+    # Every position first, then their evaluations from the last to the first: a reviewer that
+    # keeps a table (the solvers) then meets the end game before the positions leading to it.
+    states = [game.new_initial_state()]
+    for action in history:
+        state = states[-1].clone()
+        state.apply_action(action)
+        states.append(state)
+    total = len(states)
+    found: list[dict[str, Any]] = [{}] * total
+    movers: list[int | None] = [None] * total
+    for done, ply in enumerate(range(total - 1, -1, -1), start=1):
+        state = states[ply]
         if state.is_terminal():
             ev = finished(state)
-            mover = None
             pink = ev.expected
         else:
-            mover = state.current_player()
+            movers[ply] = mover = state.current_player()
             ev = evaluate(state, ply)
             pink = ev.expected if mover == 1 else 1.0 - ev.expected
-        positions.append({"pink": round(pink, 4), "exact": ev.exact, "best": ev.best, "detail": ev.detail})
-        movers.append(mover)
+        found[ply] = {"pink": round(pink, 4), "exact": ev.exact, "best": ev.best, "detail": ev.detail}
         if progress is not None:
-            progress(ply + 1, total)
-        if ply < len(history):
-            state.apply_action(history[ply])
+            progress(done, total)
+    positions = found
     moves: list[dict[str, Any]] = []
     drops: dict[int, list[float]] = {1: [], 2: []}
     counts: dict[str, dict[str, int]] = {side: dict.fromkeys(CLASSES, 0) for side in ("1", "2")}

@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import GameSpec, Variant, register
 
-from . import board, bot, diagrams
+from . import board, bot, diagrams, review
 from .engine import COLUMN_FULL, FOUR_IN_A_ROW, FULL_BOARD, NO_LINE_POSSIBLE, Connect4
 
 
@@ -42,6 +42,7 @@ SPEC = register(
         board=board,
         board_words=BOARD_WORDS,
         bot=bot,
+        review=review,
         export_move=export_move,
         diagrams=tuple(diagrams.DIAGRAMS),
         home_picture="c4-rising",

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.bots.review import BLUNDER, MISTAKE, analyse, classify
+from games.connect4 import review as connect4_review
 from games.dots_and_boxes import bot as dab_bot
 from games.dots_and_boxes import review as dab_review
 from games.engine import GAMES
@@ -61,6 +62,47 @@ def test_kropki_a_dot_left_to_be_captured_is_marked_and_the_better_move_saves_it
     assert left["best"] == kropki_xy(4, 5)  # blue should have taken the point itself
     # deterministic by seed: the same game, the same figures
     assert analyse(game, KROPKI_DOT_LEFT, kropki_review)["positions"] == result["positions"]
+
+
+def test_connect4_a_missed_four_in_a_row_is_a_blunder_and_the_winning_column_is_shown():
+    # Pink lays 0, 1, 2 on the bottom row; blue stacks column 6 and does not block column 3 (a
+    # blunder: pink wins at once); pink plays 5 and misses the four (a blunder: blue then has
+    # four in column 6).
+    game = GAMES["connect4"]()
+    history = [0, 6, 1, 6, 2, 6, 5, 6]
+    result = analyse(game, history, connect4_review)
+    unblocked, missed = result["moves"][5], result["moves"][6]
+    assert (unblocked["player"], unblocked["class"], unblocked["best"]) == (2, "blunder", 3)
+    assert (missed["player"], missed["class"], missed["best"]) == (1, "blunder", 3)
+    assert missed["drop"] == 1.0
+    assert result["positions"][6] == {"pink": 1.0, "exact": True, "best": 3, "detail": {"win_in": 1}}
+    assert result["positions"][8]["pink"] == 0.0  # blue's four: the end, exact
+
+
+def test_connect4_late_positions_are_the_solvers_exact_values():
+    # From 14 discs on the solver answers at once: every position there is exact, and its value
+    # is the solver's own (win, draw or loss for the mover, and in how many plies).
+    from games.connect4 import solver
+
+    game = GAMES["connect4"]()
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(
+            rng.choice(state.legal_actions())
+            if len(state.history) < 14
+            else connect4_review.CENTRE_FIRST[0]
+            if state.is_legal(3)
+            else state.legal_actions()[0]
+        )
+    history = list(state.history)
+    result = analyse(game, history, connect4_review)
+    for ply in range(14, len(history)):
+        position = result["positions"][ply]
+        assert position["exact"], ply
+        value = solver.solve(history[:ply])
+        mover_expected = {"win": 1.0, "draw": 0.5, "loss": 0.0}[value.result]
+        assert position["pink"] == (mover_expected if ply % 2 == 0 else 1.0 - mover_expected)
 
 
 def test_kropki_a_capture_is_explained_by_the_dots_it_took():

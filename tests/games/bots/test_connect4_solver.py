@@ -252,17 +252,6 @@ def _positions_up_to(depth: int) -> list[list[tuple[int, int]]]:
     return levels
 
 
-def test_the_shipped_book_agrees_with_the_published_values() -> None:
-    """Pons' published values: the empty board +1 (the first player wins with
-    his 21st disc by playing the centre); the first moves -2 -1 0 1 0 -1 -2."""
-    if book.plies() < 1:
-        pytest.skip(f"the shipped book has depth {book.plies()}: the first moves take minutes to solve")
-    assert solver.solve([]) == solver.Value(1, 41)
-    value, best = solver.best_moves([])
-    assert (value.score, best) == (1, [3])
-    assert [solver.move_values([])[c].score for c in range(7)] == [-2, -1, 0, 1, 0, -1, -2]
-
-
 # -- trudny ----------------------------------------------------------------------------
 
 

@@ -1,0 +1,84 @@
+"""Cztery w rzędzie's review: exact where the solver answers in time, an estimate before.
+
+Positions are evaluated from the last to the first (``games.bots.review.analyse``), so the
+solver's table (``solver.py``, in C, kept between calls) holds the end game when the earlier
+positions are asked. Each position gets ``SOLVE_S`` for its exact value and a column that
+keeps it (``solver.keeping_move``, centre first: the quickest win, the slowest loss): won,
+drawn or lost with best play, and in how many moves. Once a position takes longer, every
+earlier one (fewer discs: harder still) is estimated instead, in ``ESTIMATE_S``, by trudny's
+Python search (alpha-beta with the threat evaluation; a forced result it finds is exact).
+With no opening book shipped (docs/bots.md), the first 8 to 12 plies of a game are usually
+estimated. The site's early draw (no line of four possible any more) changes no value.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from games.bots.review import Evaluation, sigmoid
+
+from . import bot, solver
+from .bits import CELLS
+
+VERSION = "connect4-solver-1"
+CENTRE_FIRST = [3, 2, 4, 1, 5, 0, 6]
+SOLVE_S = 0.3
+ESTIMATE_S = 0.05
+SCALE = 120.0  # the search's threat evaluation: one good threat more (40 + 80) is about 73 %
+
+# bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
+BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [("connect4", {}, None, 2.0)]
+
+
+def _exact(value: solver.Value, column: int) -> Evaluation:
+    if value.score > 0:
+        return Evaluation(1.0, column, exact=True, detail={"win_in": value.plies})
+    if value.score < 0:
+        return Evaluation(0.0, column, exact=True, detail={"loss_in": value.plies})
+    return Evaluation(0.5, column, exact=True, detail={"draw": True})
+
+
+def _estimate(columns: list[int]) -> Evaluation:
+    """trudny's Python search, iterative deepening for ``ESTIMATE_S``."""
+    board = bot.Board.from_columns(columns)
+    wins = [c for c in board.legal() if board.wins_now(c)]
+    if wins:
+        return Evaluation(1.0, wins[0], exact=True, detail={"win_in": 1})
+    searcher = bot.Searcher(time.perf_counter() + ESTIMATE_S)
+    order = [c for c in CENTRE_FIRST if board.can_play(c)]
+    best, top = order[0], 0
+    for depth in range(1, CELLS - board.moves + 1):
+        try:
+            scores, best_now = bot._root_search(searcher, board, depth, order)
+        except bot.Timeout:
+            break
+        best, top = best_now, scores[best_now]
+        if abs(top) >= bot.WIN - CELLS:
+            break
+        order = [best, *sorted((c for c in order if c != best), key=lambda c: -scores[c])]
+    if top >= bot.WIN - CELLS:  # a win the search proved: WIN minus the disc it lands on
+        return Evaluation(1.0, best, exact=True, detail={"win_in": bot.WIN - top - board.moves})
+    if top <= -(bot.WIN - CELLS):
+        return Evaluation(0.0, best, exact=True, detail={"loss_in": bot.WIN + top - board.moves})
+    return Evaluation(sigmoid(top, SCALE), best, detail={"estimate": top})
+
+
+def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
+    if not solver.available():
+        raise RuntimeError("the Connect Four solver is not built: no review")
+    gave_up = [False]
+
+    def evaluate(state: Any, ply: int) -> Evaluation:
+        columns = list(state.history)
+        if not gave_up[0]:
+            try:
+                value, column = solver.keeping_move(columns, CENTRE_FIRST, SOLVE_S)
+            except solver.SolverTimeout:
+                gave_up[0] = True
+            else:
+                return _exact(value, column)
+        return _estimate(columns)
+
+    return evaluate
