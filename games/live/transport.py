@@ -37,6 +37,11 @@ def site_topic(user_id: int) -> str:
     return f"site:{user_id}"
 
 
+def tournament_topic(tournament_id: int) -> str:
+    """The site sockets of pages showing one arena (they asked with ``watch_tournament``)."""
+    return f"tournament:{tournament_id}"
+
+
 # The site sockets of lobby pages (they asked with ``watch_online``): the online list.
 ONLINE_TOPIC = "online"
 
@@ -75,6 +80,11 @@ def close_user_sockets(user_id: int, session: tuple[str, str, str] | None = None
 def send_to_site_user(user_id: int, frame: dict[str, Any]) -> None:
     """A frame to every site socket of one user (a direct challenge, its answer)."""
     publish(site_topic(user_id), _encode(frame))
+
+
+def send_to_tournament(tournament_id: int, frame: dict[str, Any]) -> None:
+    """An arena's standings to every page watching it (encoded once; after commit only)."""
+    publish(tournament_topic(tournament_id), _encode(frame))
 
 
 def send_online(frame: dict[str, Any]) -> None:

@@ -1,0 +1,88 @@
+"""An arena as data: the standings frame its sockets hear (docs/protocol.md "Tournaments")
+and the lines its page shows. Reads only; the services publish the frames after commit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from games.models import Match, Tournament, TournamentPlayer
+
+# The lines a frame and a page's first screen carry: a frame for 1,000 players stays small
+# (bench/tournament.py: <= 32 kB); the page pages through the rest.
+STANDINGS_SHOWN = 50
+PLAYING_SHOWN = 20
+
+
+def result_marks(results: list[dict[str, Any]]) -> str:
+    """A player's games as one short string: points per game, a double game in
+    brackets: "2 0 [4] 1"; "-" for a game that earned nothing."""
+    marks = []
+    for r in results:
+        p = str(r.get("p", 0)) if r.get("r") != "l" else "0"
+        marks.append(f"[{p}]" if r.get("f") else p)
+    return " ".join(marks)
+
+
+def standings_rows(tournament: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -> list[dict[str, Any]]:
+    """Lines ``offset`` … ``offset + limit`` of the standings, best first (points, then
+    performance, then who joined first)."""
+    players = (
+        TournamentPlayer.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("-points", "-performance", "joined_at", "pk")[offset : offset + limit]
+    )
+    rows = []
+    for i, p in enumerate(players, start=offset + 1):
+        rows.append(
+            {
+                "rank": p.rank or i,
+                "name": p.user.username,
+                "points": p.points,
+                "fire": p.on_fire,
+                "paused": p.paused,
+                "playing": p.match_id is not None,
+                "games": p.games,
+                "marks": result_marks(p.results),
+                "performance": round(p.performance),
+            }
+        )
+    return rows
+
+
+def playing_now(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[dict[str, Any]]:
+    """The arena's games being played (the newest first), for watching."""
+    matches = (
+        Match.objects.filter(tournament=tournament, status=Match.Status.ACTIVE)
+        .select_related("pink", "blue")
+        .order_by("-created_at")[:limit]
+    )
+    return [
+        {
+            "id": m.pk,
+            "url": reverse("match", args=[m.pk]),
+            "pink": m.pink.username if m.pink else "",
+            "blue": m.blue.username if m.blue else "",
+        }
+        for m in matches
+    ]
+
+
+def standings_frame(tournament: Tournament) -> dict[str, Any]:
+    """The ``tournament`` frame: its state, the first lines of the standings (each a list:
+    rank, name, points, on fire, paused, playing, games' marks) and the games being played."""
+    rows = standings_rows(tournament)
+    return {
+        "type": "tournament",
+        "id": tournament.pk,
+        "status": tournament.status,
+        "starts_at": tournament.starts_at.isoformat(),
+        "ends_at": tournament.ends_at.isoformat(),
+        "count": TournamentPlayer.objects.filter(tournament=tournament).count(),
+        "standings": [
+            [r["rank"], r["name"], r["points"], int(r["fire"]), int(r["paused"]), int(r["playing"]), r["marks"]]
+            for r in rows
+        ],
+        "playing": [[g["id"], g["pink"], g["blue"]] for g in playing_now(tournament)],
+    }
