@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
+from games.display.tournaments import tournament_frame_for
 from games.errors import MatchError
 from games.live import transport
 from games.play import challenges
@@ -84,6 +85,11 @@ class SiteDesk:
     def online(self) -> dict[str, Any]:
         """The ``online`` frame (who is online now)."""
         return selectors.online_frame()
+
+    def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None:
+        """The ``tournament`` frame of the arena ``content["id"]``, or None: no such arena, or a
+        private one without its ``key`` (its token) for someone neither in it nor its maker."""
+        return tournament_frame_for(user_id, content.get("id"), content.get("key"))
 
     def announce_online(self) -> None:
         """Push the online list to every lobby page, when it changed since the last push (over

@@ -86,3 +86,20 @@ def standings_frame(tournament: Tournament) -> dict[str, Any]:
         ],
         "playing": [[g["id"], g["pink"], g["blue"]] for g in playing_now(tournament)],
     }
+
+
+def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str, Any] | None:
+    """The frame for a site socket asking to watch an arena, or None (not found, or private
+    and neither the key nor a part in it)."""
+    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
+        return None
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    allowed = (
+        tournament.public
+        or key == str(tournament.token)
+        or tournament.creator_id == user_id
+        or TournamentPlayer.objects.filter(tournament=tournament, user_id=user_id).exists()
+    )
+    return standings_frame(tournament) if allowed else None

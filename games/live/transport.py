@@ -13,7 +13,7 @@ import hashlib
 import json
 from typing import Any
 
-from .hub import publish
+from .hub import publish, publish_many
 
 
 def match_topic(match_id: int) -> str:
@@ -85,6 +85,12 @@ def send_to_site_user(user_id: int, frame: dict[str, Any]) -> None:
 def send_to_tournament(tournament_id: int, frame: dict[str, Any]) -> None:
     """An arena's standings to every page watching it (encoded once; after commit only)."""
     publish(tournament_topic(tournament_id), _encode(frame))
+
+
+def send_to_site_users(frames: list[tuple[int, dict[str, Any]]]) -> None:
+    """A frame to each of many users' site sockets, in one round trip to Redis (an arena's
+    wave: every paired player hears where their game is)."""
+    publish_many([(site_topic(user_id), _encode(frame)) for user_id, frame in frames])
 
 
 def send_online(frame: dict[str, Any]) -> None:

@@ -124,10 +124,9 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
         if fresh is None:
             return
         transport.send_to_tournament(tournament_id, standings_frame(fresh))
-        for user_id in back_to or ():
-            transport.send_to_site_user(user_id, {"type": "tournament_game_over", "id": tournament_id, "url": url})
-        for user_id, match_id in paired or ():
-            transport.send_to_site_user(
+        frames = [(uid, {"type": "tournament_game_over", "id": tournament_id, "url": url}) for uid in back_to or ()]
+        frames += [
+            (
                 user_id,
                 {
                     "type": "tournament_paired",
@@ -137,5 +136,8 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
                     "url": reverse("match", args=[match_id]),
                 },
             )
+            for user_id, match_id in paired or ()
+        ]
+        transport.send_to_site_users(frames)
 
     transaction.on_commit(send)

@@ -243,7 +243,7 @@ def tournament_berserk(*, match_id: Any, user: User | AnonymousUser | None, now:
             match.turn_deadline = min(match.turn_deadline, now + core.move_time(match, side))
             fields.append("turn_deadline")
         match.save(update_fields=fields)
-        core.broadcast_on_commit(match, "berserk", by=side)
+        core.broadcast_on_commit(match, "clock", berserk=side)  # the new deadline; who went berserk
         tournament = Tournament.objects.get(pk=match.tournament_id)
         arena.publish_on_commit(tournament)
     return match

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
@@ -129,7 +130,23 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         ),
         "member": request.user.is_authenticated and not getattr(request.user, "is_guest", False),
         "link": request.build_absolute_uri(tournament_url(t)) if not t.public else "",
-        "live": {"id": t.pk, "status": t.status},
+        "live": {
+            "id": t.pk,
+            "status": t.status,
+            # a new game of theirs that has not begun: the page takes them to it
+            "my_match_url": reverse("match", args=[my_match.pk]) if my_match is not None and my_match.ply == 0 else "",
+            "words": {
+                "fire": _("On a streak: games count double"),
+                "fire_short": _("on a streak"),
+                "paused": _("(paused)"),
+                "playing": _("(playing)"),
+                "nobody": _("Nobody has joined yet."),
+                "no_games": _("No game right now."),
+                "paired": _("Your game is starting…"),
+                "profile_prefix": reverse("profile", args=["_"])[:-2],
+                "match_prefix": reverse("match", args=[0])[:-2],
+            },
+        },
     }
     return render(request, "games/tournament.html", context)
 
