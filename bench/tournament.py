@@ -149,7 +149,12 @@ def _run(args, database: str) -> int:
     client = Client()
     client.force_login(users[len(users) // 2])
     results = _time(
-        {"trivial": (Client(), "/konto/logowanie/"), "tournament": (client, f"/turnieje/{t.pk}/")}, args.requests
+        {
+            "trivial": (Client(), "/konto/logowanie/"),
+            "tournament": (client, f"/turnieje/{t.pk}/"),
+            "trivial_logged_in": (client, "/zasady/"),  # for reading only: a member's light page
+        },
+        args.requests,
     )
     trivial = results["trivial"]["median_ms"]
     x_trivial = round(results["tournament"]["median_ms"] / trivial, 2) if trivial else None

@@ -11,7 +11,7 @@ from games.models import Match, Tournament, TournamentPlayer
 
 # The lines a frame and a page's first screen carry: a frame for 1,000 players stays small
 # (bench/tournament.py: <= 32 kB); the page pages through the rest.
-STANDINGS_SHOWN = 50
+STANDINGS_SHOWN = 30
 PLAYING_SHOWN = 20
 
 
@@ -30,22 +30,25 @@ def standings_rows(tournament: Tournament, *, offset: int = 0, limit: int = STAN
     performance, then who joined first)."""
     players = (
         TournamentPlayer.objects.filter(tournament=tournament)
-        .select_related("user")
-        .order_by("-points", "-performance", "joined_at", "pk")[offset : offset + limit]
+        .order_by("-points", "-performance", "joined_at", "pk")
+        .values_list("rank", "user__username", "points", "wins_in_row", "paused", "match_id", "games", "results")[
+            offset : offset + limit
+        ]
     )
+    profile_prefix = reverse("profile", args=["_"])[:-2]  # one reverse, not one per line
     rows = []
-    for i, p in enumerate(players, start=offset + 1):
+    for i, (rank, name, points, wins_in_row, paused, match_id, games, results) in enumerate(players, start=offset + 1):
         rows.append(
             {
-                "rank": p.rank or i,
-                "name": p.user.username,
-                "points": p.points,
-                "fire": p.on_fire,
-                "paused": p.paused,
-                "playing": p.match_id is not None,
-                "games": p.games,
-                "marks": result_marks(p.results),
-                "performance": round(p.performance),
+                "rank": rank or i,
+                "name": name,
+                "url": f"{profile_prefix}{name}/",
+                "points": points,
+                "fire": wins_in_row >= 2,
+                "paused": paused,
+                "playing": match_id is not None,
+                "games": games,
+                "marks": result_marks(results),
             }
         )
     return rows
@@ -55,17 +58,12 @@ def playing_now(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[dict
     """The arena's games being played (the newest first), for watching."""
     matches = (
         Match.objects.filter(tournament=tournament, status=Match.Status.ACTIVE)
-        .select_related("pink", "blue")
-        .order_by("-created_at")[:limit]
+        .order_by("-created_at")
+        .values_list("pk", "pink__username", "blue__username")[:limit]
     )
+    match_prefix = reverse("match", args=[0])[:-2]
     return [
-        {
-            "id": m.pk,
-            "url": reverse("match", args=[m.pk]),
-            "pink": m.pink.username if m.pink else "",
-            "blue": m.blue.username if m.blue else "",
-        }
-        for m in matches
+        {"id": pk, "url": f"{match_prefix}{pk}/", "pink": pink or "", "blue": blue or ""} for pk, pink, blue in matches
     ]
 
 

@@ -106,8 +106,9 @@ def publish_many(messages: list[tuple[str, str]]) -> bool:
         return True
     try:
         pipe = _client().pipeline(transaction=False)
+        start = prefix()
         for topic, text in messages:
-            pipe.publish(prefix() + topic, text)
+            pipe.publish(start + topic, text)
         pipe.execute()
         return True
     except redis.RedisError:

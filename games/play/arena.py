@@ -124,6 +124,7 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
         if fresh is None:
             return
         transport.send_to_tournament(tournament_id, standings_frame(fresh))
+        match_prefix = reverse("match", args=[0])[:-2]  # one reverse, not one per game
         frames = [(uid, {"type": "tournament_game_over", "id": tournament_id, "url": url}) for uid in back_to or ()]
         frames += [
             (
@@ -133,7 +134,7 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
                     "id": tournament_id,
                     "name": fresh.name,
                     "match": match_id,
-                    "url": reverse("match", args=[match_id]),
+                    "url": f"{match_prefix}{match_id}/",
                 },
             )
             for user_id, match_id in paired or ()

@@ -13,6 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -111,14 +113,14 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     me = None
     my_match = None
     if request.user.is_authenticated:
-        me = TournamentPlayer.objects.filter(tournament=t, user=request.user).select_related("match").first()
-        if me is not None and me.match is not None and me.match.status == Match.Status.ACTIVE:
-            my_match = me.match
+        me = TournamentPlayer.objects.filter(tournament=t, user=request.user).only("pk", "paused", "match_id").first()
+        if me is not None and me.match_id is not None:
+            my_match = Match.objects.filter(pk=me.match_id, status=Match.Status.ACTIVE).only("pk", "ply").first()
     now = timezone.now()
     context = {
         "t": t,
         "variant_name": catalogue.variant_name(t.variant),
-        "rows": standings_rows(t, offset=offset, limit=STANDINGS_SHOWN),
+        "lines": _standings_lines(standings_rows(t, offset=offset, limit=STANDINGS_SHOWN)),
         "page": page,
         "count": count,
         "podium": standings_rows(t, limit=3) if t.status == Tournament.Status.FINISHED else [],
@@ -149,6 +151,38 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         },
     }
     return render(request, "games/tournament.html", context)
+
+
+def _standings_lines(rows: list[dict[str, Any]]) -> SafeString:
+    """The standings' table rows as HTML (names escaped by ``format_html``), the same markup
+    static/js/tournament.js draws from a frame."""
+    if not rows:
+        return format_html('<tr><td colspan="4" class="muted">{}</td></tr>', _("Nobody has joined yet."))
+    fire = format_html(
+        ' <span class="flame" title="{}" aria-hidden="true">🔥</span><span class="visually-hidden">{}</span>',
+        _("On a streak: games count double"),
+        _("on a streak"),
+    )
+    paused = format_html(' <span class="muted">{}</span>', _("(paused)"))
+    playing = format_html(' <span class="muted">{}</span>', _("(playing)"))
+    return format_html_join(
+        "\n",
+        '<tr{}><td class="num">{}</td><th scope="row"><a href="{}">{}</a>{}{}</th>'
+        '<td class="num" data-testid="points">{}</td><td class="marks">{}</td></tr>',
+        (
+            (
+                mark_safe(' class="paused"') if r["paused"] else "",
+                r["rank"],
+                r["url"],
+                r["name"],
+                fire if r["fire"] else "",
+                paused if r["paused"] else playing if r["playing"] else "",
+                r["points"],
+                r["marks"],
+            )
+            for r in rows
+        ),
+    )
 
 
 def _back(t_id: int, request: HttpRequest) -> HttpResponse:

@@ -122,4 +122,4 @@ def test_the_standings_frame_is_small_for_many_players(make_user):
         [TournamentPlayer(tournament=t, user=u, rating=1500, joined_at=timezone.now()) for u in users]
     )
     frame = standings_frame(t)
-    assert frame["count"] == 120 and len(frame["standings"]) == 50
+    assert frame["count"] == 120 and len(frame["standings"]) == 30
