@@ -310,3 +310,10 @@ def test_the_schedule_makes_each_arena_once():
     assert Tournament.objects.filter(schedule=hourly).count() == 6
     variants = set(Tournament.objects.filter(schedule=hourly).values_list("variant", flat=True))
     assert len(variants) > 1  # rotating
+
+
+def test_a_player_in_another_game_against_a_person_waits(two, alice, bob, charlie, make_match):
+    make_match(pink=alice, blue=charlie)  # a challenge game, say
+    assert tournaments_pair() == []
+    tournament_join(tournament_id=two.pk, user=charlie)
+    assert tournaments_pair() == []  # charlie too is busy; bob has nobody free
