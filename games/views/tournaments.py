@@ -7,14 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Count, Max, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -26,6 +28,7 @@ from games.models import Match, Tournament, TournamentPlayer
 from games.play import tournaments
 
 LIST_LIMIT = 20
+BOARD_SECONDS = 600  # a cached standings page (its key changes with the arena)
 
 
 def _mine(request: HttpRequest) -> Q:
@@ -106,10 +109,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = get_object_or_404(Tournament, pk=tournament_id)
     if not _visible(request, t):
         raise Http404
-    count = TournamentPlayer.objects.filter(tournament=t).count()
-    pages = Paginator(range(count), STANDINGS_SHOWN)
-    page = pages.get_page(request.GET.get("strona"))
-    offset = (page.number - 1) * STANDINGS_SHOWN
+    board = _board(t, request.GET.get("strona"))
     me = None
     my_match = None
     if request.user.is_authenticated:
@@ -120,11 +120,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "t": t,
         "variant_name": catalogue.variant_name(t.variant),
-        "lines": _standings_lines(standings_rows(t, offset=offset, limit=STANDINGS_SHOWN)),
-        "page": page,
-        "count": count,
-        "podium": standings_rows(t, limit=3) if t.status == Tournament.Status.FINISHED else [],
-        "playing": playing_now(t),
+        **board,
         "me": me,
         "my_match": my_match,
         "seconds_left": max(
@@ -151,6 +147,35 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         },
     }
     return render(request, "games/tournament.html", context)
+
+
+def _board(t: Tournament, page_asked: str | None) -> dict[str, Any]:
+    """The page's standings (a page of lines drawn as HTML), podium and games being played:
+    drawn once per change of the arena and kept in the shared cache, keyed by a digest of the
+    lines read in one aggregate (their number, games, who plays, who is paused), so
+    a change is seen at once and an unchanged arena costs one small query."""
+    digest = TournamentPlayer.objects.filter(tournament=t).aggregate(
+        count=Count("pk"),
+        games=Sum("games", default=0),
+        playing=Count("match"),
+        newest=Max("match"),  # a new pairing changes it even when the counts come back the same
+        paused=Count("pk", filter=Q(paused=True)),
+    )
+    count = digest["count"]
+    page = Paginator(range(count), STANDINGS_SHOWN).get_page(page_asked)
+    key = "arena-board:" + ":".join(
+        str(part) for part in (t.pk, t.status, page.number, get_language(), *digest.values())
+    )
+    board = cache.get(key)
+    if board is None:
+        offset = (page.number - 1) * STANDINGS_SHOWN
+        board = {
+            "lines": str(_standings_lines(standings_rows(t, offset=offset, limit=STANDINGS_SHOWN))),
+            "podium": standings_rows(t, limit=3) if t.status == Tournament.Status.FINISHED else [],
+            "playing": playing_now(t),
+        }
+        cache.set(key, board, BOARD_SECONDS)
+    return {**board, "lines": mark_safe(board["lines"]), "count": count, "page": page}
 
 
 def _standings_lines(rows: list[dict[str, Any]]) -> SafeString:

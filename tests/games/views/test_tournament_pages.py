@@ -123,3 +123,17 @@ def test_the_standings_frame_is_small_for_many_players(make_user):
     )
     frame = standings_frame(t)
     assert frame["count"] == 120 and len(frame["standings"]) == 30
+
+
+def test_the_cached_standings_follow_every_change(client, alice, bob):
+    t = running()
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournament_join(tournament_id=t.pk, user=bob)
+    url = reverse("tournament", args=[t.pk])
+    playing = '<span class="muted">(gra)</span>'
+    assert playing not in client.get(url).content.decode()
+    (match,) = tournaments_pair()
+    assert client.get(url).content.decode().count(playing) == 2  # both playing: a new board
+    match_resign(match_id=match.pk, user_id=bob.pk)
+    page = client.get(url).content.decode()
+    assert playing not in page and '<td class="num" data-testid="points">2</td>' in page
