@@ -3,8 +3,10 @@ and the lines its page shows. Reads only; the services publish the frames after 
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
+from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import Match, Tournament, TournamentPlayer
@@ -13,6 +15,23 @@ from games.models import Match, Tournament, TournamentPlayer
 # (bench/tournament.py: <= 32 kB); the page pages through the rest.
 STANDINGS_SHOWN = 30
 PLAYING_SHOWN = 20
+
+
+def _version_key(tournament_id: int) -> str:
+    return f"arena-version:{tournament_id}"
+
+
+def board_version(tournament_id: int) -> str:
+    """The arena's board version in the shared cache ("0" when unknown): the tournament page's
+    cached standings are kept under it."""
+    return str(cache.get(_version_key(tournament_id)) or "0")
+
+
+def board_changed(tournament_id: int) -> None:
+    """A change to the arena or its lines: pages draw their standings again. Called in the
+    changing transaction (so a test, whose transaction never commits, sees it too) and again
+    after its commit (so a page that read the old lines meanwhile does not keep them)."""
+    cache.set(_version_key(tournament_id), secrets.token_hex(6), None)
 
 
 def result_marks(results: list[dict[str, Any]]) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from games.display.tournaments import standings_frame
+from games.display.tournaments import board_changed, standings_frame
 from games.live import transport
 from games.models import BLUE, PINK, Match, Move, Tournament, TournamentPlayer
 
@@ -118,8 +118,10 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
     where their new game is."""
     tournament_id = tournament.pk
     url = reverse("tournament", args=[tournament_id])
+    board_changed(tournament_id)
 
     def send() -> None:
+        board_changed(tournament_id)
         fresh = Tournament.objects.filter(pk=tournament_id).first()
         if fresh is None:
             return
