@@ -97,7 +97,8 @@ def tournament_url(t: Tournament) -> str:
 
 
 def _visible(request: HttpRequest, t: Tournament) -> bool:
-    if t.public or request.GET.get("klucz") == str(t.token):
+    """A private arena is seen (and joined) with its link's key, by its maker and its players."""
+    if t.public or (request.GET.get("klucz") or request.POST.get("klucz")) == str(t.token):
         return True
     if not request.user.is_authenticated:
         return False
@@ -219,6 +220,9 @@ def _back(t_id: int, request: HttpRequest) -> HttpResponse:
 @account_required
 @require_POST
 def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None or not _visible(request, t):
+        raise Http404
     try:
         tournaments.tournament_join(tournament_id=tournament_id, user=request.user)
     except MatchError as exc:

@@ -58,10 +58,17 @@ def test_a_player_makes_a_tournament_and_a_guest_cannot(client, alice, django_us
     assert not Tournament.objects.filter(name="Gościa").exists()
 
 
-def test_a_private_tournament_is_seen_with_its_link_only(client, alice):
+def test_a_private_tournament_is_seen_and_joined_with_its_link_only(client, alice):
     t = running(public=False)
     assert client.get(reverse("tournament", args=[t.pk])).status_code == 404
     assert client.get(reverse("tournament", args=[t.pk]), {"klucz": str(t.token)}).status_code == 200
+    client.force_login(alice)
+    assert client.post(reverse("tournament_join", args=[t.pk])).status_code == 404
+    assert not TournamentPlayer.objects.filter(tournament=t).exists()
+    page = client.get(reverse("tournament", args=[t.pk]), {"klucz": str(t.token)}).content.decode()
+    assert f'name="klucz" value="{t.token}"' in page
+    client.post(reverse("tournament_join", args=[t.pk]), {"klucz": str(t.token)})
+    assert TournamentPlayer.objects.filter(tournament=t, user=alice).exists()
 
 
 def test_join_withdraw_and_come_back_by_the_buttons(client, alice):
