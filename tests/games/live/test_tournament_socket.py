@@ -62,3 +62,19 @@ async def test_a_private_arena_needs_its_key(alice):
     await ws.send_json_to({"type": "watch_tournament", "id": t.pk, "key": str(t.token)})
     assert (await frame_of(ws, "tournament"))["id"] == t.pk
     await ws.disconnect()
+
+
+async def test_berserk_over_the_site_socket_once_and_before_ones_first_move(alice, bob):
+    t = await database_sync_to_async(_arena)()
+    await database_sync_to_async(tournament_join)(tournament_id=t.pk, user=alice)
+    await database_sync_to_async(tournament_join)(tournament_id=t.pk, user=bob)
+    (match,) = await database_sync_to_async(tournaments_pair)()
+    ws = await site_socket(alice)
+    await ws.send_json_to({"type": "tournament_berserk", "match": match.pk})
+    await ws.send_json_to({"type": "tournament_berserk", "match": match.pk})
+    await error(ws, "berserk_twice")
+    await ws.send_json_to({"type": "tournament_berserk", "match": "x"})
+    await error(ws, "not_found")
+    await database_sync_to_async(match.refresh_from_db)()
+    assert match.pink_berserk if match.pink_id == alice.pk else match.blue_berserk
+    await ws.disconnect()

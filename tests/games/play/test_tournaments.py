@@ -317,3 +317,31 @@ def test_a_player_in_another_game_against_a_person_waits(two, alice, bob, charli
     assert tournaments_pair() == []
     tournament_join(tournament_id=two.pk, user=charlie)
     assert tournaments_pair() == []  # charlie too is busy; bob has nobody free
+
+
+def test_the_schedule_makes_the_evening_and_weekly_arenas_at_their_local_times():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    warsaw = ZoneInfo("Europe/Warsaw")
+    sunday_noon = datetime(2026, 12, 6, 12, 30, tzinfo=warsaw)  # a Sunday
+    made = tournaments_schedule(now=sunday_noon)
+
+    def every(t):
+        assert t.schedule is not None
+        return t.schedule.every
+
+    starts = {(every(t), t.variant): timezone.localtime(t.starts_at, warsaw) for t in made}
+    weekly = starts[("week", "kropki-20")]
+    assert (weekly.weekday(), weekly.hour, weekly.minute) == (6, 18, 0)
+    assert not any(every == "day" for every, _ in starts)  # 20:00 is more than six hours ahead
+    evening = tournaments_schedule(now=sunday_noon + timedelta(hours=3))
+    assert {t.variant for t in evening if every(t) == "day"} == {
+        "kropki-10",
+        "cztery-w-rzedzie",
+        "kropki-i-kwadraty",
+        "pilkarzyki",
+    }
+    assert all(timezone.localtime(t.starts_at, warsaw).hour == 20 for t in evening if every(t) == "day")
+    hourly = sorted(t.starts_at for t in made if every(t) == "hour")
+    assert [s - hourly[0] for s in hourly] == [timedelta(hours=h) for h in range(6)]
