@@ -90,6 +90,19 @@ MESSAGES = {
     "analysis_unavailable": _("The computer cannot analyse this game yet."),
     "analysis_busy": _("Your analysis of another match is still running. Wait until it is done."),
     "analysis_daily_cap": _("You have asked for many analyses today. Try again tomorrow."),
+    # arenas (games/play/tournaments.py, docs/tournaments.md)
+    "tournament_account": _("Tournaments need an account. Sign up: your games so far stay yours."),
+    "tournament_bot": _("Computer players do not take part in tournaments."),
+    "tournament_not_found": _("There is no such tournament."),
+    "tournament_finished": _("This tournament is over: you can no longer join it."),
+    "tournament_not_joined": _("You are not playing in this tournament."),
+    "tournament_in_game": _("Finish your game first: you can withdraw from the tournament between games."),
+    "tournament_bad_settings": _("Choose the tournament's settings from the form's options."),
+    "tournament_too_many": _("You already have two tournaments that have not ended. Wait until one is over."),
+    "tournament_too_often": _("You have made many tournaments today. Try again tomorrow."),
+    "berserk_not_tournament": _("Berserk is only for tournament games."),
+    "berserk_twice": _("You have already gone berserk in this game."),
+    "berserk_too_late": _("Berserk is only possible before your first move."),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

@@ -67,6 +67,13 @@ class Match(models.Model):
     draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)  # who offers
     rematch_offer = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # An arena's game (docs/tournaments.md): its move clock, and who went berserk (half their clock).
+    tournament = models.ForeignKey(
+        "Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # null: MOVE_SECONDS
+    pink_berserk = models.BooleanField(default=False)
+    blue_berserk = models.BooleanField(default=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
@@ -101,6 +108,9 @@ class Match(models.Model):
 
     def user_id_of(self, side: int) -> int | None:
         return self.pink_id if side == PINK else self.blue_id
+
+    def berserk_of(self, side: int) -> bool:
+        return self.pink_berserk if side == PINK else self.blue_berserk
 
     def side_of(self, user_id: int | None) -> int | None:
         """The colour ``user_id`` plays here, or None for a spectator."""
@@ -303,3 +313,105 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis {self.pk} of match {self.match_id} ({self.status})"
+
+
+class TournamentSchedule(models.Model):
+    """A row of the schedule from which beat makes tournaments (docs/tournaments.md),
+    editable in the admin. ``variant`` empty: the variants in turn, one per occurrence."""
+
+    class Every(models.TextChoices):
+        HOUR = "hour", _("every hour")
+        DAY = "day", _("every day")
+        WEEK = "week", _("every week")
+
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=32, choices=variant_choices, blank=True)
+    every = models.CharField(max_length=8, choices=Every.choices)
+    minute = models.PositiveSmallIntegerField(default=0)  # of the hour (local time)
+    hour = models.PositiveSmallIntegerField(default=20)  # daily and weekly (local time)
+    weekday = models.PositiveSmallIntegerField(default=6)  # weekly: 0 Monday … 6 Sunday
+    minutes = models.PositiveSmallIntegerField(default=60)  # the duration
+    move_seconds = models.PositiveSmallIntegerField(default=60)
+    rated = models.BooleanField(default=True)
+    active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    """An arena (docs/tournaments.md). Only ``games/play/tournaments.py`` and
+    ``games/play/arena.py`` write these rows and their players."""
+
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", _("upcoming")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=32, choices=variant_choices)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    minutes = models.PositiveSmallIntegerField()
+    move_seconds = models.PositiveSmallIntegerField(default=60)
+    rated = models.BooleanField(default=True)
+    public = models.BooleanField(default=True)  # else reached only by its link (``token``)
+    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    schedule = models.ForeignKey(TournamentSchedule, null=True, blank=True, on_delete=models.SET_NULL)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.UPCOMING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["starts_at", "pk"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["schedule", "starts_at"], name="tournament_one_per_schedule_start"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["status", "starts_at"], name="tournament_status_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant}, {self.starts_at:%Y-%m-%d %H:%M})"
+
+
+class TournamentPlayer(models.Model):
+    """One player's line in a tournament: points, the streak, the games' results."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
+    rating = models.FloatField()  # the player's rating in the variant when they joined
+    points = models.IntegerField(default=0)
+    wins_in_row = models.PositiveSmallIntegerField(default=0)  # 2 or more: on a streak (the flame)
+    games = models.PositiveSmallIntegerField(default=0)
+    performance = models.FloatField(default=0.0)  # the tie-break (docs/tournaments.md)
+    performance_sum = models.FloatField(default=0.0)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    paused = models.BooleanField(default=False)
+    # Each game: {"m": match id, "r": "w"/"d"/"l", "p": points, "f": counted double, "b": berserk}.
+    results = models.JSONField(default=list)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    last_opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    rank = models.PositiveIntegerField(null=True, blank=True)  # the final place, set when it ends
+    joined_at = models.DateTimeField()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-points", "-performance", "joined_at", "pk"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_player_once"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["tournament", "-points", "-performance"], name="tournament_standings"),
+            models.Index(fields=["user", "rank"], name="tournament_player_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in tournament {self.tournament_id}: {self.points}"
+
+    @property
+    def on_fire(self) -> bool:
+        return self.wins_in_row >= 2

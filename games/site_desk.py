@@ -19,9 +19,10 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
+from games.display.tournaments import tournament_frame_for
 from games.errors import MatchError
 from games.live import transport
-from games.play import challenges
+from games.play import challenges, tournaments
 from kropki_site.lib import limits
 
 # A command returns the id of a direct challenge it created (the consumer times its expiry), else None.
@@ -54,6 +55,11 @@ def _cancel(user_id: int, content: dict[str, Any]) -> None:
     challenges.challenge_direct_cancel(challenge_id=content.get("id"), user_id=user_id)
 
 
+def _berserk(user_id: int, content: dict[str, Any]) -> None:
+    user = User.objects.filter(pk=user_id).first()
+    tournaments.tournament_berserk(match_id=content.get("match"), user=user)
+
+
 class SiteDesk:
     """The site socket's commands and reads (docs/protocol.md "Site socket")."""
 
@@ -61,6 +67,7 @@ class SiteDesk:
         "challenge": _challenge,
         "challenge_answer": _answer,
         "challenge_cancel": _cancel,
+        "tournament_berserk": _berserk,
     }
 
     def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool:
@@ -84,6 +91,11 @@ class SiteDesk:
     def online(self) -> dict[str, Any]:
         """The ``online`` frame (who is online now)."""
         return selectors.online_frame()
+
+    def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None:
+        """The ``tournament`` frame of the arena ``content["id"]``, or None: no such arena, or a
+        private one without its ``key`` (its token) for someone neither in it nor its maker."""
+        return tournament_frame_for(user_id, content.get("id"), content.get("key"))
 
     def announce_online(self) -> None:
         """Push the online list to every lobby page, when it changed since the last push (over

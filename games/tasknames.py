@@ -18,6 +18,8 @@ PAIR_SEEKS = "games.tasks.pair_seeks"
 DELETE_STALE_GUESTS = "games.tasks.delete_stale_guests"
 DELETE_UNPLAYED_COMPUTER_MATCHES = "games.tasks.delete_unplayed_computer_matches"
 ANALYSE_MATCH = "games.tasks.analyse_match"
+PAIR_TOURNAMENTS = "games.tasks.pair_tournaments"
+SCHEDULE_TOURNAMENTS = "games.tasks.schedule_tournaments"
 
 ALL = (
     SWEEP_EXPIRED_TURNS,
@@ -26,4 +28,6 @@ ALL = (
     DELETE_STALE_GUESTS,
     DELETE_UNPLAYED_COMPUTER_MATCHES,
     ANALYSE_MATCH,
+    PAIR_TOURNAMENTS,
+    SCHEDULE_TOURNAMENTS,
 )

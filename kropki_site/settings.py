@@ -226,6 +226,8 @@ CELERY_TASK_ROUTES = {
 # lands within deadline + grace + SWEEP_SECONDS (docs/protocol.md, "The clock").
 # A sweep not run within its interval expires: the next one does the same work.
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 1)
+# How often an arena's wave runs (games/play/tournaments.py): a free player waits at most this long.
+TOURNAMENT_PAIR_SECONDS = env_float("TOURNAMENT_PAIR_SECONDS", 2)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "sweep-expired-turns": {
         "task": tasknames.SWEEP_EXPIRED_TURNS,
@@ -237,6 +239,18 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": tasknames.PAIR_SEEKS,
         "schedule": 2.0,
         "options": {"expires": 2},
+    },
+    # Arenas: one wave starts and ends them and pairs their free players (docs/tournaments.md).
+    "pair-tournaments": {
+        "task": tasknames.PAIR_TOURNAMENTS,
+        "schedule": float(TOURNAMENT_PAIR_SECONDS),
+        "options": {"expires": float(TOURNAMENT_PAIR_SECONDS)},
+    },
+    # The scheduled arenas of the next hours, from the schedule table (editable in the admin).
+    "schedule-tournaments": {
+        "task": tasknames.SCHEDULE_TOURNAMENTS,
+        "schedule": 60.0,
+        "options": {"expires": 60},
     },
     # Guests with no match for GUEST_STALE_DAYS are deleted (accounts/guests.py, docs/bots.md).
     "delete-stale-guests": {

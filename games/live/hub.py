@@ -99,6 +99,23 @@ def publish(topic: str, text: str) -> bool:
         return False
 
 
+def publish_many(messages: list[tuple[str, str]]) -> bool:
+    """``publish`` for many (topic, text) at once: one pipelined round trip (an arena's wave
+    tells every paired player). Never raises, as ``publish``."""
+    if not messages:
+        return True
+    try:
+        pipe = _client().pipeline(transaction=False)
+        start = prefix()
+        for topic, text in messages:
+            pipe.publish(start + topic, text)
+        pipe.execute()
+        return True
+    except redis.RedisError:
+        log.warning("publish of %d frames failed", len(messages), exc_info=True)
+        return False
+
+
 # -- subscribing (one hub per event loop) ----------------------------------------------------
 
 

@@ -38,6 +38,7 @@ class Desk(Protocol):
     def may_connect(self, user_id: int) -> bool: ...
     def welcome(self, user_id: int) -> list[dict[str, Any]]: ...
     def online(self) -> dict[str, Any]: ...
+    def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None: ...
     def announce_online(self) -> None: ...
     def expire(self, challenge_id: int) -> bool: ...
     def went_offline(self, user_id: int) -> None: ...
@@ -45,6 +46,7 @@ class Desk(Protocol):
 
 
 MAX_FRAME_BYTES = 1024
+MAX_TOURNAMENTS_WATCHED = 3  # arenas one site socket follows (a page shows one)
 # Token bucket per socket: a sustained frame a second, bursts of 8 (a person clicks; a flood is refused).
 RATE_PER_SECOND = 1.0
 RATE_BURST = 8.0
@@ -131,6 +133,7 @@ class SiteConsumer(LiveSocket):
             return
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.watching = False
+        self.watched_tournaments: set[str] = set()
         await self.listen_to_user()
         await self.listen(transport.site_topic(self.user_id), self.send_text)
         await self.accept()
@@ -168,6 +171,19 @@ class SiteConsumer(LiveSocket):
                 self.watching = True
                 await self.listen(transport.ONLINE_TOPIC, self.send_text)
             await self.send_json(await db_call(self.desk.online)())
+            return
+        if kind == "watch_tournament":
+            # An arena's page: its standings now, then every change (docs/protocol.md "Tournaments").
+            frame = await db_call(self.desk.tournament)(self.user_id, content)
+            if frame is None:
+                raise MatchError("tournament_not_found")
+            topic = transport.tournament_topic(frame["id"])
+            if topic not in self.watched_tournaments:
+                if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:
+                    raise MatchError("rate_limited")
+                self.watched_tournaments.add(topic)
+                await self.listen(topic, self.send_text)
+            await self.send_json(frame)
             return
         if not isinstance(kind, str) or not self.desk.knows(kind):
             raise MatchError("unknown_type")

@@ -13,7 +13,7 @@ import hashlib
 import json
 from typing import Any
 
-from .hub import publish
+from .hub import publish, publish_many
 
 
 def match_topic(match_id: int) -> str:
@@ -35,6 +35,11 @@ def user_topic(user_id: int) -> str:
 def site_topic(user_id: int) -> str:
     """The site sockets (``ws/site/``) of one user: their notifications."""
     return f"site:{user_id}"
+
+
+def tournament_topic(tournament_id: int) -> str:
+    """The site sockets of pages showing one arena (they asked with ``watch_tournament``)."""
+    return f"tournament:{tournament_id}"
 
 
 # The site sockets of lobby pages (they asked with ``watch_online``): the online list.
@@ -75,6 +80,17 @@ def close_user_sockets(user_id: int, session: tuple[str, str, str] | None = None
 def send_to_site_user(user_id: int, frame: dict[str, Any]) -> None:
     """A frame to every site socket of one user (a direct challenge, its answer)."""
     publish(site_topic(user_id), _encode(frame))
+
+
+def send_to_tournament(tournament_id: int, frame: dict[str, Any]) -> None:
+    """An arena's standings to every page watching it (encoded once; after commit only)."""
+    publish(tournament_topic(tournament_id), _encode(frame))
+
+
+def send_to_site_users(frames: list[tuple[int, dict[str, Any]]]) -> None:
+    """A frame to each of many users' site sockets, in one round trip to Redis (an arena's
+    wave: every paired player hears where their game is)."""
+    publish_many([(site_topic(user_id), _encode(frame)) for user_id, frame in frames])
 
 
 def send_online(frame: dict[str, Any]) -> None:

@@ -26,8 +26,14 @@ from games.models import Match, Move
 from . import botqueue, publisher
 
 
-def move_time() -> timedelta:
-    return timedelta(seconds=settings.MOVE_SECONDS)
+def move_time(match: Match | None = None, side: int | None = None) -> timedelta:
+    """The time for one move: MOVE_SECONDS, or the match's own clock (an arena's game may set a
+    shorter one), halved for a player who went berserk (docs/tournaments.md)."""
+    own = match.move_seconds if match is not None else None
+    seconds = float(settings.MOVE_SECONDS if own is None else own)
+    if match is not None and side is not None and match.berserk_of(side):
+        seconds /= 2
+    return timedelta(seconds=seconds)
 
 
 def grace() -> timedelta:
@@ -95,4 +101,4 @@ def set_turn(match: Match, state: State, now: datetime) -> None:
     match.to_move = state.current_player()
     match.pink_score, match.blue_score = state.scores()
     human_to_move = match.to_move is not None and match.to_move != match.bot_side
-    match.turn_deadline = now + move_time() if human_to_move else None
+    match.turn_deadline = now + move_time(match, match.to_move) if human_to_move else None

@@ -9,7 +9,7 @@ from typing import Any
 from games.models import BLUE, PINK, Match
 from ratings.services import ratings_apply_result
 
-from . import core, trust
+from . import arena, core, trust
 
 
 def finish(
@@ -34,6 +34,7 @@ def finish(
         update_fields=["status", "winner", "end_reason", "finished_at", "turn_deadline", "to_move", "draw_offer"]
     )
     deltas = rate(match)
+    arena.score_match(match)  # an arena's game: its points (after the end, none)
     extra: dict[str, Any] = {"rating_deltas": deltas}
     if last_move:
         extra.update(last_move)

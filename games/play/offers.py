@@ -91,7 +91,8 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
     with transaction.atomic():
         match = core.lock(match_id)
         side = core.side_of_user(match, user_id)
-        if match.is_active or match.rematch_id is not None:
+        # An arena's game has no rematch: the arena pairs the players again (docs/tournaments.md).
+        if match.is_active or match.rematch_id is not None or match.tournament_id is not None:
             raise MatchError("rematch_unavailable")
         if match.pink_id is not None and match.blue_id is not None and blocked_either_way(match.pink_id, match.blue_id):
             raise MatchError("blocked")

@@ -51,5 +51,6 @@ def site_config(user: Any) -> dict[str, Any]:
             "challenge_name": _("Challenge %(name)s"),
             "nobody": _("Nobody else is online right now."),
             "you": _("(you)"),
+            "tournament_paired": _("Your next game in the tournament %(name)s is starting."),
         },
     }

@@ -8,9 +8,16 @@ from django.shortcuts import render
 from games import selectors
 
 from .rules import current_language, game_cards
+from .tournaments import upcoming_public
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "games/home.html", {"games": game_cards(current_language()), "live": selectors.live_summary()}
+        request,
+        "games/home.html",
+        {
+            "games": game_cards(current_language()),
+            "live": selectors.live_summary(),
+            "tournaments": upcoming_public(),
+        },
     )

@@ -24,6 +24,7 @@ from games import catalogue, selectors
 from games.display.boards import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
+from games.play.core import has_moved
 from games.views.chat import chat_panel
 from games.views.expensive import history_digest, rate_limited
 from games.views.rules import rule_url
@@ -41,7 +42,7 @@ def _rule_links(slug: str) -> dict[str, str]:
 
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
+    match = get_object_or_404(Match.objects.select_related("pink", "blue", "tournament"), pk=match_id)
     state = selectors.match_state(match)
     snapshot = match_snapshot(match, state)
     user_id = request.user.pk if request.user.is_authenticated else None
@@ -93,8 +94,34 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
                 for notation, side in zip(snapshot["moves"], snapshot["movers"], strict=False)
             ],
             "chat": chat_panel(request, match, you),
+            "arena": _arena(match, you),
         },
     )
+
+
+def _arena(match: Match, you: int | None) -> dict[str, Any] | None:
+    """An arena's game: the way back to it, and whether the player may still go berserk."""
+    if match.tournament_id is None:
+        return None
+    tournament = match.tournament
+    assert tournament is not None
+    url = reverse("tournament", args=[tournament.pk])
+    if not tournament.public:
+        url += f"?klucz={tournament.token}"
+    berserk = you is not None and match.is_active and not match.berserk_of(you) and not has_moved(match, you)
+    return {
+        "name": tournament.name,
+        "url": url,
+        "berserk": berserk,
+        "berserk_pink": match.pink_berserk,
+        "berserk_blue": match.blue_berserk,
+        "live": {
+            "id": tournament.pk,
+            "url": url,
+            "player": you is not None,
+            "words": {"going_back": _("The game is over: back to the tournament in a moment…")},
+        },
+    }
 
 
 def _player_settings(user: Any) -> dict[str, Any]:
@@ -169,6 +196,8 @@ def _next_game(match: Match, you: int | None) -> dict[str, Any] | None:
             "url": reverse("play_computer"),
             "fields": {"variant": match.variant, "level": match.bot_level, "colour": colour},
         }
+    if match.tournament_id is not None:  # the arena pairs the next game (the page goes back to it)
+        return None
     if match.rated:
         return {"url": reverse("queue_join"), "fields": {"variant": match.variant}}
     return {"url": reverse("challenge_new"), "fields": {"variant": match.variant, "mode": "casual"}}

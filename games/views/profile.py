@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Case, QuerySet, Sum, When, Window
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import dateformat, formats
@@ -31,7 +31,7 @@ from accounts.models import User
 from games import catalogue
 from games import selectors as game_selectors
 from games.display.snapshot import player_name
-from games.models import BLUE, PINK, Match
+from games.models import BLUE, PINK, Match, TournamentPlayer
 from ratings import selectors
 from ratings.charts import rating_chart_svg
 from ratings.models import Rating
@@ -147,6 +147,25 @@ def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
     return games
 
 
+def _arenas(user_id: int) -> dict[str, Any]:
+    """The player's tournaments (the newest ten, with their points and final places) and podiums:
+    one query (the podiums over all their tournaments are window sums on each line)."""
+    lines = list(
+        TournamentPlayer.objects.filter(user_id=user_id)
+        .select_related("tournament")
+        .annotate(
+            podiums=Window(Sum(Case(When(rank__lte=3, then=1), default=0))),
+            firsts=Window(Sum(Case(When(rank=1, then=1), default=0))),
+        )
+        .order_by("-tournament__starts_at", "-pk")[:10]
+    )
+    return {
+        "lines": lines,
+        "podiums": lines[0].podiums if lines else 0,
+        "wins": lines[0].firsts if lines else 0,
+    }
+
+
 def _digest(*parts: object) -> str:
     """A short cache key for ``parts`` (plain values: ids, numbers, dates, strings)."""
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
@@ -256,6 +275,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "filter_result": result,
             "variants": [(k, catalogue.variant_name(k)) for k in catalogue.variant_keys()],
             "filter_query": query,
+            "arenas": _arenas(user.pk),
             **_social(request, user),
         },
     )

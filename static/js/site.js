@@ -44,6 +44,13 @@
     open: function () {
       document.documentElement.dataset.site = "connected";
       if (onlineList) send({ type: "watch_online" });
+      // An arena's page follows its standings (static/js/tournament.js draws them).
+      var arena = document.getElementById("tournament-live");
+      if (arena) {
+        var key = new URLSearchParams(location.search).get("klucz");
+        send(key ? { type: "watch_tournament", id: JSON.parse(arena.textContent).id, key: key }
+                 : { type: "watch_tournament", id: JSON.parse(arena.textContent).id });
+      }
     },
     frame: function (frame) { onFrame(frame); },
     close: function () { document.documentElement.dataset.site = "offline"; },
@@ -64,10 +71,23 @@
       case "challenge_declined": finished(frame.id, T.declined, "declined"); break;
       case "challenge_cancelled": finished(frame.id, T.cancelled, "cancelled"); break;
       case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
+      case "tournament_paired": paired(frame); break;
       case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
       // Frames for one page's own script (an analysis' progress: static/js/analysis.js).
       default: document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame })); break;
     }
+  }
+
+  // An arena paired the player: its pages go there by themselves (static/js/tournament.js);
+  // anywhere else on the site, a notice with the way to the game.
+  function paired(frame) {
+    document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame }));
+    if (document.getElementById("tournament-live") || document.getElementById("tournament-return")) return;
+    var card = message(fmt(T.tournament_paired, { name: frame.name }), "tournament-paired");
+    var link = el("a", "button", T.open_match);
+    link.href = frame.url;
+    card.insertBefore(link, card.lastChild);
+    if (cfg.sound) beep();
   }
 
   // -- notices ------------------------------------------------------------------

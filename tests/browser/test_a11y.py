@@ -81,6 +81,7 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("match", "match", (me["active"],), {}),
         ("profile", "profile", (me["username"],), {}),
         ("ranking", "ranking", (), {"wariant": "cztery-w-rzedzie"}),
+        ("tournaments", "tournaments", (), {}),
         ("record", "record", (me["finished"],), {}),
     ]
 

@@ -245,6 +245,7 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("record", reverse("record", args=[me["record"]])),
         ("profile", reverse("profile", args=[me["username"]])),
         ("ranking", reverse("ranking")),
+        ("tournaments", reverse("tournaments")),
     ]
     pages += [(f"ranking {key}", reverse("ranking_variant", args=[key])) for key in variant_keys()]
     pages += [

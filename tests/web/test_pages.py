@@ -4,7 +4,9 @@ from django.urls import reverse
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("name", ["home", "lobby", "play_computer", "rules_index", "ranking", "signup", "login"])
+@pytest.mark.parametrize(
+    "name", ["home", "lobby", "play_computer", "rules_index", "ranking", "tournaments", "signup", "login"]
+)
 def test_page_answers_in_polish_by_default(client, name):
     response = client.get(reverse(name))
     assert response.status_code == 200

@@ -1,0 +1,122 @@
+"""An arena as data: the standings frame its sockets hear (docs/protocol.md "Tournaments")
+and the lines its page shows. Reads only; the services publish the frames after commit."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.core.cache import cache
+from django.urls import reverse
+
+from games.models import Match, Tournament, TournamentPlayer
+
+# The lines a frame and a page's first screen carry: a frame for 1,000 players stays small
+# (bench/tournament.py: <= 32 kB); the page pages through the rest.
+STANDINGS_SHOWN = 30
+PLAYING_SHOWN = 20
+
+
+def _version_key(tournament_id: int) -> str:
+    return f"arena-version:{tournament_id}"
+
+
+def board_version(tournament_id: int) -> str:
+    """The arena's board version in the shared cache ("0" when unknown): the tournament page's
+    cached standings are kept under it."""
+    return str(cache.get(_version_key(tournament_id)) or "0")
+
+
+def board_changed(tournament_id: int) -> None:
+    """A change to the arena or its lines: pages draw their standings again. Called in the
+    changing transaction (so a test, whose transaction never commits, sees it too) and again
+    after its commit (so a page that read the old lines meanwhile does not keep them)."""
+    cache.set(_version_key(tournament_id), secrets.token_hex(6), None)
+
+
+def result_marks(results: list[dict[str, Any]]) -> str:
+    """A player's games as one short string: points per game, a double game in
+    brackets: "2 0 [4] 1"; "-" for a game that earned nothing."""
+    marks = []
+    for r in results:
+        p = str(r.get("p", 0)) if r.get("r") != "l" else "0"
+        marks.append(f"[{p}]" if r.get("f") else p)
+    return " ".join(marks)
+
+
+def standings_rows(tournament: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -> list[dict[str, Any]]:
+    """Lines ``offset`` … ``offset + limit`` of the standings, best first (points, then
+    performance, then who joined first)."""
+    players = (
+        TournamentPlayer.objects.filter(tournament=tournament)
+        .order_by("-points", "-performance", "joined_at", "pk")
+        .values_list("rank", "user__username", "points", "wins_in_row", "paused", "match_id", "games", "results")[
+            offset : offset + limit
+        ]
+    )
+    profile_prefix = reverse("profile", args=["_"])[:-2]  # one reverse, not one per line
+    rows = []
+    for i, (rank, name, points, wins_in_row, paused, match_id, games, results) in enumerate(players, start=offset + 1):
+        rows.append(
+            {
+                "rank": rank or i,
+                "name": name,
+                "url": f"{profile_prefix}{name}/",
+                "points": points,
+                "fire": wins_in_row >= 2,
+                "paused": paused,
+                "playing": match_id is not None,
+                "games": games,
+                "marks": result_marks(results),
+            }
+        )
+    return rows
+
+
+def playing_now(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[dict[str, Any]]:
+    """The arena's games being played (the newest first), for watching."""
+    matches = (
+        Match.objects.filter(tournament=tournament, status=Match.Status.ACTIVE)
+        .order_by("-created_at")
+        .values_list("pk", "pink__username", "blue__username")[:limit]
+    )
+    match_prefix = reverse("match", args=[0])[:-2]
+    return [
+        {"id": pk, "url": f"{match_prefix}{pk}/", "pink": pink or "", "blue": blue or ""} for pk, pink, blue in matches
+    ]
+
+
+def standings_frame(tournament: Tournament) -> dict[str, Any]:
+    """The ``tournament`` frame: its state, the first lines of the standings (each a list:
+    rank, name, points, on fire, paused, playing, games' marks) and the games being played."""
+    rows = standings_rows(tournament)
+    return {
+        "type": "tournament",
+        "id": tournament.pk,
+        "status": tournament.status,
+        "starts_at": tournament.starts_at.isoformat(),
+        "ends_at": tournament.ends_at.isoformat(),
+        "count": TournamentPlayer.objects.filter(tournament=tournament).count(),
+        "standings": [
+            [r["rank"], r["name"], r["points"], int(r["fire"]), int(r["paused"]), int(r["playing"]), r["marks"]]
+            for r in rows
+        ],
+        "playing": [[g["id"], g["pink"], g["blue"]] for g in playing_now(tournament)],
+    }
+
+
+def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str, Any] | None:
+    """The frame for a site socket asking to watch an arena, or None (not found, or private
+    and neither the key nor a part in it)."""
+    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
+        return None
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    allowed = (
+        tournament.public
+        or key == str(tournament.token)
+        or tournament.creator_id == user_id
+        or TournamentPlayer.objects.filter(tournament=tournament, user_id=user_id).exists()
+    )
+    return standings_frame(tournament) if allowed else None

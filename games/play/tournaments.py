@@ -1,0 +1,438 @@
+"""Arenas (docs/tournaments.md): making them (players and the schedule), joining,
+withdrawing, berserk, and the pairing waves that also start and end them.
+
+The only code that creates Tournament rows or changes a player's line outside scoring
+(``arena.py``, called by the one door out). The pairing runs in one place: the wave,
+sent by beat every TOURNAMENT_PAIR_SECONDS (2 s), serialised by a transaction-scoped advisory lock on
+PostgreSQL (SQLite's single writer does it there), reading the free players with
+``select_for_update(skip_locked=True)`` so a player withdrawing at that moment is left
+out, as the ranked queue's rounds do (games/play/matchmaking.py).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
+
+from django.contrib.auth.models import AnonymousUser
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import Block, User
+from games import catalogue
+from games.errors import MatchError
+from games.models import PINK, Match, Tournament, TournamentPlayer, TournamentSchedule
+from ratings.selectors import user_ratings
+
+from . import arena, core, trust
+from .drain import drain_started
+
+MOVE_CLOCKS = (20, 30, 60)
+MIN_MINUTES, MAX_MINUTES = 15, 180
+START_DELAYS = (5, 10, 15, 30, 60, 120)  # minutes from now a player-made one may start
+# Player-made: at most this many not finished at once, and made per day, per creator.
+OPEN_PER_CREATOR = 2
+MADE_PER_DAY = 5
+SCHEDULE_AHEAD = timedelta(hours=6)  # beat makes scheduled arenas this far ahead
+PAIR_REACH = 6  # a player is paired with one of the next few free in the standings
+
+_ADVISORY_KEY = 0x4B52544E  # "KRTN": one wave at a time (PostgreSQL)
+
+
+def _require_account(user: User | AnonymousUser | None) -> User:
+    if user is None or not user.is_authenticated:
+        raise MatchError("login_required")
+    if getattr(user, "is_guest", False):
+        raise MatchError("tournament_account")
+    if getattr(user, "is_bot", False):
+        raise MatchError("tournament_bot")
+    assert isinstance(user, User)
+    return user
+
+
+# -- making them ---------------------------------------------------------------
+
+
+def tournament_create(
+    *,
+    user: User | AnonymousUser | None,
+    variant: str,
+    start_in_minutes: int,
+    minutes: int,
+    move_seconds: int = 60,
+    rated: bool = True,
+    public: bool = True,
+    name: str = "",
+    now: datetime | None = None,
+) -> Tournament:
+    """A player-made arena (accounts only; OPEN_PER_CREATOR at once, MADE_PER_DAY a day)."""
+    creator = _require_account(user)
+    if variant not in catalogue.variant_keys():
+        raise MatchError("unknown_variant")
+    if start_in_minutes not in START_DELAYS or move_seconds not in MOVE_CLOCKS:
+        raise MatchError("tournament_bad_settings")
+    if not MIN_MINUTES <= minutes <= MAX_MINUTES:
+        raise MatchError("tournament_bad_settings")
+    if rated:
+        trust.require_established(creator.pk)
+    now = now or timezone.now()
+    name = " ".join(name.split())[:80] or f"Arena {creator.username}"
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=creator.pk).first()  # one creation at a time per creator
+        mine = Tournament.objects.filter(creator=creator)
+        if mine.exclude(status=Tournament.Status.FINISHED).count() >= OPEN_PER_CREATOR:
+            raise MatchError("tournament_too_many")
+        if mine.filter(created_at__gte=now - timedelta(days=1)).count() >= MADE_PER_DAY:
+            raise MatchError("tournament_too_often")
+        starts = now + timedelta(minutes=start_in_minutes)
+        return Tournament.objects.create(
+            name=name,
+            variant=variant,
+            starts_at=starts,
+            ends_at=starts + timedelta(minutes=minutes),
+            minutes=minutes,
+            move_seconds=move_seconds,
+            rated=rated,
+            public=public,
+            creator=creator,
+        )
+
+
+def _occurrences(row: TournamentSchedule, now: datetime, until: datetime) -> list[datetime]:
+    """The starts of ``row`` in [now, until), in local time (Europe/Warsaw)."""
+    local = timezone.localtime(now).replace(second=0, microsecond=0)
+    found = []
+    if row.every == TournamentSchedule.Every.HOUR:
+        t = local.replace(minute=row.minute)
+        step = timedelta(hours=1)
+    else:
+        t = local.replace(hour=row.hour, minute=row.minute)
+        step = timedelta(days=1)
+    t -= step
+    while t < until:
+        if t >= now and (row.every != TournamentSchedule.Every.WEEK or t.weekday() == row.weekday):
+            found.append(t)
+        t = timezone.localtime(t + step)
+    return found
+
+
+def tournaments_schedule(*, now: datetime | None = None) -> list[Tournament]:
+    """Make the scheduled arenas starting within SCHEDULE_AHEAD (beat, every minute);
+    one per schedule row and start (a unique constraint: beat may run this twice)."""
+    now = now or timezone.now()
+    keys = catalogue.variant_keys()
+    made = []
+    for row in TournamentSchedule.objects.filter(active=True).order_by("pk"):
+        for start in _occurrences(row, now, now + SCHEDULE_AHEAD):
+            variant = row.variant or keys[int(start.timestamp() // 3600) % len(keys)]
+            if variant not in keys:
+                continue
+            name = row.name if row.variant else f"{row.name}: {catalogue.variant_name(variant)}"
+            try:
+                with transaction.atomic():
+                    tournament, created = Tournament.objects.get_or_create(
+                        schedule=row,
+                        starts_at=start,
+                        defaults={
+                            "name": name[:80],
+                            "variant": variant,
+                            "ends_at": start + timedelta(minutes=row.minutes),
+                            "minutes": row.minutes,
+                            "move_seconds": row.move_seconds,
+                            "rated": row.rated,
+                        },
+                    )
+            except IntegrityError:  # another beat made it a moment ago
+                continue
+            if created:
+                made.append(tournament)
+    return made
+
+
+# -- players -------------------------------------------------------------------
+
+
+def _entry(tournament_id: Any, user_id: int) -> TournamentPlayer:
+    entry = (
+        TournamentPlayer.objects.select_for_update()
+        .select_related("tournament")
+        .filter(tournament_id=tournament_id, user_id=user_id)
+        .first()
+    )
+    if entry is None:
+        raise MatchError("tournament_not_joined")
+    return entry
+
+
+def _tournament(tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError):
+        raise MatchError("tournament_not_found") from None
+
+
+def tournament_join(
+    *, tournament_id: Any, user: User | AnonymousUser | None, now: datetime | None = None
+) -> TournamentPlayer:
+    """Join (before or during), or come back after a pause. Accounts only; a rated arena
+    needs an established account; a finished one is refused."""
+    player = _require_account(user)
+    now = now or timezone.now()
+    tournament = _tournament(tournament_id)
+    if tournament.status == Tournament.Status.FINISHED or now >= tournament.ends_at:
+        raise MatchError("tournament_finished")
+    if tournament.rated:
+        trust.require_established(player.pk)
+    with transaction.atomic():
+        entry = TournamentPlayer.objects.select_for_update().filter(tournament=tournament, user=player).first()
+        if entry is None:
+            rating = user_ratings(player, [tournament.variant])[tournament.variant].rating
+            try:
+                with transaction.atomic():
+                    entry = TournamentPlayer.objects.create(
+                        tournament=tournament, user=player, rating=rating, joined_at=now
+                    )
+            except IntegrityError:  # the same player joined in another request just now
+                entry = TournamentPlayer.objects.get(tournament=tournament, user=player)
+        elif entry.paused:
+            entry.paused = False
+            entry.timeouts_in_row = 0
+            entry.save(update_fields=["paused", "timeouts_in_row"])
+        arena.publish_on_commit(tournament)
+    return entry
+
+
+def tournament_withdraw(*, tournament_id: Any, user: User | AnonymousUser | None) -> TournamentPlayer:
+    """Pause: no new games until the player comes back (their points stay). Refused while
+    they play a game of the arena (finish it first)."""
+    player = _require_account(user)
+    with transaction.atomic():
+        entry = _entry(tournament_id, player.pk)
+        if entry.tournament.status == Tournament.Status.FINISHED:
+            raise MatchError("tournament_finished")
+        if entry.match_id is not None:
+            raise MatchError("tournament_in_game")
+        if not entry.paused:
+            entry.paused = True
+            entry.save(update_fields=["paused"])
+        arena.publish_on_commit(entry.tournament)
+    return entry
+
+
+def tournament_berserk(*, match_id: Any, user: User | AnonymousUser | None, now: datetime | None = None) -> Match:
+    """Halve the player's move clock for this arena game, for a point more on a win with at
+    least 7 own moves. Only before their first move, and once."""
+    player = _require_account(user)
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, player.pk)
+        if match.tournament_id is None:
+            raise MatchError("berserk_not_tournament")
+        core.require_active(match)
+        if match.berserk_of(side):
+            raise MatchError("berserk_twice")
+        if core.has_moved(match, side):
+            raise MatchError("berserk_too_late")
+        fields = ["pink_berserk" if side == PINK else "blue_berserk"]
+        setattr(match, fields[0], True)
+        if match.to_move == side and match.turn_deadline is not None:
+            # Their turn is running: it ends no later than half a clock from now.
+            match.turn_deadline = min(match.turn_deadline, now + core.move_time(match, side))
+            fields.append("turn_deadline")
+        match.save(update_fields=fields)
+        core.broadcast_on_commit(match, "clock", berserk=side)  # the new deadline; who went berserk
+        tournament = Tournament.objects.get(pk=match.tournament_id)
+        arena.publish_on_commit(tournament)
+    return match
+
+
+# -- the wave --------------------------------------------------------------------
+
+
+def _serialise_waves() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_ADVISORY_KEY])
+
+
+def _blocked_pairs(user_ids: QuerySet[TournamentPlayer, Any]) -> set[frozenset[int]]:
+    """Pairs among ``user_ids`` (a subquery) of which one blocked the other (any time: an arena
+    never pairs them)."""
+    rows = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids)
+    return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}
+
+
+class _Free(NamedTuple):
+    """A free player of the wave: who, and whom they played last."""
+
+    user_id: int
+    last_opponent_id: int | None
+
+
+def _choose_pairs(free: list[_Free], apart: set[frozenset[int]]) -> list[tuple[_Free, _Free]]:
+    """Greedy from the top of the standings: each free player with the nearest free one
+    below them (within PAIR_REACH) who is not their last opponent (either way) and not a
+    blocked pair. ``free`` is in standings order (points, then rating)."""
+    taken: set[int] = set()
+    pairs = []
+    for i, a in enumerate(free):
+        if a.user_id in taken:
+            continue
+        reach = 0
+        for b in free[i + 1 :]:
+            if b.user_id in taken:
+                continue
+            reach += 1
+            if reach > PAIR_REACH:
+                break
+            if a.last_opponent_id == b.user_id or b.last_opponent_id == a.user_id:
+                continue
+            if frozenset((a.user_id, b.user_id)) in apart:
+                continue
+            taken.update((a.user_id, b.user_id))
+            pairs.append((a, b))
+            break
+    return pairs
+
+
+def _finish(tournament: Tournament) -> None:
+    """The clock reached zero: freeze the standings (each player's final place)."""
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    players = list(
+        TournamentPlayer.objects.filter(tournament=tournament).order_by("-points", "-performance", "joined_at", "pk")
+    )
+    for rank, p in enumerate(players, start=1):
+        p.rank = rank
+    TournamentPlayer.objects.bulk_update(players, ["rank"], batch_size=500)
+    arena.publish_on_commit(tournament)
+
+
+def _insert_matches(tournament: Tournament, colours: list[tuple[int, int]], now: datetime) -> list[Match]:
+    """The wave's new matches, (pink, blue) each: rows that differ only in their players, so
+    each column's value is prepared once and the rows go in one ``executemany`` (Django's
+    ``bulk_create`` prepares every field of every row: most of a 1,000-player wave's time)."""
+    template = Match(
+        variant=tournament.variant,
+        rated=tournament.rated,
+        tournament=tournament,
+        move_seconds=tournament.move_seconds,
+        created_at=now,
+    )
+    core.set_turn(template, catalogue.variant(tournament.variant).game().new_initial_state(), now)
+    fields = [f for f in Match._meta.concrete_fields if not f.primary_key]
+    prepared = []
+    for f in fields:
+        value = now if f.name == "created_at" else f.pre_save(template, add=False)
+        prepared.append(f.get_db_prep_save(value, connection))
+    columns = [str(f.column) for f in fields]
+    pink_at, blue_at = columns.index("pink_id"), columns.index("blue_id")
+    rows = []
+    for pink, blue in colours:
+        row = list(prepared)
+        row[pink_at], row[blue_at] = pink, blue
+        rows.append(row)
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(Match._meta.db_table), ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
+    )
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+    # This wave's matches of the arena: the ones made at its moment.
+    ids = dict(Match.objects.filter(tournament=tournament, created_at=now).values_list("pink_id", "pk"))
+    matches = []
+    for pink, blue in colours:
+        match = Match(
+            pk=ids[pink],
+            variant=template.variant,
+            pink_id=pink,
+            blue_id=blue,
+            rated=template.rated,
+            tournament=tournament,
+            move_seconds=template.move_seconds,
+            to_move=template.to_move,
+            turn_deadline=template.turn_deadline,
+            created_at=now,
+        )
+        match._state.adding = False
+        matches.append(match)
+    return matches
+
+
+def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
+    free = [
+        _Free(*row)  # plain tuples: a thousand model instances were a fifth of a wave
+        for row in TournamentPlayer.objects.select_for_update(skip_locked=True)
+        .filter(tournament=tournament, paused=False, match__isnull=True)
+        .order_by("-points", "-rating", "pk")
+        .values_list("user_id", "last_opponent_id")
+    ]
+    if len(free) < 2:
+        return []
+    # A player in a game against a person anywhere on the site (this arena's, another's, a
+    # ranked or challenge match) is not free: nobody plays two people at once.
+    # (The free players as a subquery, not a list: a thousand bound ids cost Django more than the query.)
+    free_ids = TournamentPlayer.objects.filter(tournament=tournament, paused=False, match__isnull=True).values(
+        "user_id"
+    )
+    busy = Match.objects.filter(
+        Q(pink_id__in=free_ids) | Q(blue_id__in=free_ids), status=Match.Status.ACTIVE, bot_level=""
+    ).values_list("pink_id", "blue_id")
+    busy_ids = {uid for pair in busy for uid in pair}
+    free = [p for p in free if p.user_id not in busy_ids]
+    apart = _blocked_pairs(free_ids)
+    pairs = _choose_pairs(free, apart)
+    if not pairs:
+        return []
+    colours = [(a.user_id, b.user_id) if random.random() < 0.5 else (b.user_id, a.user_id) for a, b in pairs]
+    matches = _insert_matches(tournament, colours, now)
+    # Each paired line points at its new match: one executemany of a keyed UPDATE (Django's
+    # bulk_update writes a CASE of a thousand branches; a subquery per line was slower too).
+    quote = connection.ops.quote_name
+    table = TournamentPlayer._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {quote(table)} SET {quote('match_id')} = %s"
+            f" WHERE {quote('tournament_id')} = %s AND {quote('user_id')} = %s",
+            [(m.pk, tournament.pk, uid) for m in matches for uid in (m.pink_id, m.blue_id)],
+        )
+    told = [(m.pink_id, m.pk) for m in matches] + [(m.blue_id, m.pk) for m in matches]
+    arena.publish_on_commit(tournament, paired=told)
+    return matches
+
+
+def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
+    """One wave: start the arenas whose time came, end those whose clock reached zero, and
+    pair the free players of every running one. Returns the new matches."""
+    if drain_started() is not None:  # a planned restart: the wave waits for the new version
+        return []
+    now = now or timezone.now()
+    matches: list[Match] = []
+    with transaction.atomic():
+        _serialise_waves()
+        for t in Tournament.objects.select_for_update().filter(
+            Q(status=Tournament.Status.UPCOMING, starts_at__lte=now)
+            | Q(status=Tournament.Status.RUNNING, ends_at__lte=now)
+        ):
+            if now >= t.ends_at:
+                _finish(t)
+            else:
+                t.status = Tournament.Status.RUNNING
+                t.save(update_fields=["status"])
+                arena.publish_on_commit(t)
+        for t in Tournament.objects.filter(status=Tournament.Status.RUNNING, ends_at__gt=now):
+            matches += _pair_one(t, now)
+    return matches
+
+
+__all__ = [
+    "tournament_berserk",
+    "tournament_create",
+    "tournament_join",
+    "tournament_withdraw",
+    "tournaments_pair",
+    "tournaments_schedule",
+]

@@ -1,0 +1,257 @@
+"""The arenas' pages (/turnieje/): the list, making one, the tournament page, and the
+buttons (join, withdraw, berserk). Thin: each reads the display module or calls one
+service of games/play/tournaments.py; the page stays current over the site socket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.decorators import AuthenticatedHttpRequest, account_required
+from games import catalogue
+from games.display.tournaments import STANDINGS_SHOWN, board_version, playing_now, standings_rows
+from games.errors import MatchError
+from games.models import Match, Tournament, TournamentPlayer
+from games.play import tournaments
+
+LIST_LIMIT = 20
+BOARD_SECONDS = 600  # a cached standings page (its key changes with the arena)
+
+
+def _mine(request: HttpRequest) -> Q:
+    """Private arenas this visitor may see in lists: their own and those they play in."""
+    if not request.user.is_authenticated:
+        return Q(pk__in=[])
+    return Q(creator_id=request.user.pk) | Q(players__user_id=request.user.pk)
+
+
+def upcoming_public(limit: int = 5) -> list[Tournament]:
+    """The next public arenas (the home page's list)."""
+    return list(
+        Tournament.objects.filter(public=True)
+        .exclude(status=Tournament.Status.FINISHED)
+        .order_by("starts_at", "pk")[:limit]
+    )
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    visible = Tournament.objects.filter(Q(public=True) | _mine(request)).distinct()
+    context: dict[str, Any] = {
+        "running": list(visible.filter(status=Tournament.Status.RUNNING).order_by("ends_at", "pk")[:LIST_LIMIT]),
+        "upcoming": list(visible.filter(status=Tournament.Status.UPCOMING).order_by("starts_at", "pk")[:LIST_LIMIT]),
+        "finished": list(visible.filter(status=Tournament.Status.FINISHED).order_by("-ends_at", "-pk")[:LIST_LIMIT]),
+        "variants": catalogue.variant_choices(),
+        "delays": tournaments.START_DELAYS,
+        "clocks": tournaments.MOVE_CLOCKS,
+        "durations": (15, 30, 45, 60, 90, 120, 180),
+        "can_create": request.user.is_authenticated and not getattr(request.user, "is_guest", False),
+    }
+    return render(request, "games/tournaments.html", context)
+
+
+def _int(value: str, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@account_required
+@require_POST
+def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    post = request.POST
+    try:
+        t = tournaments.tournament_create(
+            user=request.user,
+            variant=post.get("variant", ""),
+            start_in_minutes=_int(post.get("start", ""), -1),
+            minutes=_int(post.get("minutes", ""), -1),
+            move_seconds=_int(post.get("move_seconds", ""), -1),
+            rated=post.get("rated") == "1",
+            public=post.get("public") == "1",
+            name=post.get("name", ""),
+        )
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return redirect("tournaments")
+    return redirect(tournament_url(t))
+
+
+def tournament_url(t: Tournament) -> str:
+    url = reverse("tournament", args=[t.pk])
+    return url if t.public else f"{url}?klucz={t.token}"
+
+
+def _visible(request: HttpRequest, t: Tournament) -> bool:
+    """A private arena is seen (and joined) with its link's key, by its maker and its players."""
+    if t.public or (request.GET.get("klucz") or request.POST.get("klucz")) == str(t.token):
+        return True
+    if not request.user.is_authenticated:
+        return False
+    return t.creator_id == request.user.pk or TournamentPlayer.objects.filter(tournament=t, user=request.user).exists()
+
+
+@require_GET
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    board = _board(tournament_id, request.GET.get("strona"))
+    t = board["t"]
+    if not _visible(request, t):
+        raise Http404
+    me = None
+    my_match = None
+    if request.user.is_authenticated:
+        me = (
+            TournamentPlayer.objects.filter(tournament=t, user=request.user)
+            .select_related("match")
+            .only("pk", "paused", "match__id", "match__ply", "match__status")
+            .first()
+        )
+        if me is not None and me.match is not None and me.match.status == Match.Status.ACTIVE:
+            my_match = me.match
+    now = timezone.now()
+    context = {
+        "t": t,
+        "variant_name": catalogue.variant_name(t.variant),
+        **board,
+        "me": me,
+        "my_match": my_match,
+        "seconds_left": max(
+            0, int(((t.starts_at if t.status == t.Status.UPCOMING else t.ends_at) - now).total_seconds())
+        ),
+        "member": request.user.is_authenticated and not getattr(request.user, "is_guest", False),
+        "link": request.build_absolute_uri(tournament_url(t)) if not t.public else "",
+        "live": {
+            "id": t.pk,
+            "status": t.status,
+            # a new game of theirs that has not begun: the page takes them to it
+            "my_match_url": reverse("match", args=[my_match.pk]) if my_match is not None and my_match.ply == 0 else "",
+            "words": {
+                "fire": _("On a streak: games count double"),
+                "fire_short": _("on a streak"),
+                "paused": _("(paused)"),
+                "playing": _("(playing)"),
+                "nobody": _("Nobody has joined yet."),
+                "no_games": _("No game right now."),
+                "paired": _("Your game is starting…"),
+                "profile_prefix": reverse("profile", args=["_"])[:-2],
+                "match_prefix": reverse("match", args=[0])[:-2],
+            },
+        },
+    }
+    return render(request, "games/tournament.html", context)
+
+
+def _board(tournament_id: int, page_asked: str | None) -> dict[str, Any]:
+    """The arena and its page's standings (a page of lines drawn as HTML, their number),
+    podium and games being played: drawn once per change of the arena and kept in the shared
+    cache under the arena's board version (``board_changed``, at every change, its start and
+    end included), so an unchanged arena costs two cache reads and no query. (An edit in the
+    admin shows within BOARD_SECONDS.)"""
+    asked = page_asked if page_asked and page_asked.isdigit() and len(page_asked) < 6 else "1"
+    key = f"arena-board:{tournament_id}:{board_version(tournament_id)}:{asked}:{get_language()}"
+    board = cache.get(key)
+    if board is None:
+        t = get_object_or_404(Tournament, pk=tournament_id)
+        count = TournamentPlayer.objects.filter(tournament=t).count()
+        page = Paginator(range(count), STANDINGS_SHOWN).get_page(asked)
+        offset = (page.number - 1) * STANDINGS_SHOWN
+        board = {
+            "t": t,
+            "lines": str(_standings_lines(standings_rows(t, offset=offset, limit=STANDINGS_SHOWN))),
+            "podium": standings_rows(t, limit=3) if t.status == Tournament.Status.FINISHED else [],
+            "playing": playing_now(t),
+            "count": count,
+            "page": page,
+        }
+        cache.set(key, board, BOARD_SECONDS)
+    return {**board, "lines": mark_safe(board["lines"])}
+
+
+def _standings_lines(rows: list[dict[str, Any]]) -> SafeString:
+    """The standings' table rows as HTML (names escaped by ``format_html``), the same markup
+    static/js/tournament.js draws from a frame."""
+    if not rows:
+        return format_html('<tr><td colspan="4" class="muted">{}</td></tr>', _("Nobody has joined yet."))
+    fire = format_html(
+        ' <span class="flame" title="{}" aria-hidden="true">🔥</span><span class="visually-hidden">{}</span>',
+        _("On a streak: games count double"),
+        _("on a streak"),
+    )
+    paused = format_html(' <span class="muted">{}</span>', _("(paused)"))
+    playing = format_html(' <span class="muted">{}</span>', _("(playing)"))
+    return format_html_join(
+        "\n",
+        '<tr{}><td class="num">{}</td><th scope="row"><a href="{}">{}</a>{}{}</th>'
+        '<td class="num" data-testid="points">{}</td><td class="marks">{}</td></tr>',
+        (
+            (
+                mark_safe(' class="paused"') if r["paused"] else "",
+                r["rank"],
+                r["url"],
+                r["name"],
+                fire if r["fire"] else "",
+                paused if r["paused"] else playing if r["playing"] else "",
+                r["points"],
+                r["marks"],
+            )
+            for r in rows
+        ),
+    )
+
+
+def _back(t_id: int, request: HttpRequest) -> HttpResponse:
+    t = Tournament.objects.filter(pk=t_id).first()
+    if t is None:
+        raise Http404
+    return redirect(tournament_url(t))
+
+
+@account_required
+@require_POST
+def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None or not _visible(request, t):
+        raise Http404
+    try:
+        tournaments.tournament_join(tournament_id=tournament_id, user=request.user)
+    except MatchError as exc:
+        if exc.code == "tournament_not_found":
+            raise Http404 from exc
+        messages.error(request, exc.message)
+    return _back(tournament_id, request)
+
+
+@account_required
+@require_POST
+def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        tournaments.tournament_withdraw(tournament_id=tournament_id, user=request.user)
+    except MatchError as exc:
+        messages.error(request, exc.message)
+    return _back(tournament_id, request)
+
+
+@account_required
+@require_POST
+def berserk_view(request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
+    try:
+        tournaments.tournament_berserk(match_id=match_id, user=request.user)
+    except MatchError as exc:
+        if exc.code == "not_found":
+            raise Http404 from exc
+        messages.error(request, exc.message)
+    return redirect("match", match_id=match_id)

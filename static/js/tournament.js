@@ -1,0 +1,146 @@
+/* An arena live (docs/tournaments.md, docs/protocol.md "Tournaments").
+ *
+ * On the tournament page (#tournament-live): the countdown, and the standings and games being
+ * played redrawn from each `tournament` frame the site socket pushes (site.js asks for them
+ * with `watch_tournament`); `tournament_paired` takes the player to their new game.
+ * On an arena game's page (#tournament-return): when the game is over the player's page goes
+ * back to the arena by itself (a few seconds, with a link), or straight to their next game.
+ * Names are written with textContent only. Nothing here polls.
+ */
+(function () {
+  "use strict";
+
+  function data(id) {
+    var node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  var live = data("tournament-live");
+  var back = data("tournament-return");
+
+  function onFrame(handler) {
+    document.addEventListener("kropki:site-frame", function (event) { handler(event.detail || {}); });
+  }
+
+  // -- the countdown ----------------------------------------------------------------
+
+  function countdown() {
+    var node = document.querySelector(".countdown");
+    if (!node) return;
+    var end = Date.now() + 1000 * Number(node.dataset.seconds || 0);
+    function tick() {
+      var left = Math.max(0, Math.round((end - Date.now()) / 1000));
+      var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+      node.textContent = (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
+      if (left > 0) setTimeout(tick, 1000);
+    }
+    tick();
+  }
+
+  // -- the tournament page -------------------------------------------------------------
+
+  function firstPage() {
+    var page = new URLSearchParams(location.search).get("strona");
+    return !page || page === "1";
+  }
+
+  function renderStandings(frame, W) {
+    var body = document.getElementById("standings-body");
+    if (!body || !firstPage()) return;
+    var rows = frame.standings || [];
+    body.textContent = "";
+    rows.forEach(function (r) {
+      // [rank, name, points, on fire, paused, playing, marks]
+      var tr = el("tr", r[4] ? "paused" : null);
+      tr.appendChild(el("td", "num", String(r[0])));
+      var th = el("th");
+      th.scope = "row";
+      var a = el("a", null, r[1]);
+      a.href = W.profile_prefix + encodeURIComponent(r[1]) + "/";
+      th.appendChild(a);
+      if (r[3]) {
+        th.appendChild(document.createTextNode(" "));
+        var flame = el("span", "flame", "🔥");
+        flame.setAttribute("aria-hidden", "true");
+        flame.title = W.fire;
+        th.appendChild(flame);
+        th.appendChild(el("span", "visually-hidden", W.fire_short));
+      }
+      if (r[4] || r[5]) th.appendChild(el("span", "muted", " " + (r[4] ? W.paused : W.playing)));
+      tr.appendChild(th);
+      var pts = el("td", "num", String(r[2]));
+      pts.dataset.testid = "points";
+      tr.appendChild(pts);
+      tr.appendChild(el("td", "marks", r[6]));
+      body.appendChild(tr);
+    });
+    if (!rows.length) {
+      var empty = el("tr");
+      var td = el("td", "muted", W.nobody);
+      td.colSpan = 4;
+      empty.appendChild(td);
+      body.appendChild(empty);
+    }
+  }
+
+  function renderPlaying(frame, W) {
+    var list = document.getElementById("playing-list");
+    if (!list) return;
+    list.textContent = "";
+    (frame.playing || []).forEach(function (g) {
+      var li = el("li");
+      var a = el("a", null, g[1] + " – " + g[2]);
+      a.href = W.match_prefix + g[0] + "/";
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    if (!(frame.playing || []).length) list.appendChild(el("li", "muted", W.no_games));
+  }
+
+  function tournamentPage() {
+    var W = live.words || {};
+    var state = document.querySelector("[data-testid=tournament-state]");
+    countdown();
+    if (live.my_match_url) { location.assign(live.my_match_url); return; } // a new game waits for them
+    onFrame(function (frame) {
+      if (frame.type === "tournament_paired" && frame.id === live.id) {
+        document.getElementById("tournament-status").textContent = W.paired;
+        location.assign(frame.url);
+        return;
+      }
+      if (frame.type !== "tournament" || frame.id !== live.id) return;
+      if (state && frame.status !== state.dataset.status) { location.reload(); return; } // it started or ended
+      renderStandings(frame, W);
+      renderPlaying(frame, W);
+      var count = document.querySelector("[data-testid=player-count]");
+      if (count) count.textContent = "(" + frame.count + ")";
+      document.documentElement.dataset.standings = String(Date.now()); // for tests: a frame was drawn
+    });
+  }
+
+  // -- an arena game's page ----------------------------------------------------------
+
+  function gamePage() {
+    if (!back.player) return;
+    var leaving = false;
+    onFrame(function (frame) {
+      if (frame.id !== back.id || leaving) return;
+      if (frame.type === "tournament_paired") { leaving = true; location.assign(frame.url); return; }
+      if (frame.type !== "tournament_game_over") return;
+      leaving = true;
+      var notice = document.getElementById("notice");
+      if (notice) { notice.hidden = false; notice.textContent = back.words.going_back; }
+      setTimeout(function () { location.assign(back.url); }, 3000);
+    });
+  }
+
+  if (live) tournamentPage();
+  else if (back) gamePage();
+})();

@@ -1,0 +1,92 @@
+"""An arena in real browsers (live daphne, Redis, a Celery worker and beat, Chromium;
+docs/tournaments.md): two players join from the tournament page, the wave pairs them and
+both pages go to the match by themselves, they play it, both pages come back to the
+arena by themselves, and a third player watching the arena on a 360 px phone sees the
+standings change live, with no reload; the page passes axe."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from playwright.sync_api import expect
+
+from tests.browser.test_a11y import BLOCKING, axe_violations
+from tests.browser.test_after_match import PASSWORD, manage_json
+from tests.browser.test_match_browser import play_all
+
+SETUP = """
+import json
+from datetime import timedelta
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+from games.models import Tournament
+User = get_user_model()
+now = timezone.now()
+t = Tournament.objects.create(name="Arena %(suffix)s", variant="cztery-w-rzedzie", rated=False,
+    starts_at=now - timedelta(seconds=1), ends_at=now + timedelta(minutes=20), minutes=20, move_seconds=60,
+    status="running")
+out = {"cookie_name": settings.SESSION_COOKIE_NAME, "tournament": t.pk}
+for name in ("ania%(suffix)s", "bartek%(suffix)s", "celina%(suffix)s"):
+    user = User.objects.create_user(username=name, email=name + "@example.com", password=%(password)r)
+    client = Client()
+    client.force_login(user)
+    out[name[:-6]] = {"name": name, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value}
+print("JSON:" + json.dumps(out))
+"""
+
+
+def player(new_context, live_url, data: dict, who: str, **kwargs):
+    context = new_context(**kwargs)
+    context.add_cookies([{"name": data["cookie_name"], "value": data[who]["cookie"], "url": live_url}])
+    return context.new_page()
+
+
+def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
+    new_context, live_url, live_site, celery_worker_proc, celery_beat_proc
+):
+    suffix = uuid.uuid4().hex[:6]
+    data = manage_json(live_site, SETUP % {"suffix": suffix, "password": PASSWORD})
+    arena = f"/turnieje/{data['tournament']}/"
+    watcher = player(new_context, live_url, data, "celina", viewport={"width": 360, "height": 740}, bypass_csp=True)
+    watcher.goto(arena)
+    expect(watcher.locator("html")).to_have_attribute("data-site", "connected")
+    expect(watcher.get_by_test_id("standings")).to_contain_text("Nikt jeszcze nie dołączył")
+
+    ania = player(new_context, live_url, data, "ania")
+    bartek = player(new_context, live_url, data, "bartek")
+    for page in (ania, bartek):
+        page.goto(arena)
+        page.get_by_test_id("tournament-join").click()
+    # The wave (beat, every 2 s) pairs them: both pages go to the match by themselves.
+    for page in (ania, bartek):
+        page.wait_for_url(re.compile(r"/partia/\d+/$"), timeout=15_000)
+        expect(page.locator("#match")).to_have_attribute("data-ready", "1")
+        expect(page.get_by_test_id("arena-link")).to_have_text(f"Arena {suffix}")
+    assert ania.url == bartek.url
+    # The watcher heard both join and the game begin, without a reload.
+    expect(watcher.get_by_test_id("player-count")).to_have_text("(2)")
+    expect(watcher.get_by_test_id("playing-list")).to_contain_text(data["ania"]["name"])
+
+    pink = ania if data["ania"]["name"] in ania.get_by_test_id("player-1").inner_text() else bartek
+    blue = bartek if pink is ania else ania
+    play_all({"p": pink, "b": blue}, [("p", 0), ("b", 1), ("p", 0), ("b", 1), ("p", 0), ("b", 1), ("p", 0)])
+    expect(pink.get_by_test_id("result")).to_be_visible()
+    # Over: both pages go back to the arena by themselves (the same tab).
+    for page in (pink, blue):
+        page.wait_for_url(f"**{arena}", timeout=15_000)
+        expect(page.get_by_test_id("standings")).to_be_visible()
+    winner = data["ania"]["name"] if pink is ania else data["bartek"]["name"]
+    # The watcher's standings changed live: the winner first with 2 points.
+    first = watcher.locator("#standings-body tr").first
+    expect(first).to_contain_text(winner)
+    expect(first.get_by_test_id("points")).to_have_text("2")
+    assert watcher.evaluate("document.documentElement.dataset.standings") is not None  # drawn from a frame
+    # Never the opponent just played: with only each other in the arena, they wait.
+    expect(pink.get_by_test_id("waiting-pairing")).to_be_visible()
+    fits = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert watcher.evaluate(fits)
+    violations = [v for v in axe_violations(watcher) if v["impact"] in BLOCKING]
+    assert not violations, violations

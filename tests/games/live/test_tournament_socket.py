@@ -1,0 +1,80 @@
+"""An arena over the site socket: a page watching it hears the standings change, and a
+player hears where their new game is."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games.models import Tournament
+from games.play import match_resign
+from games.play.tournaments import tournament_join, tournaments_pair
+from tests.games.live.test_site_consumer import error, frame_of, site_socket
+from tests.helpers import C4
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _arena(public: bool = True) -> Tournament:
+    now = timezone.now()
+    return Tournament.objects.create(
+        name="Arena",
+        variant=C4,
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=30),
+        minutes=31,
+        status=Tournament.Status.RUNNING,
+        public=public,
+    )
+
+
+async def test_watching_an_arena_hears_pairing_and_points(alice, bob, charlie):
+    t = await database_sync_to_async(_arena)()
+    ws_a, ws_c = await site_socket(alice), await site_socket(charlie)
+    await ws_c.send_json_to({"type": "watch_tournament", "id": t.pk})
+    first = await frame_of(ws_c, "tournament")
+    assert first["count"] == 0 and first["status"] == "running"
+    await database_sync_to_async(tournament_join)(tournament_id=t.pk, user=alice)
+    await database_sync_to_async(tournament_join)(tournament_id=t.pk, user=bob)
+    (match,) = await database_sync_to_async(tournaments_pair)()
+    paired = await frame_of(ws_a, "tournament_paired")
+    assert paired["match"] == match.pk and paired["url"] == f"/partia/{match.pk}/"
+    await database_sync_to_async(match_resign)(match_id=match.pk, user_id=bob.pk)
+    over = await frame_of(ws_a, "tournament_game_over")
+    assert over["url"] == f"/turnieje/{t.pk}/"
+    while True:
+        frame = await frame_of(ws_c, "tournament")
+        if frame["standings"] and frame["standings"][0][2] == 2:
+            break
+    assert frame["standings"][0][1] == "alice"
+    for ws in (ws_a, ws_c):
+        await ws.disconnect()
+
+
+async def test_a_private_arena_needs_its_key(alice):
+    t = await database_sync_to_async(_arena)(public=False)
+    ws = await site_socket(alice)
+    await ws.send_json_to({"type": "watch_tournament", "id": t.pk})
+    await error(ws, "tournament_not_found")
+    await ws.send_json_to({"type": "watch_tournament", "id": t.pk, "key": str(t.token)})
+    assert (await frame_of(ws, "tournament"))["id"] == t.pk
+    await ws.disconnect()
+
+
+async def test_berserk_over_the_site_socket_once_and_before_ones_first_move(alice, bob):
+    t = await database_sync_to_async(_arena)()
+    await database_sync_to_async(tournament_join)(tournament_id=t.pk, user=alice)
+    await database_sync_to_async(tournament_join)(tournament_id=t.pk, user=bob)
+    (match,) = await database_sync_to_async(tournaments_pair)()
+    ws = await site_socket(alice)
+    await ws.send_json_to({"type": "tournament_berserk", "match": match.pk})
+    await ws.send_json_to({"type": "tournament_berserk", "match": match.pk})
+    await error(ws, "berserk_twice")
+    await ws.send_json_to({"type": "tournament_berserk", "match": "x"})
+    await error(ws, "not_found")
+    await database_sync_to_async(match.refresh_from_db)()
+    assert match.pink_berserk if match.pink_id == alice.pk else match.blue_berserk
+    await ws.disconnect()

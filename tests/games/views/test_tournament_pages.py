@@ -1,0 +1,146 @@
+"""The arenas' pages: the list, making one, joining and withdrawing by the buttons,
+berserk from the match page, the tournament page (standings, podium, a private link),
+the home page's upcoming ones, the profile's tournaments and marked games."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Match, Tournament, TournamentPlayer
+from games.play import match_resign
+from games.play.tournaments import tournament_join, tournaments_pair
+from tests.helpers import C4
+
+pytestmark = pytest.mark.django_db
+
+
+def running(**kwargs) -> Tournament:
+    now = timezone.now()
+    fields = {
+        "name": "Arena testowa",
+        "variant": C4,
+        "starts_at": now - timedelta(minutes=1),
+        "ends_at": now + timedelta(minutes=30),
+        "minutes": 31,
+        "status": Tournament.Status.RUNNING,
+    }
+    fields.update(kwargs)
+    return Tournament.objects.create(**fields)
+
+
+def test_the_list_shows_running_upcoming_and_finished_but_not_private_ones(client):
+    now = timezone.now()
+    running(name="Biegnie")
+    Tournament.objects.create(
+        name="Będzie", variant=C4, starts_at=now + timedelta(hours=1), ends_at=now + timedelta(hours=2), minutes=60
+    )
+    running(name="Prywatna", public=False)
+    page = client.get(reverse("tournaments")).content.decode()
+    assert "Biegnie" in page and "Będzie" in page and "Prywatna" not in page
+    home = client.get(reverse("home")).content.decode()
+    assert "Będzie" in home and 'data-testid="home-tournaments"' in home
+
+
+def test_a_player_makes_a_tournament_and_a_guest_cannot(client, alice, django_user_model):
+    client.force_login(alice)
+    form = {"variant": C4, "start": "5", "minutes": "30", "move_seconds": "20", "rated": "1", "public": "1"}
+    answer = client.post(reverse("tournament_new"), {**form, "name": "Moja arena"})
+    t = Tournament.objects.get(name="Moja arena")
+    assert answer.status_code == 302 and answer["Location"] == reverse("tournament", args=[t.pk])
+    assert (t.move_seconds, t.minutes, t.creator_id) == (20, 30, alice.pk)
+    guest = django_user_model.objects.create_user(username="gosc-2", is_guest=True)
+    client.force_login(guest)
+    client.post(reverse("tournament_new"), {**form, "name": "Gościa"})
+    assert not Tournament.objects.filter(name="Gościa").exists()
+
+
+def test_a_private_tournament_is_seen_and_joined_with_its_link_only(client, alice):
+    t = running(public=False)
+    assert client.get(reverse("tournament", args=[t.pk])).status_code == 404
+    assert client.get(reverse("tournament", args=[t.pk]), {"klucz": str(t.token)}).status_code == 200
+    client.force_login(alice)
+    assert client.post(reverse("tournament_join", args=[t.pk])).status_code == 404
+    assert not TournamentPlayer.objects.filter(tournament=t).exists()
+    page = client.get(reverse("tournament", args=[t.pk]), {"klucz": str(t.token)}).content.decode()
+    assert f'name="klucz" value="{t.token}"' in page
+    client.post(reverse("tournament_join", args=[t.pk]), {"klucz": str(t.token)})
+    assert TournamentPlayer.objects.filter(tournament=t, user=alice).exists()
+
+
+def test_join_withdraw_and_come_back_by_the_buttons(client, alice):
+    t = running()
+    client.force_login(alice)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'data-testid="tournament-join"' in page
+    client.post(reverse("tournament_join", args=[t.pk]))
+    assert TournamentPlayer.objects.filter(tournament=t, user=alice, paused=False).exists()
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'data-testid="tournament-withdraw"' in page and "alice" in page
+    client.post(reverse("tournament_withdraw", args=[t.pk]))
+    assert TournamentPlayer.objects.get(tournament=t, user=alice).paused
+    client.post(reverse("tournament_join", args=[t.pk]))
+    assert not TournamentPlayer.objects.get(tournament=t, user=alice).paused
+
+
+def test_a_game_of_the_arena_offers_berserk_and_the_way_back(client, alice, bob):
+    t = running()
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournament_join(tournament_id=t.pk, user=bob)
+    (match,) = tournaments_pair()
+    client.force_login(alice)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-testid="berserk"' in page and 'id="tournament-return"' in page
+    assert 'data-testid="new-game"' not in page  # the arena pairs the next one
+    client.post(reverse("berserk", args=[match.pk]))
+    match.refresh_from_db()
+    assert match.pink_berserk if match.pink_id == alice.pk else match.blue_berserk
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-testid="berserk"' not in page and 'data-testid="berserk-note"' in page
+    # the tournament page of a player in a game that has not begun takes them to it
+    tpage = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert f"/partia/{match.pk}/" in tpage
+
+
+def test_the_finished_page_shows_the_podium_and_the_profile_lists_it(client, alice, bob):
+    t = running()
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournament_join(tournament_id=t.pk, user=bob)
+    (match,) = tournaments_pair()
+    match_resign(match_id=match.pk, user_id=bob.pk)
+    tournaments_pair(now=t.ends_at + timedelta(seconds=1))
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'data-testid="podium"' in page and 'data-testid="tournament-join"' not in page
+    profile = client.get(reverse("profile", args=["alice"])).content.decode()
+    assert "Arena testowa" in profile and 'data-testid="podium-badge"' in profile
+    assert 'data-testid="tournament-game"' in profile
+    assert Match.objects.get(pk=match.pk).tournament_id == t.pk
+
+
+def test_the_standings_frame_is_small_for_many_players(make_user):
+    from games.display.tournaments import standings_frame
+
+    t = running()
+    users = [make_user(f"gracz{i:04d}") for i in range(120)]
+    TournamentPlayer.objects.bulk_create(
+        [TournamentPlayer(tournament=t, user=u, rating=1500, joined_at=timezone.now()) for u in users]
+    )
+    frame = standings_frame(t)
+    assert frame["count"] == 120 and len(frame["standings"]) == 30
+
+
+def test_the_cached_standings_follow_every_change(client, alice, bob):
+    t = running()
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournament_join(tournament_id=t.pk, user=bob)
+    url = reverse("tournament", args=[t.pk])
+    playing = '<span class="muted">(gra)</span>'
+    assert playing not in client.get(url).content.decode()
+    (match,) = tournaments_pair()
+    assert client.get(url).content.decode().count(playing) == 2  # both playing: a new board
+    match_resign(match_id=match.pk, user_id=bob.pk)
+    page = client.get(url).content.decode()
+    assert playing not in page and '<td class="num" data-testid="points">2</td>' in page
