@@ -48,7 +48,7 @@ RECORD_CACHE_SECONDS = 24 * 3600
 
 
 def _finished_match(match_id: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("pink", "blue"), pk=match_id)
+    match = get_object_or_404(Match.objects.select_related("pink", "blue", "tournament"), pk=match_id)
     return match
 
 

@@ -144,3 +144,18 @@ def test_the_cached_standings_follow_every_change(client, alice, bob):
     match_resign(match_id=match.pk, user_id=bob.pk)
     page = client.get(url).content.decode()
     assert playing not in page and '<td class="num" data-testid="points">2</td>' in page
+
+
+def test_the_record_of_an_arena_game_names_its_tournament(client, alice, bob):
+    t = running(name="Wieczorna arena")
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournament_join(tournament_id=t.pk, user=bob)
+    (match,) = tournaments_pair()
+    match_resign(match_id=match.pk, user_id=alice.pk)
+    page = client.get(reverse("record", args=[match.pk])).content.decode()
+    assert 'data-testid="record-tournament"' in page
+    assert f'href="{reverse("tournament", args=[t.pk])}">Wieczorna arena</a>' in page
+    private = running(name="Arena prywatna", public=False)
+    Match.objects.filter(pk=match.pk).update(tournament=private)
+    page = client.get(reverse("record", args=[match.pk])).content.decode()
+    assert "Arena prywatna" in page and reverse("tournament", args=[private.pk]) not in page
