@@ -135,6 +135,9 @@ def test_visitors_and_guests_cannot_delete_or_download(client):
 
 
 def test_download_my_data_is_one_json_file_of_everything_kept(client, alice, bob, charlie, history):
+    from games.models import Analysis
+
+    Analysis.objects.create(match=history["done"], version="v", requested_by=alice)
     client.force_login(alice)
     response = client.get(reverse("account_download"))
     assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
@@ -153,6 +156,8 @@ def test_download_my_data_is_one_json_file_of_everything_kept(client, alice, bob
     assert [b["blocked"] for b in data["blocks"]] == ["charlie"]  # the blocks Alice made
     assert [(r["reported"], r["reason"]) for r in data["reports"]] == [("bob", "niegrzeczny")]
     assert data["ratings"][0]["variant"] == "cztery-w-rzedzie"
+    assert [(a["match"], a["status"]) for a in data["analyses_asked"]] == [(history["done"].pk, "queued")]
+    assert data["tournaments"] == []
 
 
 def test_the_settings_page_leads_to_download_and_delete(client, alice):
