@@ -85,7 +85,7 @@ class Api:
             raise refusal(exc) from None
 
     def stream(self, path: str):
-        """The lines of an NDJSON stream as dicts (keep-alive lines skipped); ends when the
+        """The lines of an NDJSON stream as dicts (None for a keep-alive line); ends when the
         server ends it, raises OSError/ApiError when it breaks or is refused."""
         try:
             response = urllib.request.urlopen(self._request("GET", path), timeout=STREAM_TIMEOUT)
@@ -96,8 +96,7 @@ class Api:
                 line = response.readline()
                 if not line:
                     return
-                if line.strip():
-                    yield json.loads(line)
+                yield json.loads(line) if line.strip() else None  # None: a keep-alive line
 
 
 class Engine:
@@ -235,6 +234,7 @@ class Game(threading.Thread):
             self.new_engine()
         self.tell(state)
         if state["status"] != "active":
+            log.info("game %s over: %s, winner %s", self.id, state["end_reason"], state["winner"])
             self.over = True
             return
         self.think(state)
@@ -246,7 +246,10 @@ class Game(threading.Thread):
                 try:
                     for line in self.bridge.api.stream(f"/api/bot/game/stream/{self.id}"):
                         attempt = 0
+                        if line is None:
+                            continue
                         if line["type"] == "gameFull":
+                            log.info("game %s: %s, we play side %s", self.id, line["variant"], line["you"])
                             self.full = line
                             if self.engine is None:
                                 self.new_engine()
@@ -277,6 +280,7 @@ class Bridge:
         self.variants = engine_variants(command, args.variants.split(",") if args.variants else list(KNOWN_VARIANTS))
         self.games: dict[int, Game] = {}
         self.finished = 0
+        self.done_ids: set[int] = set()  # games the event stream said are over
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         log.info("engine plays %s", ", ".join(self.variants) or "nothing")
@@ -306,13 +310,18 @@ class Bridge:
         kind = event.get("type")
         if kind == "challenge":
             challenge = event["challenge"]
-            busy = len(self.games) >= self.args.max_games
+            with self.lock:
+                playing = [g for g in self.games.values() if not g.over and g.id not in self.done_ids]
+            busy = len(playing) >= self.args.max_games
             verb = "decline" if busy or challenge.get("variant") not in self.variants else "accept"
             log.info(
                 "%s challenge %s from %s (%s)", verb, challenge["id"], challenge.get("from"), challenge.get("variant")
             )
             with contextlib.suppress(ApiError):
                 self.api.call("POST", f"/api/challenge/{challenge['id']}/{verb}")
+        elif kind == "gameFinish":  # its game stream says so too; this frees the place at once
+            with self.lock:
+                self.done_ids.add(int(event["game"]["id"]))
         elif kind == "gameStart":
             game_id = int(event["game"]["id"])
             with self.lock:
@@ -329,7 +338,8 @@ class Bridge:
             try:
                 for event in self.api.stream("/api/stream/event"):
                     attempt = 0
-                    self.on_event(event)
+                    if event is not None:
+                        self.on_event(event)
                     if self.stopping.is_set():
                         break
             except ApiError as exc:

@@ -75,3 +75,19 @@ def test_bots_have_their_own_leaderboard(client, make_user, alice, bob):
     bots = client.get("/ranking/cztery-w-rzedzie/?boty=1").content.decode()
     assert "alice" in people and "robot" not in people
     assert "BOT robot" in bots and "alice" not in bots.split("ranking-table")[1]
+
+
+def test_house_bots_are_made_once_with_a_token_file_each(settings, tmp_path, client):
+    from django.core.management import call_command
+
+    from accounts.models import User
+
+    settings.VAR_DIR = tmp_path
+    call_command("house_bots")
+    call_command("house_bots")  # again: nothing new
+    bots = User.objects.filter(username__startswith="kropki-bot-", is_bot=True)
+    assert sorted(b.username for b in bots) == ["kropki-bot-latwy", "kropki-bot-sredni", "kropki-bot-trudny"]
+    secret = (tmp_path / "house-bots" / "kropki-bot-trudny.token").read_text().strip()
+    answer = client.get("/api/account", headers={"Authorization": f"Bearer {secret}"})
+    assert answer.json()["username"] == "kropki-bot-trudny" and answer.json()["bot"] is True
+    assert ApiToken.objects.filter(user__in=bots).count() == 3
