@@ -93,6 +93,7 @@ def ws_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
             origin=Origin(f"http://{host}"),
             additional_headers={"Cookie": people[name]["cookie"]},
             max_size=2**20,
+            legacy=True,  # a plain connection, kept open by hand (not the reconnecting iterator)
         )
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
         sockets[side] = ws
