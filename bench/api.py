@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -77,10 +78,20 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def pick(state, rng: random.Random) -> int:
+def turns(variant: str, moves: int) -> Iterator[tuple[int, int, int]]:
+    """(ply, the player to move, a random legal action) for up to ``moves`` moves of ``variant``,
+    the same sequence every run; Kropki's "end" is never chosen."""
+    slug, params = VARIANTS[variant]
+    state = get_game(slug, **params).new_initial_state()
+    rng = random.Random(1)
     end = getattr(state.game, "end_action", None)
-    legal = [a for a in state.legal_actions() if a != end]
-    return rng.choice(legal)
+    for ply in range(moves):
+        mover = state.current_player()
+        if state.is_terminal() or mover is None:
+            return
+        action = rng.choice([a for a in state.legal_actions() if a != end])
+        yield ply, mover, action
+        state.apply_action(action)
 
 
 def ws_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
@@ -97,16 +108,8 @@ def ws_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
         )
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
         sockets[side] = ws
-    slug, params = VARIANTS[variant]
-    state = get_game(slug, **params).new_initial_state()
-    rng = random.Random(1)
     latencies = []
-    for ply in range(moves):
-        if state.is_terminal():
-            break
-        mover = state.current_player()
-        assert mover is not None
-        action = pick(state, rng)
+    for ply, mover, action in turns(variant, moves):
         sent = time.perf_counter()
         sockets[mover].send(json.dumps({"type": "move", "ply": ply, "action": action}))
         other = sockets[3 - mover]
@@ -121,7 +124,6 @@ def ws_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
                 raise RuntimeError("rate limited: lower --moves")
             if frame.get("ply") == ply + 1:
                 break
-        state.apply_action(action)
         time.sleep(0.3)  # within the socket's frame budget (a person is slower still)
     for ws in sockets.values():
         ws.close()
@@ -153,16 +155,8 @@ def api_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
     for reader in readers.values():
         reader.start()
         assert reader.lines.get(timeout=10)[1]["type"] == "gameFull"
-    slug, params = VARIANTS[variant]
-    state = get_game(slug, **params).new_initial_state()
-    rng = random.Random(1)
     latencies = []
-    for ply in range(moves):
-        if state.is_terminal():
-            break
-        mover = state.current_player()
-        assert mover is not None
-        action = pick(state, rng)
+    for ply, mover, action in turns(variant, moves):
         request = urllib.request.Request(
             f"{url}/api/bot/game/{match_id}/move/{action}?ply={ply}",
             data=b"",
@@ -179,7 +173,6 @@ def api_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
                 break
         while readers[mover].lines.get(timeout=30)[1].get("ply") != ply + 1:
             pass
-        state.apply_action(action)
         time.sleep(0.3)  # the same pace as the sockets' moves
     return latencies
 

@@ -163,6 +163,9 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
                         yield _line(told)
         finally:
             await feed.close()
+            # Out of the online list unless a page or another stream of the account is open (no
+            # announcement to the lobbies: their next list leaves it out).
+            await sync_to_async(online.mark_offline_if_gone, thread_sensitive=False)(user_id)
 
     return _ndjson(lines())
 
