@@ -46,7 +46,7 @@ import psutil
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from bench.kropki_engine import VARIANTS
+from bench.kropki_engine import variants
 from games.engine import get_game
 from tests import live
 
@@ -81,7 +81,7 @@ def percentile(values: list[float], q: float) -> float:
 def turns(variant: str, moves: int) -> Iterator[tuple[int, int, int]]:
     """(ply, the player to move, a random legal action) for up to ``moves`` moves of ``variant``,
     the same sequence every run; Kropki's "end" is never chosen."""
-    slug, params = VARIANTS[variant]
+    slug, params = variants()[variant]
     state = get_game(slug, **params).new_initial_state()
     rng = random.Random(1)
     end = getattr(state.game, "end_action", None)

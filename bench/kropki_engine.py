@@ -27,15 +27,21 @@ from games.engine import get_game
 from games.engine.base import EngineError
 from games.kropki import bot as kropki_bot
 
-# The site's variants (games/catalogue: each game's spec.py) as (engine slug, parameters);
-# tests/games/bots/test_kropki_engine_protocol.py checks that the two agree.
-VARIANTS: dict[str, tuple[str, dict[str, int]]] = {
-    "kropki-10": ("kropki", {"width": 10, "height": 10}),
-    "kropki-20": ("kropki", {"width": 20, "height": 20}),
-    "cztery-w-rzedzie": ("connect4", {}),
-    "kropki-i-kwadraty": ("dots_and_boxes", {"rows": 5, "cols": 5}),
-    "pilkarzyki": ("pilkarzyki", {}),
-}
+
+def variants() -> dict[str, tuple[str, dict[str, int]]]:
+    """The site's variants (games/catalogue: each game's spec.py) as (engine slug, parameters);
+    read from the catalogue, so a new game's variants are played here without a change."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kropki_site.settings")
+    django.setup()
+    from games import catalogue
+
+    return {v.key: (v.game_slug, dict(v.params)) for v in catalogue.variants()}
+
+
 LEVELS = ("losowy", "latwy", "sredni", "trudny")
 
 
@@ -64,9 +70,10 @@ def serve(level: str, frozen: bool, seed: int, lines, out) -> None:
                 answer()
                 return
             if command == "variant":
-                if not args or args[0] not in VARIANTS:
+                known = variants()
+                if not args or args[0] not in known:
                     raise ValueError(f"unknown variant {' '.join(args)!r}")
-                slug, variant_params = VARIANTS[args[0]]
+                slug, variant_params = known[args[0]]
                 state = None
                 answer()
             elif command == "new":

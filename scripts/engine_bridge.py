@@ -44,7 +44,6 @@ log = logging.getLogger("engine_bridge")
 
 RECONNECT_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)  # then 8 s between attempts
 STREAM_TIMEOUT = 30.0  # no line (not even a keep-alive) for this long: the stream is dead
-KNOWN_VARIANTS = ("kropki-10", "kropki-20", "cztery-w-rzedzie", "kropki-i-kwadraty", "pilkarzyki")
 
 
 class ApiError(Exception):
@@ -129,23 +128,21 @@ class Engine:
             self.proc.kill()
 
 
-def engine_variants(command: list[str], wanted: list[str]) -> list[str]:
-    """The variants of ``wanted`` the engine plays: it answers ``variant KEY`` with ``=``; an engine
-    without the command (it answers ``?`` to all) plays Kropki only, as in bench/bots.py --gtp."""
+def engine_plays(command: list[str], variant: str) -> bool:
+    """Whether the engine plays ``variant``: it answers ``variant KEY`` with ``=``. An engine without
+    the command plays Kropki only (as in bench/bots.py --gtp): ``new W H`` then starts its games."""
     engine = Engine(command)
     try:
-        said = {}
-        for key in wanted:
-            try:
-                engine.ask(f"variant {key}")
-                said[key] = True
-            except RuntimeError:
-                said[key] = False
+        engine.ask(f"variant {variant}")
+        return True
+    except RuntimeError:
+        try:
+            engine.ask("variant kropki-10")  # does it know the command at all?
+            return False
+        except RuntimeError:
+            return variant.startswith("kropki-") and variant.count("-") == 1  # kropki-10, kropki-20
     finally:
         engine.close()
-    if not any(said.values()):
-        return [key for key in wanted if key.startswith("kropki-") and key != "kropki-i-kwadraty"]
-    return [key for key, yes in said.items() if yes]
 
 
 class Game(threading.Thread):
@@ -277,13 +274,13 @@ class Bridge:
     def __init__(self, api: Api, command: list[str], args: argparse.Namespace) -> None:
         self.api, self.command, self.args = api, command, args
         self.seconds = args.time
-        self.variants = engine_variants(command, args.variants.split(",") if args.variants else list(KNOWN_VARIANTS))
+        self.wanted = set(args.variants.split(",")) if args.variants else None
+        self.plays: dict[str, bool] = {}  # the engine's answer for each variant challenged in
         self.games: dict[int, Game] = {}
         self.finished = 0
         self.done_ids: set[int] = set()  # games the event stream said are over
         self.lock = threading.Lock()
         self.stopping = threading.Event()
-        log.info("engine plays %s", ", ".join(self.variants) or "nothing")
 
     def game_over(self, game_id: int) -> None:
         with self.lock:
@@ -306,6 +303,14 @@ class Bridge:
         except ApiError as exc:
             log.warning("challenge refused: %s", exc)
 
+    def will_play(self, variant: str) -> bool:
+        if self.wanted is not None and variant not in self.wanted:
+            return False
+        if variant not in self.plays:
+            self.plays[variant] = engine_plays(self.command, variant)
+            log.info("engine plays %s: %s", variant, self.plays[variant])
+        return self.plays[variant]
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "challenge":
@@ -313,7 +318,7 @@ class Bridge:
             with self.lock:
                 playing = [g for g in self.games.values() if not g.over and g.id not in self.done_ids]
             busy = len(playing) >= self.args.max_games
-            verb = "decline" if busy or challenge.get("variant") not in self.variants else "accept"
+            verb = "accept" if not busy and self.will_play(str(challenge.get("variant"))) else "decline"
             log.info(
                 "%s challenge %s from %s (%s)", verb, challenge["id"], challenge.get("from"), challenge.get("variant")
             )

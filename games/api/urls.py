@@ -1,6 +1,6 @@
 """``/api/…`` (docs/api.md)."""
 
-from django.urls import path, re_path
+from django.urls import path
 
 from . import streams, views
 
@@ -17,5 +17,7 @@ urlpatterns = [
     path("bot/game/<int:match_id>/end", views.end, name="api_end"),
     path("bot/game/<int:match_id>/resign", views.resign, name="api_resign"),
     path("bot/game/<int:match_id>/draw/<str:answer>", views.draw, name="api_draw"),
-    re_path(r"^(?P<rest>.*)$", views.not_found, name="api_not_found"),
+    # Any other address under /api/: a JSON 404, not the site's page.
+    path("", views.not_found, name="api_root"),
+    path("<path:rest>", views.not_found, name="api_not_found"),
 ]

@@ -28,18 +28,13 @@ import pytest
 import websockets
 from websockets.typing import Origin
 
+from games import catalogue
 from games.engine import get_game
 from tests import live
 
 pytestmark = pytest.mark.slow
 
-VARIANTS = {
-    "kropki-10": ("kropki", {"width": 10, "height": 10}),
-    "kropki-20": ("kropki", {"width": 20, "height": 20}),
-    "cztery-w-rzedzie": ("connect4", {}),
-    "kropki-i-kwadraty": ("dots_and_boxes", {"rows": 5, "cols": 5}),
-    "pilkarzyki": ("pilkarzyki", {}),
-}
+VARIANTS = {v.key: (v.game_slug, v.params) for v in catalogue.variants()}  # every game of the site
 ENGINE = f"{sys.executable} {live.ROOT / 'bench' / 'kropki_engine.py'} --level losowy"
 
 SETUP = """
