@@ -143,3 +143,13 @@ def test_a_person_playing_a_bot_gains_half(alice, bob, bot, make_user):
     assert results["alice"] == pytest.approx(results["carol"] / 2, abs=0.01)
     assert results["robot"] == pytest.approx(results["bob"], abs=0.01)
     assert Challenge.objects.filter(status="accepted").count() == 2
+
+
+def test_a_session_cookie_alone_is_not_an_identity(client, alice, bob, make_match):
+    """A logged-in browser's POST (a forged cross-site form, say) carries no token: 401, nothing done."""
+    match = make_match()
+    client.force_login(alice)
+    answer = client.post(f"/api/bot/game/{match.pk}/resign")
+    assert answer.status_code == 401 and answer.json()["error"] == "token_missing"
+    match.refresh_from_db()
+    assert match.status == "active"
