@@ -27,6 +27,7 @@ at most 5 % of a core).
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import queue
 import random
@@ -69,6 +70,7 @@ for name in ("ania", "bob", "robot1", "robot2"):
         out[name]["token"] = token_create(user=user, name="bench", scopes=["bot:play"])[1]
 out["ws_match"] = services.match_create(variant=%(variant)r, pink_id=out["ania"]["id"], blue_id=out["bob"]["id"]).pk
 out["api_match"] = services.match_create(variant=%(variant)r, pink_id=out["robot1"]["id"], blue_id=out["robot2"]["id"]).pk
+out["api_match_2"] = services.match_create(variant=%(variant)r, pink_id=out["robot1"]["id"], blue_id=out["robot2"]["id"]).pk
 print("JSON:" + json.dumps(out))
 """
 
@@ -148,7 +150,9 @@ class StreamReader(threading.Thread):
                 self.lines.put((time.perf_counter(), json.loads(raw)))
 
 
-def api_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
+def api_moves(url: str, people: dict, variant: str, moves: int, keep_alive: bool = False) -> list[float]:
+    parsed = urlparse(url)
+    connections: dict[int, http.client.HTTPConnection] = {}
     match_id = people["api_match"]
     tokens = {1: people["robot1"]["token"], 2: people["robot2"]["token"]}
     readers = {side: StreamReader(url, f"/api/bot/game/stream/{match_id}", tokens[side]) for side in (1, 2)}
@@ -157,15 +161,25 @@ def api_moves(url: str, people: dict, variant: str, moves: int) -> list[float]:
         assert reader.lines.get(timeout=10)[1]["type"] == "gameFull"
     latencies = []
     for ply, mover, action in turns(variant, moves):
-        request = urllib.request.Request(
-            f"{url}/api/bot/game/{match_id}/move/{action}?ply={ply}",
-            data=b"",
-            method="POST",
-            headers={"Authorization": f"Bearer {tokens[mover]}"},
-        )
+        path = f"/api/bot/game/{match_id}/move/{action}?ply={ply}"
+        headers = {"Authorization": f"Bearer {tokens[mover]}", "Content-Length": "0"}
         sent = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        if keep_alive:  # one HTTP/1.1 connection per bot, kept open (a bridge may do so)
+            conn = connections.get(mover)
+            if conn is None:
+                conn = connections[mover] = http.client.HTTPConnection(
+                    parsed.hostname or "127.0.0.1", parsed.port, timeout=30
+                )
+            conn.request("POST", path, headers=headers)
+            answer = conn.getresponse()
             assert json.loads(answer.read())["ok"]
+            if answer.getheader("Connection", "").lower() == "close":
+                conn.close()
+                connections.pop(mover)
+        else:  # a new connection a move, as urllib (scripts/engine_bridge.py) makes it
+            request = urllib.request.Request(url + path, data=b"", method="POST", headers=headers)
+            with urllib.request.urlopen(request, timeout=30) as response:
+                assert json.loads(response.read())["ok"]
         while True:
             at, line = readers[3 - mover].lines.get(timeout=30)
             if line.get("ply") == ply + 1:
@@ -231,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         people = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
         ws = ws_moves(url, people, args.variant, args.moves)
         api = api_moves(url, people, args.variant, args.moves)
+        people["api_match"] = people["api_match_2"]
+        kept = api_moves(url, people, args.variant, args.moves, keep_alive=True)
         cpu = idle_streams(url, people["robot1"]["token"], args.streams, args.idle_seconds, daphne.popen.pid)
     ws_p50, api_p50 = statistics.median(ws) * 1000, statistics.median(api) * 1000
     report = {
@@ -241,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         "api_p50_ms": round(api_p50, 2),
         "api_p99_ms": round(percentile(api, 0.99) * 1000, 2),
         "p50_ratio": round(api_p50 / ws_p50, 2),
+        "api_keepalive_p50_ms": round(statistics.median(kept) * 1000, 2),
+        "api_keepalive_p99_ms": round(percentile(kept, 0.99) * 1000, 2),
+        "keepalive_p50_ratio": round(statistics.median(kept) * 1000 / ws_p50, 2),
         "streams": args.streams,
         "idle_seconds": args.idle_seconds,
         "idle_daphne_cpu_percent": round(cpu, 2),

@@ -54,23 +54,19 @@ def _played(token_user_id: int, match_id: int) -> Match:
     return match
 
 
-def _ply(request: HttpRequest, match: Match) -> int:
-    """``?ply=N`` (the position the move answers; recommended), else the match's current ply."""
-    raw = request.GET.get("ply")
-    if raw is None:
-        return match.ply
-    if not raw.isdigit():
-        raise MatchError("bad_frame")
-    return int(raw)
-
-
 def _move(request: HttpRequest, match_id: int, action: object) -> dict[str, Any]:
     token = authenticate(request, "bot:play")
     require_bot(token)
     if isinstance(action, bool) or not isinstance(action, int):
         raise MatchError("bad_frame")
-    match = _played(token.user_id, match_id)
-    result = moves.match_play(match_id=match_id, user_id=token.user_id, ply=_ply(request, match), action=action)
+    raw = request.GET.get("ply")
+    if raw is None:  # the current position: one more read
+        ply = _played(token.user_id, match_id).ply
+    elif raw.isdigit() and len(raw) < 10:
+        ply = int(raw)
+    else:
+        raise MatchError("bad_frame")
+    result = moves.match_play(match_id=match_id, user_id=token.user_id, ply=ply, action=action)
     return {"ok": True, "ply": result.match.ply, "duplicate": result.duplicate}
 
 
