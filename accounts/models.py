@@ -76,6 +76,9 @@ class User(AbstractUser):
     )
     # Direct challenges only from players this one has finished a match with (docs/social.md).
     challenges_from_played_only = models.BooleanField(_("challenges only from players I have played"), default=False)
+    # A bot account (docs/api.md "Bot accounts"): an engine plays it through the API. Set once, on an
+    # account without games, and never cleared; marked "BOT" wherever its name is shown.
+    is_bot = models.BooleanField(_("bot"), default=False)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -106,6 +109,42 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def display_name(self) -> str:
+        """The name as pages show it: "BOT name" for a bot account."""
+        return f"BOT {self.username}" if self.is_bot else self.username
+
+
+class ApiToken(models.Model):
+    """A personal access token of the API (docs/api.md "Tokens"): shown once when made,
+    only its SHA-256 kept. ``scopes`` is a space-separated subset of ``SCOPES``."""
+
+    SCOPES = ("bot:play", "challenge:write", "board:read")
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    digest = models.CharField(max_length=64, unique=True, editable=False)  # sha256 hex of the secret
+    prefix = models.CharField(max_length=12, editable=False)  # the secret's first characters, to tell tokens apart
+    scopes = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering: ClassVar[list[str]] = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.name}"
+
+    @property
+    def scope_list(self) -> list[str]:
+        return self.scopes.split()
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in self.scope_list
 
 
 class Block(models.Model):

@@ -15,12 +15,13 @@ from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from kropki_site.lib import limits
 
-from . import services
+from . import services, tokens
 from .decorators import AuthenticatedHttpRequest
 from .forms import (
     LoginForm,
@@ -32,7 +33,7 @@ from .forms import (
 )
 from .guests import guest_convert
 from .ip import client_ip
-from .models import User
+from .models import ApiToken, User
 from .signals import credentials_changed
 
 
@@ -206,18 +207,65 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
             return response
     else:
-        form = SettingsForm(
-            initial={
-                "language": request.user.language,
-                "invisible": request.user.invisible,
-                "notify_sound": request.user.notify_sound,
-                "notify_title": request.user.notify_title,
-                "low_time_seconds": request.user.low_time_seconds,
-                "tap_confirm": request.user.tap_confirm,
-                "challenges_from_played_only": request.user.challenges_from_played_only,
-            }
+        form = _settings_form(request.user)
+    return _settings_page(request, form)
+
+
+def _settings_page(
+    request: AuthenticatedHttpRequest, form: SettingsForm, status: int = 200, **extra: Any
+) -> HttpResponse:
+    context = {
+        "form": form,
+        "tokens": tokens.tokens_of(request.user),
+        "scopes": ApiToken.SCOPES,
+        **extra,
+    }
+    response = render(request, "accounts/settings.html", context, status=status)
+    response["Cache-Control"] = "no-store"  # a new token's secret is on it once
+    return response
+
+
+def _settings_form(user: User) -> SettingsForm:
+    return SettingsForm(
+        initial={
+            "language": user.language,
+            "invisible": user.invisible,
+            "notify_sound": user.notify_sound,
+            "notify_title": user.notify_title,
+            "low_time_seconds": user.low_time_seconds,
+            "tap_confirm": user.tap_confirm,
+            "challenges_from_played_only": user.challenges_from_played_only,
+        }
+    )
+
+
+TOKEN_WORDS = {
+    "account_required": gettext_lazy("A guest has no tokens: create an account first."),
+    "token_name_required": gettext_lazy("Give the token a name."),
+    "token_bad_scopes": gettext_lazy("Choose at least one scope."),
+    "too_many_tokens": gettext_lazy("You have as many tokens as an account may. Revoke one first."),
+}
+
+
+@login_required
+@require_POST
+def token_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Make a personal access token (docs/api.md "Tokens"): its secret is shown on this page once."""
+    try:
+        token, secret = tokens.token_create(
+            user=request.user, name=request.POST.get("name", ""), scopes=request.POST.getlist("scopes")
         )
-    return render(request, "accounts/settings.html", {"form": form})
+    except tokens.TokenError as exc:
+        return _settings_page(request, _settings_form(request.user), status=400, token_error=str(TOKEN_WORDS[exc.code]))
+    return _settings_page(request, _settings_form(request.user), new_token=token, new_secret=secret)
+
+
+@login_required
+@require_POST
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
+    if tokens.token_revoke(user=request.user, token_id=token_id):
+        messages.success(request, _("The token was revoked: it no longer works."))
+    return redirect("account_settings")
 
 
 @require_POST

@@ -103,6 +103,16 @@ MESSAGES = {
     "berserk_not_tournament": _("Berserk is only for tournament games."),
     "berserk_twice": _("You have already gone berserk in this game."),
     "berserk_too_late": _("Berserk is only possible before your first move."),
+    # bot accounts and the API (games/play/botaccounts.py, games/api/, docs/api.md)
+    "bot_account": _("A bot account plays only by direct challenge."),
+    "not_a_bot": _("Only a bot account can do this: turn the account into a bot first (Settings)."),
+    "has_games": _("Only an account that has not played, queued or challenged yet can become a bot."),
+    "token_missing": _("This needs a personal access token: Authorization: Bearer <token>."),
+    "token_invalid": _("The token is wrong, revoked, or its account is closed."),
+    "token_scope": _("The token has no scope for this."),
+    "too_many_streams": _("Too many streams are open for this account. Close one first."),
+    "method_not_allowed": _("This address does not take this method."),
+    "unknown_endpoint": _("There is no such API address."),
     # the server
     "server_unavailable": _("The server could not save this just now. Nothing was changed: try again."),
 }

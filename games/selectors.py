@@ -136,7 +136,7 @@ ONLINE_LIST_LIMIT = 100
 
 def online_players(limit: int = ONLINE_LIST_LIMIT) -> list[dict[str, Any]]:
     """Players online now (an open site socket, games/live/online.py), invisible ones left out,
-    by name: each ``{"name", "in_match", "ratings": {variant: "1532" or "1500?"}}`` (a question
+    by name: each ``{"name", "bot", "in_match", "ratings": {variant: "1532" or "1500?"}}`` (a question
     mark: provisional). Three queries whatever the number: users, their ratings, their matches."""
     ids = online.online_ids()
     if not ids:
@@ -144,9 +144,9 @@ def online_players(limit: int = ONLINE_LIST_LIMIT) -> list[dict[str, Any]]:
     users = list(
         User.objects.filter(pk__in=ids, invisible=False, is_guest=False, is_active=True)
         .order_by(Lower("username"))
-        .values_list("pk", "username")[:limit]
+        .values_list("pk", "username", "is_bot")[:limit]
     )
-    user_ids = [pk for pk, _name in users]
+    user_ids = [pk for pk, _name, _bot in users]
     variants = catalogue.variant_keys()
     rows = {(r.user_id, r.variant): r for r in Rating.objects.filter(user_id__in=user_ids, variant__in=variants)}
     playing: set[int | None] = set()
@@ -160,10 +160,11 @@ def online_players(limit: int = ONLINE_LIST_LIMIT) -> list[dict[str, Any]]:
     return [
         {
             "name": name,
+            "bot": bot,
             "in_match": pk in playing,
             "ratings": {v: rows[(pk, v)].display if (pk, v) in rows else default for v in variants},
         }
-        for pk, name in users
+        for pk, name, bot in users
     ]
 
 

@@ -1,9 +1,10 @@
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from accounts.usernames import UsernameConverter
 
 from .views import (
     analysis,
+    botaccount,
     challenge,
     chat,
     computer,
@@ -23,6 +24,7 @@ register_converter(UsernameConverter, "username")
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("api/", include("games.api.urls")),  # docs/api.md
     path("zasady/", rules.rules_index, name="rules_index"),
     path("zasady/<slug:slug>/", rules.rules, name="rules"),
     path("faq/", rules.faq, name="faq"),
@@ -31,6 +33,7 @@ urlpatterns = [
     path(
         "konto/usun/", privacy.account_delete_view, name="account_delete"
     ),  # one address in both languages, like every page
+    path("konto/bot/", botaccount.become_bot, name="become_bot"),  # docs/api.md "Bot accounts"
     path("graj/", lobby.lobby, name="lobby"),
     path("graj/lista/", lobby.lobby_lists, name="lobby_lists"),
     path("graj/kolejka/", lobby.queue_page, name="queue"),

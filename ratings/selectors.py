@@ -68,13 +68,13 @@ def player_ratings(username: str, variants: Iterable[str]) -> tuple[User | None,
     return user, {v: by_variant.get(v) or _default(user.pk, v) for v in variants}
 
 
-def leaderboard(variant: str) -> QuerySet[Rating]:
+def leaderboard(variant: str, *, bots: bool = False) -> QuerySet[Rating]:
     """The ratings of ``variant``: established ones (deviation < 110) best first,
     then the provisional ones ("1500?"), best first. On a young site nearly
     everyone is provisional, and a ranking without them would be empty."""
     provisional = Case(When(deviation__lt=glicko2.PROVISIONAL_DEVIATION, then=Value(0)), default=Value(1))
     return (
-        Rating.objects.filter(variant=variant)
+        Rating.objects.filter(variant=variant, user__is_bot=bots)  # bots have a leaderboard of their own
         .alias(provisional_last=provisional)  # not "provisional": Rating has a property of that name
         .select_related("user")
         .order_by("provisional_last", "-rating", "user_id")

@@ -19,7 +19,14 @@ PINK, BLUE = 1, 2
 
 
 def ratings_apply_result(
-    *, variant: str, match_id: int, pink_id: int, blue_id: int, score_pink: float, now: datetime
+    *,
+    variant: str,
+    match_id: int,
+    pink_id: int,
+    blue_id: int,
+    score_pink: float,
+    now: datetime,
+    halved_sides: frozenset[int] = frozenset(),
 ) -> dict[str, dict[str, Any]]:
     """Rate one finished game between ``pink_id`` and ``blue_id`` (pink scored ``score_pink``).
 
@@ -29,6 +36,9 @@ def ratings_apply_result(
     Idempotent: if this match was already rated, returns the stored deltas and
     changes nothing. Returns ``{"1": {"before", "after", "delta",
     "provisional"}, "2": {...}}`` keyed by side (1 pink, 2 blue).
+
+    ``halved_sides``: the sides whose rating moves by half of what Glicko-2 says (a person
+    playing a bot account, lichess' rule); their deviation and volatility change as computed.
     """
     if pink_id == blue_id:
         raise ValueError("a player cannot be rated against themself")
@@ -54,6 +64,9 @@ def ratings_apply_result(
         }
         new_pink, new_blue = glicko2.rate_game(widened[PINK], widened[BLUE], score_pink)
         after = {PINK: new_pink, BLUE: new_blue}
+        for side in halved_sides:
+            half = before[side].rating + (after[side].rating - before[side].rating) / 2
+            after[side] = glicko2.Rating(half, after[side].deviation, after[side].volatility)
         scores = {PINK: score_pink, BLUE: 1.0 - score_pink}
 
         changes = []

@@ -135,7 +135,7 @@ def player_name(match: Match, side: int) -> str:
         return _("Computer (%(level)s)") % {"level": match.get_bot_level_display()}
     if user.is_deleted:  # docs/privacy.md: the row stays, the name does not
         return _("deleted account")
-    return user.username
+    return user.display_name  # "BOT name" for a bot account
 
 
 # The board's SVG of a match at one ply (Kropki 10x10: ~2 ms to draw, 16 kB):

@@ -42,6 +42,16 @@ def tournament_topic(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+def api_topic(user_id: int) -> str:
+    """The API event streams of one user (docs/api.md): what the site sockets do not hear
+    (a match of theirs finished)."""
+    return f"api:{user_id}"
+
+
+def send_to_api_user(user_id: int, frame: dict[str, Any]) -> None:
+    publish(api_topic(user_id), _encode(frame))
+
+
 # The site sockets of lobby pages (they asked with ``watch_online``): the online list.
 ONLINE_TOPIC = "online"
 

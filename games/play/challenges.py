@@ -23,7 +23,7 @@ from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge, Match
 
-from . import trust
+from . import botaccounts, trust
 from .creating import match_create
 
 
@@ -40,6 +40,7 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
     ``CHALLENGES_OPEN_PER_USER`` open at once and creates at most ``CHALLENGES_PER_HOUR`` an hour
     (so creating and cancelling does not fill the database either)."""
     require_account(user_id)
+    botaccounts.require_not_bot(user_id)  # a bot plays by direct challenge only
     if variant not in catalogue.variant_keys():
         raise MatchError("unknown_variant")
     if rated:
@@ -71,6 +72,7 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
         if challenge.creator_id == user_id:
             raise MatchError("own_challenge")
         assert user_id is not None  # require_account
+        botaccounts.require_not_bot(user_id)
         if blocked_either_way(challenge.creator_id, user_id):
             raise MatchError("blocked")
         if challenge.rated:

@@ -15,7 +15,7 @@ from games.errors import MatchError
 from games.models import Match
 from kropki_site.lib import limits
 
-from . import botqueue
+from . import botaccounts, botqueue
 from .creating import match_create
 from .moves import match_bot_play
 
@@ -41,6 +41,7 @@ def computer_match_start(
     ``address`` (``address_guest_ids``) already hold COMPUTER_MATCHES_PER_GUEST_IP
     unfinished computer matches. The player's own cap (COMPUTER_MATCHES_PER_USER)
     abandons their own oldest in ``match_create``."""
+    botaccounts.require_not_bot(user_id)  # a bot plays people and bots, by challenge
     computer_start_allowed(user_id=user_id, address=address, address_guest_ids=address_guest_ids)
     botqueue.remember_address(user_id, address)
     if colour == "random":

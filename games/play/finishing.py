@@ -6,10 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
+from games.live import transport
 from games.models import BLUE, PINK, Match
 from ratings.services import ratings_apply_result
 
-from . import arena, core, trust
+from . import arena, botaccounts, core, trust
 
 
 def finish(
@@ -39,6 +42,14 @@ def finish(
     if last_move:
         extra.update(last_move)
     core.broadcast_on_commit(match, "finished", **extra)
+    # The players' API event streams (docs/api.md "gameFinish"): the site sockets do not hear it.
+    match_id, players = match.pk, [uid for uid in (match.pink_id, match.blue_id) if uid is not None]
+
+    def tell_players() -> None:
+        for uid in players:
+            transport.send_to_api_user(uid, {"type": "match_finished", "id": match_id})
+
+    transaction.on_commit(tell_players)
 
 
 def rate(match: Match) -> dict[str, dict[str, Any]] | None:
@@ -53,6 +64,13 @@ def rate(match: Match) -> dict[str, dict[str, Any]] | None:
     score_pink = 1.0 if match.winner == PINK else 0.0 if match.winner == BLUE else 0.5
     # A rated match is between two people, and finish() has just set finished_at.
     assert match.pink_id is not None and match.blue_id is not None and match.finished_at is not None
+    # A person against a bot gains or loses half (docs/rules.md "Bots"); bot against bot, or two people: all.
+    bots = botaccounts.bot_ids([match.pink_id, match.blue_id])
+    halved = {
+        side
+        for side, uid, opp in ((PINK, match.pink_id, match.blue_id), (BLUE, match.blue_id, match.pink_id))
+        if uid not in bots and opp in bots
+    }
     return ratings_apply_result(
         variant=match.variant,
         match_id=match.pk,
@@ -60,4 +78,5 @@ def rate(match: Match) -> dict[str, dict[str, Any]] | None:
         blue_id=match.blue_id,
         score_pink=score_pink,
         now=match.finished_at,
+        halved_sides=frozenset(halved),
     )

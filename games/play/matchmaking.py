@@ -136,6 +136,8 @@ def seek_create(
         raise MatchError("login_required")
     if getattr(user, "is_guest", False):
         raise MatchError("account_required")
+    if getattr(user, "is_bot", False):  # bots play by challenge only (docs/api.md "Bot accounts")
+        raise MatchError("bot_account")
     trust.require_established(user.pk)  # the ranked queue is rated play
     variants = list(dict.fromkeys(variants))
     if not variants or any(v not in catalogue.variant_keys() for v in variants):

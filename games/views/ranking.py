@@ -34,7 +34,8 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
     keys = catalogue.variant_keys()
     if variant not in keys:
         variant = keys[0]
-    paginator: Paginator[Rating] = Paginator(leaderboard(variant), PER_PAGE)
+    bots = request.GET.get("boty") == "1"  # the bot accounts' leaderboard (docs/api.md "Bot accounts")
+    paginator: Paginator[Rating] = Paginator(leaderboard(variant, bots=bots), PER_PAGE)
     page = paginator.get_page(request.GET.get("strona"))
     start = (page.number - 1) * PER_PAGE
     # Established ratings come first, so their rank is their place in the list;
@@ -48,6 +49,7 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
         "ratings/ranking.html",
         {
             "variant": variant,
+            "bots": bots,
             "variant_name": catalogue.variant_name(variant),
             "variants": catalogue.variant_choices(),
             "rows": rows,

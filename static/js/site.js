@@ -292,6 +292,7 @@
       li.dataset.name = p.name;
       var link = el("a", null, p.name);
       link.href = cfg.profile_prefix + encodeURIComponent(p.name) + "/";
+      if (p.bot) li.appendChild(el("span", "badge bot-badge", "BOT"));  // an engine's account (docs/api.md)
       li.appendChild(link);
       li.appendChild(el("span", "online-rating", (p.ratings || {})[variant] || ""));
       if (p.in_match) li.appendChild(el("span", "badge", T.in_match));

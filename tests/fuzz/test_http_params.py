@@ -124,6 +124,12 @@ def world(alice, bob, charlie, make_user):
             "variant": variant_keys(),
             "uidb64": ["MQ"],
             "token_reset": ["set-password"],
+            # the API's (docs/api.md) and the token settings'
+            "token_id": [1],
+            "challenge_id": [1],
+            "action": ["3", "abc"],
+            "answer": ["yes", "no"],
+            "rest": ["x"],
         },
     }
 

@@ -44,3 +44,15 @@ def test_the_bench_plays_a_game_against_an_outside_engine() -> None:
     result = bots.play_one(("kropki", "latwy", "gtp", 0, 0.02, {"width": 10, "height": 10}, 30, command))
     assert result["plies"] == 30
     assert len(result["times"]["gtp"]) == 15
+
+
+def test_the_variant_command_plays_every_game_of_the_site_by_action_ids() -> None:
+    from games import catalogue
+
+    for key in [v.key for v in catalogue.variants() if v.game_slug != "kropki"]:
+        answers = _talk(f"variant {key}", "new", "time 0.02", "genmove 1", "quit")
+        assert answers[:3] == ["=", "=", "="], (key, answers)
+        assert answers[3].removeprefix("= ").isdigit(), (key, answers)
+    kropki = _talk("variant kropki-10", "new", "play 1 4 4", "genmove 2", "quit")
+    assert kropki[:3] == ["=", "=", "="] and len(kropki[3].split()) == 3  # "= X Y"
+    assert _talk("variant chess")[0].startswith("? ")

@@ -47,8 +47,9 @@ def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monk
     for i, action in enumerate(actions):
         match.refresh_from_db()
         play(match, users[match.to_move - 1], action)
-        assert len(sent) == i + 1  # one publish a move
-        topic, text = sent[-1]
+        to_match = [(topic, text) for topic, text in sent if not topic.startswith("api:")]
+        assert len(to_match) == i + 1  # one publish a move (an ending also tells the players' API streams)
+        topic, text = to_match[-1]
         frame = json.loads(text)
         assert topic == realtime.match_topic(match.pk) and frame["ply"] == i + 1
         fresh = Match.objects.get(pk=match.pk)
@@ -58,6 +59,8 @@ def test_the_frame_after_commit_equals_a_fresh_read(make_match, alice, bob, monk
         assert frame["action"] == action and frame["by"] == (i % 2) + 1 and "snapshot" not in frame
         assert len(text.encode()) < 1024
     assert frame["type"] == ("finished" if variant == "cztery-w-rzedzie" else "moved")
+    ends = [topic for topic, _text in sent if topic.startswith("api:")]
+    assert ends == ([f"api:{alice.pk}", f"api:{bob.pk}"] if variant == "cztery-w-rzedzie" else [])
 
 
 def test_a_move_reads_the_match_once(make_match, alice, monkeypatch, django_assert_max_num_queries):

@@ -1,0 +1,109 @@
+"""What the API streams say, read from the database (docs/api.md "Streams"): a match as
+``gameFull`` / ``gameState`` lines and an account's opening events. Synchronous: the
+streams call these in a database thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+
+from games import catalogue
+from games.display.snapshot import match_header, movers
+from games.errors import MatchError
+from games.models import Match
+from games.play.challenges import challenges_direct_pending_for
+
+# The header fields (games/display/snapshot.match_header) a gameState line carries.
+HEADER_FIELDS = ("status", "to_move", "deadline", "server_now", "scores", "winner", "end_reason", "draw_offer")
+
+
+def state_line(
+    match_id: int, ply: int, moves: list[int], by: list[int], header: dict[str, Any], last: dict[str, Any] | None
+) -> dict[str, Any]:
+    return {
+        "type": "gameState",
+        "id": match_id,
+        "ply": ply,
+        "moves": list(moves),
+        "movers": list(by),
+        **{name: header.get(name) for name in HEADER_FIELDS},
+        "last": last,
+    }
+
+
+def header_of(match: Match) -> dict[str, Any]:
+    """The fields of the match's header (what every socket frame carries) that a gameState says."""
+    header = match_header(match)
+    return {name: header[name] for name in HEADER_FIELDS}
+
+
+def _player(match: Match, side: int) -> dict[str, Any]:
+    user = match.pink if side == 1 else match.blue
+    if user is None:
+        return {"name": None, "id": None, "bot": False, "computer": match.bot_level}
+    name = "" if user.is_deleted else user.username
+    return {"name": name, "id": user.pk, "bot": user.is_bot, "computer": None}
+
+
+def game_full(match_id: int, user_id: int) -> dict[str, Any]:
+    """The ``gameFull`` line of ``match_id`` as ``user_id`` sees it (MatchError not_found)."""
+    match = Match.objects.select_related("pink", "blue").filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("not_found")
+    variant = catalogue.variant(match.variant)
+    game = variant.game()
+    history = [int(a) for a in match.history]
+    end_action = getattr(game, "end_action", None)
+    return {
+        "type": "gameFull",
+        "id": match.pk,
+        "variant": match.variant,
+        "game": variant.game_slug,
+        "params": dict(variant.params),
+        "end_action": end_action,
+        "rated": match.rated,
+        "players": {"1": _player(match, 1), "2": _player(match, 2)},
+        "you": match.side_of(user_id),
+        "move_seconds": settings.MOVE_SECONDS,
+        "grace_seconds": settings.MOVE_GRACE_SECONDS,
+        "created_at": match.created_at.isoformat(),
+        "state": state_line(match.pk, match.ply, history, movers(match, game, history), header_of(match), None),
+    }
+
+
+def opening_events(user_id: int) -> list[dict[str, Any]]:
+    """What an event stream says first: a ``gameStart`` per active match of the account (a bridge
+    that reconnects picks its games up again) and a ``challenge`` per challenge waiting for it."""
+    active = Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE).order_by("pk")
+    events: list[dict[str, Any]] = [
+        {"type": "gameStart", "game": {"id": pk, "variant": variant}}
+        for pk, variant in active.values_list("pk", "variant")
+    ]
+    events += [challenge_event(frame) for frame in challenges_direct_pending_for(user_id)]
+    return events
+
+
+def challenge_event(frame: dict[str, Any]) -> dict[str, Any]:
+    keys = ("id", "from", "variant", "rated", "colour", "seconds")
+    return {"type": "challenge", "challenge": {key: frame.get(key) for key in keys}}
+
+
+def event_line(frame: dict[str, Any]) -> dict[str, Any] | None:
+    """A site-socket or API frame of the account as an event line, or None (not an event)."""
+    kind = frame.get("type")
+    if kind == "challenge_received":
+        return challenge_event(frame)
+    if kind == "challenge_accepted":
+        return {"type": "gameStart", "game": {"id": frame.get("match_id"), "challenge": frame.get("id")}}
+    named = {
+        "challenge_declined": "challengeDeclined",
+        "challenge_cancelled": "challengeCanceled",
+        "challenge_expired": "challengeExpired",
+    }
+    if kind in named:
+        return {"type": named[kind], "challenge": {"id": frame.get("id")}}
+    if kind == "match_finished":
+        return {"type": "gameFinish", "game": {"id": frame.get("id")}}
+    return None

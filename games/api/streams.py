@@ -1,0 +1,268 @@
+"""The API's two NDJSON streams (docs/api.md "Streams"), async views served on daphne's loop.
+
+Each stream is a listener of the hub (games/live/hub.py), like a socket: it joins its
+topics, *then* reads the database (so nothing published in between is missed), writes one
+JSON object a line, and an empty line every API_KEEPALIVE_SECONDS while nothing happens
+(a client that hears nothing for three of them calls the connection dead and reconnects).
+
+- ``GET /api/stream/event``: the account's events (topics ``site:<id>``, the site
+  socket's, and ``api:<id>``). Counts as a site socket (``WS_SITE_SOCKETS_PER_USER``) and
+  keeps its account in the online list while open.
+- ``GET /api/bot/game/stream/<id>``: ``gameFull``, then a ``gameState`` a change of the
+  match (topic ``match:<id>``); it ends after the state that finishes the match. Counts as
+  a match socket (``WS_SOCKETS_PER_USER``).
+
+When the hub's connection to Redis broke and came back, a stream re-reads the database and
+says everything again (a ``gameState`` with all the moves; the event stream its opening
+events). A stream cut by a daphne restart is simply opened again by the client: the first
+line then has everything it needs (docs/api.md "Reconnecting").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import HttpRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.views.decorators.csrf import csrf_exempt
+
+from accounts.models import ApiToken
+from games.errors import MatchError
+from games.live import hub, online, transport, wsframes
+from games.live.dbcall import db_call
+from games.live.socket import LEASE_RENEW_SECONDS
+from kropki_site.lib import limits
+
+from . import reads
+from .auth import authenticate, error
+
+log = logging.getLogger(__name__)
+
+RESYNC = "\x00resync"  # a marker in a stream's queue: re-read the database
+QUEUE_LIMIT = 1000  # frames waiting for a slow client; past it the stream says everything again
+
+
+def _line(value: dict[str, Any]) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, default=str) + "\n").encode()
+
+
+class Feed:
+    """A stream's inbox: the frames of its topics from the hub, and the hub's "resync"."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.topics: list[str] = []
+        self.name = "api." + secrets.token_hex(10)  # its member name under a socket cap
+        self.cap_key: str | None = None
+
+    async def hear(self, text: str) -> None:
+        if self.queue.qsize() >= QUEUE_LIMIT:  # the client reads too slowly: drop, and say it all again
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            text = RESYNC
+        self.queue.put_nowait(text)
+
+    async def resync(self) -> None:
+        self.queue.put_nowait(RESYNC)
+
+    async def open(self, topics: list[str], cap_key: str, cap: int) -> None:
+        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(cap_key, self.name, cap):
+            raise MatchError("too_many_streams")
+        self.cap_key = cap_key
+        the_hub = hub.hub()
+        for topic in topics:
+            self.topics.append(topic)
+            await the_hub.join(topic, self.hear)
+        the_hub.watch(self.resync)
+
+    async def close(self) -> None:
+        if not hub.loop_running():
+            return
+        the_hub = hub.hub()
+        the_hub.unwatch(self.resync)
+        for topic in self.topics:
+            try:
+                await the_hub.leave(topic, self.hear)
+            except Exception:
+                log.warning("leaving %s failed", topic, exc_info=True)
+        self.topics = []
+        if self.cap_key is not None:
+            key, self.cap_key = self.cap_key, None
+            await sync_to_async(wsframes.release, thread_sensitive=False)(key, self.name)
+
+    async def next(self, renew: Callable[[], None]) -> str | None:
+        """The next frame, or None after a keep-alive interval of silence (the lease renewed meanwhile)."""
+        loop = asyncio.get_running_loop()
+        if loop.time() - getattr(self, "_renewed", 0.0) > LEASE_RENEW_SECONDS:
+            self._renewed = loop.time()
+            await sync_to_async(renew, thread_sensitive=False)()
+        try:
+            return await asyncio.wait_for(self.queue.get(), settings.API_KEEPALIVE_SECONDS)
+        except TimeoutError:
+            return None
+
+
+def _ndjson(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must pass each line on at once
+    return response
+
+
+async def _authenticated(request: HttpRequest, *scopes: str) -> ApiToken:
+    return await db_call(lambda: authenticate(request, *scopes, stream=True))()
+
+
+# -- the event stream -------------------------------------------------------------------------
+
+
+@csrf_exempt
+async def event_stream(request: HttpRequest) -> HttpResponseBase:
+    """GET /api/stream/event (scope bot:play or challenge:write)."""
+    if request.method != "GET":
+        return error(MatchError("method_not_allowed"))
+    try:
+        token = await _authenticated(request, "bot:play", "challenge:write")
+        user_id = token.user_id
+        feed = Feed()
+        await feed.open(
+            [transport.site_topic(user_id), transport.api_topic(user_id)],
+            online.sockets_key(user_id),
+            online.socket_cap(),
+        )
+    except MatchError as exc:
+        return error(exc)
+
+    def renew() -> None:
+        if feed.cap_key is not None:
+            wsframes.acquire(feed.cap_key, feed.name, online.socket_cap())
+        online.mark_online(user_id)
+
+    async def lines() -> AsyncIterator[bytes]:
+        try:
+            await sync_to_async(online.mark_online, thread_sensitive=False)(user_id)
+            for event in await db_call(reads.opening_events)(user_id):
+                yield _line(event)
+            while True:
+                text = await feed.next(renew)
+                if text is None:
+                    yield b"\n"
+                elif text == RESYNC:
+                    for event in await db_call(reads.opening_events)(user_id):
+                        yield _line(event)
+                else:
+                    told = _event(text)
+                    if told is not None:
+                        yield _line(told)
+        finally:
+            await feed.close()
+            # Out of the online list unless a page or another stream of the account is open (no
+            # announcement to the lobbies: their next list leaves it out).
+            await sync_to_async(online.mark_offline_if_gone, thread_sensitive=False)(user_id)
+
+    return _ndjson(lines())
+
+
+def _event(text: str) -> dict[str, Any] | None:
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        return None
+    return reads.event_line(frame) if isinstance(frame, dict) else None
+
+
+# -- the game stream --------------------------------------------------------------------------
+
+
+@csrf_exempt
+async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
+    """GET /api/bot/game/stream/<id> (scope bot:play or board:read)."""
+    if request.method != "GET":
+        return error(MatchError("method_not_allowed"))
+    try:
+        token = await _authenticated(request, "bot:play", "board:read")
+        user_id = token.user_id
+        feed = Feed()
+        cap_key = limits.key("ws", "user", user_id)
+        await feed.open([transport.match_topic(match_id)], cap_key, settings.WS_SOCKETS_PER_USER)
+        try:
+            full = await db_call(reads.game_full)(match_id, user_id)
+        except BaseException:
+            await feed.close()
+            raise
+    except MatchError as exc:
+        return error(exc)
+
+    def renew() -> None:
+        if feed.cap_key is not None:
+            wsframes.acquire(feed.cap_key, feed.name, settings.WS_SOCKETS_PER_USER)
+
+    async def lines() -> AsyncIterator[bytes]:
+        game = GameView(full)
+        try:
+            yield _line(full)
+            if full["state"]["status"] != "active":
+                return
+            while True:
+                text = await feed.next(renew)
+                if text is None:
+                    yield b"\n"
+                    continue
+                line = game.update(text) if text != RESYNC else None
+                if text == RESYNC or line == RESYNC_NEEDED:
+                    line = (await db_call(reads.game_full)(match_id, user_id))["state"]
+                    game.reset(line)
+                if isinstance(line, dict):
+                    yield _line(line)
+                    if line["status"] != "active":
+                        return
+        finally:
+            await feed.close()
+
+    return _ndjson(lines())
+
+
+RESYNC_NEEDED = object()
+
+
+class GameView:
+    """The moves a game stream has told, kept up to date from the match's frames."""
+
+    def __init__(self, full: dict[str, Any]) -> None:
+        self.id = full["id"]
+        self.reset(full["state"])
+
+    def reset(self, state: dict[str, Any]) -> None:
+        self.moves: list[int] = list(state["moves"])
+        self.movers: list[int] = list(state["movers"])
+
+    def update(self, text: str) -> dict[str, Any] | object | None:
+        """The gameState line of a match frame, None for a frame that changes nothing said
+        (a chat line, the computer's queue), RESYNC_NEEDED after a gap."""
+        try:
+            frame = json.loads(text)
+        except ValueError:
+            return None
+        header = frame.get("match") if isinstance(frame, dict) else None
+        if not isinstance(header, dict) or frame.get("type") in ("created", "rematch"):
+            return None
+        ply = frame.get("ply")
+        last = None
+        if "action" in frame and "by" in frame:
+            if ply == len(self.moves):  # heard already (a resync read it)
+                return None
+            if ply != len(self.moves) + 1:
+                return RESYNC_NEEDED
+            self.moves.append(frame["action"])
+            self.movers.append(frame["by"])
+            last = {key: frame.get(key) for key in ("action", "by", "notation", "by_timeout")}
+        elif ply != len(self.moves):
+            return RESYNC_NEEDED
+        return reads.state_line(self.id, len(self.moves), self.moves, self.movers, header, last)
