@@ -36,6 +36,8 @@ def files_naming(word: str, own: Path) -> list[str]:
             continue
         if path.is_relative_to(own) or rel.parts[:3] == ("templates", "games", "rules") or rel.name == "README.md":
             continue
+        if rel.parts[:2] == ("games", "migrations"):
+            continue  # a migration freezes the data of its day (the arenas' default schedule names variants)
         if word in path.read_text(errors="replace").lower():
             found.append(str(rel))
     return sorted(found)

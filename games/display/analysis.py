@@ -57,7 +57,7 @@ def curve_svg(result: dict[str, Any], *, chart_id: str = "eval") -> str:
         return TOP + plot_h * (1 - v)
 
     parts = [
-        f'<svg class="eval-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="review-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="{cid}-title {cid}-desc" xmlns="http://www.w3.org/2000/svg">'
         f'<title id="{cid}-title">{escape(title)}</title><desc id="{cid}-desc">{escape(desc)}</desc>',
         '<g class="chart-grid">',
@@ -75,13 +75,13 @@ def curve_svg(result: dict[str, Any], *, chart_id: str = "eval") -> str:
     )
     coords = " ".join(f"{x(i):.1f},{y(p['pink']):.1f}" for i, p in enumerate(positions))
     area = f"{x(0):.1f},{y(0.5):.1f} {coords} {x(n - 1):.1f},{y(0.5):.1f}"
-    parts.append(f'<polygon class="eval-area" points="{area}"/>')
-    parts.append(f'<polyline class="chart-line eval-line" points="{coords}" fill="none"/>')
+    parts.append(f'<polygon class="review-area" points="{area}"/>')
+    parts.append(f'<polyline class="chart-line review-line" points="{coords}" fill="none"/>')
     for move in moves:
         if move["class"] in FLAGGED:
             ply = move["ply"]
             parts.append(
-                f'<circle class="eval-mark eval-{move["class"]}" data-ply="{ply}" '
+                f'<circle class="review-mark review-{move["class"]}" data-ply="{ply}" '
                 f'cx="{x(ply):.1f}" cy="{y(positions[ply]["pink"]):.1f}" r="4"/>'
             )
     parts.append("</svg>")

@@ -85,7 +85,8 @@
     }
 
     function paint(ply, data) {
-      board.innerHTML = data.svg;
+      var svg = data.svg; // the server's board (games/display/boards.py), escaped there
+      board.innerHTML = svg;
       board.setAttribute("data-ply", String(ply));
       board.removeAttribute("data-better");
       if (explain) explain.textContent = data.explain || "";
@@ -138,7 +139,8 @@
       fetchFrame(ply, true).then(
         function (data) {
           if (current !== ply) return;
-          board.innerHTML = data.svg;
+          var svg = data.svg;
+          board.innerHTML = svg;
           board.setAttribute("data-better", "1");
           showingBetter = true;
           betterButton.textContent = review.showPlayed;
@@ -156,7 +158,7 @@
         else toggleBetter();
         return;
       }
-      var mark = event.target.closest && event.target.closest(".eval-mark[data-ply]");
+      var mark = event.target.closest && event.target.closest(".review-mark[data-ply]");
       if (mark) {
         show(parseInt(mark.getAttribute("data-ply"), 10));
         root.scrollIntoView({ block: "nearest" });

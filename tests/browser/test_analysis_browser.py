@@ -78,8 +78,8 @@ def test_ask_watch_read_the_curve_jump_to_a_mistake_see_the_better_move_and_the_
     statuses = page.evaluate("JSON.parse(sessionStorage.getItem('analysisFrames') || '[]')")
     assert "done" in statuses and "running" in statuses, statuses
     expect(section).to_have_attribute("data-status", "done")
-    expect(page.locator("svg.eval-chart title")).to_have_text("Ocena po każdym ruchu")
-    expect(page.locator("svg.eval-chart .eval-mark").first).to_be_attached()
+    expect(page.locator("svg.review-chart title")).to_have_text("Ocena po każdym ruchu")
+    expect(page.locator("svg.review-chart .review-mark").first).to_be_attached()
     rows = page.get_by_test_id("analysis-table").locator("tbody tr")
     expect(rows).to_have_count(len(HISTORY))
     expect(page.get_by_test_id("accuracy-pink")).to_contain_text("%")

@@ -113,6 +113,7 @@ def world(alice, bob, charlie, make_user):
     services.match_resign(match_id=finished.pk, user_id=bob.pk)
     challenge = services.challenge_create(user_id=alice.pk, variant="cztery-w-rzedzie", rated=False)
     xss = make_user(XSS_NAME, email="xss@example.com")
+    arena = _arena()
     return {
         "users": {"anonymous": None, "alice": alice, "charlie": charlie, "xss": xss},
         "values": {
@@ -130,8 +131,28 @@ def world(alice, bob, charlie, make_user):
             "action": ["3", "abc"],
             "answer": ["yes", "no"],
             "rest": ["x"],
+            "tournament_id": [arena.pk],
         },
     }
+
+
+def _arena():
+    """A running arena for the tournaments' paths (docs/tournaments.md)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Tournament
+
+    now = timezone.now()
+    return Tournament.objects.create(
+        name="Arena",
+        variant="cztery-w-rzedzie",
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=30),
+        minutes=31,
+        status=Tournament.Status.RUNNING,
+    )
 
 
 def path_kwargs(route: Route, world: dict):
@@ -235,4 +256,7 @@ LEGIT_JUNK_POSTS = {
     "challenge_accept",
     "block",
     "unblock",  # the URL names the object; the body is ignored
+    "record_analysis",  # asks for the match's analysis (games/play/analysis.py)
+    "tournament_join",
+    "tournament_withdraw",  # the arena is in the URL (games/play/tournaments.py)
 }

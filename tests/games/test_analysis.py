@@ -304,7 +304,7 @@ def test_the_record_page_offers_the_review_and_shows_it_when_done(client, alice,
     assert 'data-testid="analysis-queued"' in client.get(url).content.decode()
     analysis_run(Analysis.objects.get().pk)
     page = client.get(url).content.decode()
-    assert 'class="eval-chart"' in page
+    assert 'class="review-chart"' in page
     assert 'data-testid="analysis-table"' in page
     assert 'id="analysis-data"' in page
     assert 'data-testid="review-next"' in page

@@ -39,6 +39,9 @@ def world(alice, bob, make_user):
     Rating.objects.filter(user=xss, variant="cztery-w-rzedzie").update(deviation=60)  # established: listed
     active = make_match(alice, xss, variant="kropki-10")
     challenge = services.challenge_create(user_id=xss.pk, variant="cztery-w-rzedzie", rated=False, listed=True)
+    from tests.fuzz.test_http_params import _arena
+
+    arena = _arena()
     return {
         "xss": xss,
         "kwargs": {
@@ -55,6 +58,7 @@ def world(alice, bob, make_user):
             "action": "3",
             "answer": "yes",
             "rest": "x",
+            "tournament_id": arena.pk,
         },
         "active": active,
     }
