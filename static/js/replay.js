@@ -202,7 +202,7 @@
     paint(current, last);
     // The final position's explanation (a capture with the last move) comes with its frame.
     if (total > 0) fetchFrame(total, false).then(function (data) {
-      cache.set(total, data);
+      last.explain = data.explain; // the page's own board stays (the same picture)
       if (current === total && explain) explain.textContent = data.explain || "";
     }, function () {});
   }
