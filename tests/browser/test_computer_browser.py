@@ -34,6 +34,7 @@ def test_a_guest_plays_kropki_against_the_computer_reloads_and_ends_the_game(pag
 
     page.reload()
     expect(page.locator("#match")).to_have_attribute("data-ready", "1")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
     expect(page.locator("#match")).to_have_attribute("data-ply", "8")
     expect(page.get_by_test_id("moves").locator("li")).to_have_count(8)
     assert re.sub(r' tabindex="-?\d"| preview', "", page.locator("#board").inner_html()) == re.sub(

@@ -169,6 +169,8 @@ def test_kropki_i_kwadraty_extra_move_is_obvious(new_context, live_url, live_sit
     shot(alice, "dab-extra-move")
     alice.reload()  # the notice comes from the snapshot, so a reload shows it too
     expect(alice.locator("#match")).to_have_attribute("data-ready", "1")
+    # a move made before the socket is open is refused (the page says it is offline)
+    expect(alice.locator("#conn")).to_have_attribute("data-state", "connected")
     expect(alice.get_by_test_id("notice")).to_contain_text("Dodatkowy ruch!")
     # keyboard: focus a target, arrow to another, Enter plays it
     target = alice.locator('#board [data-action][tabindex="0"]').first

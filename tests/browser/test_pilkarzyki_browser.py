@@ -51,6 +51,7 @@ def test_a_bounce_keeps_the_turn_across_a_reload_and_the_keyboard_plays(new_cont
 
     page.reload()  # in the middle of the bounce chain
     expect(page.locator("#match")).to_have_attribute("data-ready", "1")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
     at_ply(page, len(moves))
     expect(page.get_by_test_id("turn")).to_have_text(re.compile("Twój ruch"))
     expect(page.locator("#board .turn-path")).to_have_count(1)
