@@ -73,6 +73,22 @@ def standings_rows(tournament: Tournament, *, offset: int = 0, limit: int = STAN
     return rows
 
 
+FREE_SHOWN = 8
+
+
+def free_players(tournament: Tournament, limit: int = FREE_SHOWN) -> list[list[str]]:
+    """The arena's players waiting for a game (neither paused nor playing), each as [name,
+    their last opponent's name or ""], at most ``limit``: a waiting player's page tells from
+    them whether the next wave can pair them (someone free who is neither them nor the
+    opponent they just played), so it says when their next game comes."""
+    rows = (
+        TournamentPlayer.objects.filter(tournament=tournament, paused=False, match__isnull=True)
+        .order_by("-points", "-rating", "pk")
+        .values_list("user__username", "last_opponent__username")[:limit]
+    )
+    return [[name, last or ""] for name, last in rows]
+
+
 def playing_now(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[dict[str, Any]]:
     """The arena's games being played (the newest first), for watching."""
     matches = (
@@ -88,7 +104,8 @@ def playing_now(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[dict
 
 def standings_frame(tournament: Tournament) -> dict[str, Any]:
     """The ``tournament`` frame: its state, the first lines of the standings (each a list:
-    rank, name, points, on fire, paused, playing, games' marks) and the games being played."""
+    rank, name, points, on fire, paused, playing, games' marks), how many players wait for a
+    game, and the games being played."""
     rows = standings_rows(tournament)
     return {
         "type": "tournament",
@@ -97,6 +114,7 @@ def standings_frame(tournament: Tournament) -> dict[str, Any]:
         "starts_at": tournament.starts_at.isoformat(),
         "ends_at": tournament.ends_at.isoformat(),
         "count": TournamentPlayer.objects.filter(tournament=tournament).count(),
+        "free": free_players(tournament),
         "standings": [
             [r["rank"], r["name"], r["points"], int(r["fire"]), int(r["paused"]), int(r["playing"]), r["marks"]]
             for r in rows

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -22,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue
-from games.display.tournaments import STANDINGS_SHOWN, board_version, playing_now, standings_rows
+from games.display.tournaments import STANDINGS_SHOWN, board_version, free_players, playing_now, standings_rows
 from games.errors import MatchError
 from games.models import Match, Tournament, TournamentPlayer
 from games.play import tournaments
@@ -139,6 +140,10 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "status": t.status,
             # a new game of theirs that has not begun: the page takes them to it
             "my_match_url": reverse("match", args=[my_match.pk]) if my_match is not None and my_match.ply == 0 else "",
+            # a waiting player's "your next game in…" (static/js/tournament.js): who is free now
+            "me": request.user.get_username() if me is not None else "",
+            "free": board["free"],
+            "wave_seconds": round(settings.TOURNAMENT_PAIR_SECONDS),
             "words": {
                 "fire": _("On a streak: games count double"),
                 "fire_short": _("on a streak"),
@@ -147,6 +152,9 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 "nobody": _("Nobody has joined yet."),
                 "no_games": _("No game right now."),
                 "paired": _("Your game is starting…"),
+                # %(seconds)s: how often the waves pair (2)
+                "next_soon": _("Another player is free: your next game in about %(seconds)s s."),
+                "next_wait": _("Your next game as soon as another player is free."),
                 "profile_prefix": reverse("profile", args=["_"])[:-2],
                 "match_prefix": reverse("match", args=[0])[:-2],
             },
@@ -174,6 +182,7 @@ def _board(tournament_id: int, page_asked: str | None) -> dict[str, Any]:
             "lines": str(_standings_lines(standings_rows(t, offset=offset, limit=STANDINGS_SHOWN))),
             "podium": standings_rows(t, limit=3) if t.status == Tournament.Status.FINISHED else [],
             "playing": playing_now(t),
+            "free": free_players(t),
             "count": count,
             "page": page,
         }

@@ -32,8 +32,10 @@
   // -- the countdown ----------------------------------------------------------------
 
   function countdown() {
-    var node = document.querySelector(".countdown");
-    if (!node) return;
+    document.querySelectorAll(".countdown").forEach(countdownOf);
+  }
+
+  function countdownOf(node) {
     var end = Date.now() + 1000 * Number(node.dataset.seconds || 0);
     function tick() {
       var left = Math.max(0, Math.round((end - Date.now()) / 1000));
@@ -104,10 +106,25 @@
     if (!(frame.playing || []).length) list.appendChild(el("li", "muted", W.no_games));
   }
 
+  // "Your next game in…" for a waiting player: the next wave (every live.wave_seconds) pairs
+  // them if someone free is neither them nor the one they just played (either way), as the
+  // wave itself decides (games/play/tournaments.py, _choose_pairs).
+  function renderNextGame(free, W) {
+    var node = document.getElementById("next-game");
+    if (!node || !live.me) return;
+    var mine = (free || []).filter(function (f) { return f[0] === live.me; })[0];
+    var last = mine ? mine[1] : "";
+    var partner = (free || []).some(function (f) { return f[0] !== live.me && f[0] !== last && f[1] !== live.me; });
+    var text = partner ? W.next_soon.replace("%(seconds)s", String(live.wave_seconds)) : W.next_wait;
+    if (node.textContent !== text) node.textContent = text;
+    node.hidden = false;
+  }
+
   function tournamentPage() {
     var W = live.words || {};
     var state = document.querySelector("[data-testid=tournament-state]");
     countdown();
+    renderNextGame(live.free, W);
     if (live.my_match_url) { location.assign(live.my_match_url); return; } // a new game waits for them
     onFrame(function (frame) {
       if (frame.type === "tournament_paired" && frame.id === live.id) {
@@ -119,6 +136,7 @@
       if (state && frame.status !== state.dataset.status) { location.reload(); return; } // it started or ended
       renderStandings(frame, W);
       renderPlaying(frame, W);
+      renderNextGame(frame.free, W);
       var count = document.querySelector("[data-testid=player-count]");
       if (count) count.textContent = "(" + frame.count + ")";
       document.documentElement.dataset.standings = String(Date.now()); // for tests: a frame was drawn

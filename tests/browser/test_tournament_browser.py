@@ -38,6 +38,12 @@ print("JSON:" + json.dumps(out))
 """
 
 
+# Every text the "your next game in…" line is given, from now on.
+RECORD_NEXT_GAME = """window.__nextGame = [];
+new MutationObserver(() => window.__nextGame.push(document.getElementById("next-game").textContent))
+    .observe(document.getElementById("next-game"), {childList: true, characterData: true, subtree: true});"""
+
+
 def player(new_context, live_url, data: dict, who: str, **kwargs):
     context = new_context(**kwargs)
     context.add_cookies([{"name": data["cookie_name"], "value": data[who]["cookie"], "url": live_url}])
@@ -86,7 +92,22 @@ def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
     assert watcher.evaluate("document.documentElement.dataset.standings") is not None  # drawn from a frame
     # Never the opponent just played: with only each other in the arena, they wait.
     expect(pink.get_by_test_id("waiting-pairing")).to_be_visible()
+    expect(pink.get_by_test_id("next-game")).to_have_text("Następna partia, gdy tylko zwolni się inny gracz.")
     fits = "document.documentElement.scrollWidth <= window.innerWidth"
     assert watcher.evaluate(fits)
     violations = [v for v in axe_violations(watcher) if v["impact"] in BLOCKING]
     assert not violations, violations
+
+    # A third player joins: someone both may meet, so both pages say the next game is near;
+    # the wave pairs one of them with her, and the other's page goes back to waiting.
+    for page in (pink, blue):
+        page.evaluate(RECORD_NEXT_GAME)
+    watcher.get_by_test_id("tournament-join").click()
+    watcher.wait_for_url(re.compile(r"/partia/\d+/$"), timeout=15_000)
+    expect(watcher.locator("#match")).to_have_attribute("data-ready", "1")
+    players = watcher.get_by_test_id("player-1").inner_text() + watcher.get_by_test_id("player-2").inner_text()
+    name = {ania: data["ania"]["name"], bartek: data["bartek"]["name"]}
+    (left,) = [page for page in (pink, blue) if name[page] not in players]
+    expect(left.get_by_test_id("next-game")).to_have_text("Następna partia, gdy tylko zwolni się inny gracz.")
+    heard = left.evaluate("window.__nextGame")
+    assert "Inny gracz jest wolny: następna partia za około 2 s." in heard, heard

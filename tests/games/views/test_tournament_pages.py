@@ -4,6 +4,7 @@ the home page's upcoming ones, the profile's tournaments and marked games."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -159,3 +160,40 @@ def test_the_record_of_an_arena_game_names_its_tournament(client, alice, bob):
     Match.objects.filter(pk=match.pk).update(tournament=private)
     page = client.get(reverse("record", args=[match.pk])).content.decode()
     assert "Arena prywatna" in page and reverse("tournament", args=[private.pk]) not in page
+
+
+def test_a_waiting_player_hears_who_is_free_for_their_next_game(client, alice, bob, make_user):
+    """The page and the frame list the free players with their last opponents: after their
+    game alice and bob are free but may not meet again, so alice's page says she waits for
+    another player (static/js/tournament.js); a third player joining is someone she can meet."""
+    from games.display.tournaments import standings_frame
+
+    t = running()
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournament_join(tournament_id=t.pk, user=bob)
+    assert sorted(standings_frame(t)["free"]) == [["alice", ""], ["bob", ""]]
+    (match,) = tournaments_pair()
+    assert standings_frame(t)["free"] == []
+    match_resign(match_id=match.pk, user_id=bob.pk)
+    assert sorted(standings_frame(t)["free"]) == [["alice", "bob"], ["bob", "alice"]]
+    client.force_login(alice)
+    page = client.get(reverse("tournament", args=[t.pk]))
+    live = page.context["live"]
+    assert live["me"] == "alice" and live["wave_seconds"] == 2
+    assert sorted(live["free"]) == [["alice", "bob"], ["bob", "alice"]]
+    assert 'data-testid="next-game"' in page.content.decode()
+    carol = make_user("carol")
+    tournament_join(tournament_id=t.pk, user=carol)
+    assert ["carol", ""] in client.get(reverse("tournament", args=[t.pk])).context["live"]["free"]
+
+
+def test_an_upcoming_arena_counts_down_to_a_joined_players_first_game(client, alice):
+    now = timezone.now()
+    t = running(status=Tournament.Status.UPCOMING, starts_at=now + timedelta(minutes=5))
+    tournament_join(tournament_id=t.pk, user=alice)
+    client.force_login(alice)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    seconds = re.search(
+        r'data-testid="next-game">Pierwsza partia za <span class="countdown" data-seconds="(\d+)"', page
+    )
+    assert seconds and 290 <= int(seconds.group(1)) <= 300
