@@ -14,7 +14,7 @@
  *   opponent an immediate win (a node's mover never has an immediate win: the
  *   previous mover blocked it), moves ordered by the number of threats they
  *   create, centre columns first (after the move that cut off before); a
- *   transposition table of lower / upper bounds (2^23 entries, kept between
+ *   transposition table of lower / upper bounds (a prime near 2^23 entries, kept between
  *   calls: a bound is true of the position whatever the query); bounds from
  *   the lines still open to each side; the exact score by a series of
  *   null-window searches that narrow [min, max] (a binary search, biased
@@ -40,8 +40,6 @@
 #define C4_TIMEOUT (-1000)
 #define C4_ILLEGAL (-2000)
 
-#define TT_BITS 23
-#define TT_SIZE (1u << TT_BITS)
 
 typedef uint64_t u64;
 
@@ -94,48 +92,46 @@ static inline int has_four(u64 bits) {
 }
 
 /* ---- transposition table ------------------------------------------------
- * Index: key mod 2^23; stored: key >> 23 (keys are below 2^49, so the 26
- * bits fit and identify the position exactly). A value byte: 0 empty,
- * 1 .. 37 an upper bound (score + 19), 64 + 1 .. 64 + 37 a lower bound. */
+ * Pons' table: the index is key mod a prime TT_SIZE (every bit of the key
+ * counts: key mod 2^23 saw only the first three columns, so positions that
+ * differ to the right shared a slot); stored: the key's low 32 bits, which
+ * with its residue mod the prime (> 2^17) identify a key below 2^49 exactly
+ * (Chinese remainder). One 8-byte entry a slot: one cache line a probe.
+ * A value byte: 0 empty, 1 .. 37 an upper bound (score + 19), 64 + 1 ..
+ * 64 + 37 a lower bound. */
 
-static uint32_t *tt_keys;
-static uint8_t *tt_vals;
-static uint8_t *tt_moves; /* 1 + the column of the move that cut off, 0 none */
+#define TT_SIZE 8388593u /* the largest prime below 2^23 */
+
+typedef struct {
+    uint32_t key;
+    uint8_t val;
+    uint8_t move; /* 1 + the column of the move that cut off, 0 none */
+} tt_entry;
+
+static tt_entry *tt;
 
 static int tt_ready(void) {
-    if (tt_keys)
-        return 1;
-    tt_keys = calloc(TT_SIZE, sizeof(uint32_t));
-    tt_vals = calloc(TT_SIZE, sizeof(uint8_t));
-    tt_moves = calloc(TT_SIZE, sizeof(uint8_t));
-    if (!tt_keys || !tt_vals || !tt_moves) {
-        free(tt_keys);
-        free(tt_vals);
-        free(tt_moves);
-        tt_keys = NULL;
-        tt_vals = NULL;
-        tt_moves = NULL;
-        return 0;
-    }
-    return 1;
+    if (!tt)
+        tt = calloc(TT_SIZE, sizeof(tt_entry));
+    return tt != NULL;
 }
 
 static inline void tt_put(u64 key, int lower, int score, int move) {
-    uint32_t i = (uint32_t)(key & (TT_SIZE - 1));
-    tt_keys[i] = (uint32_t)(key >> TT_BITS);
-    tt_vals[i] = (uint8_t)((lower ? 64 : 0) + score - C4_MIN_SCORE + 1);
-    tt_moves[i] = (uint8_t)(move + 1);
+    tt_entry *e = &tt[key % TT_SIZE];
+    e->key = (uint32_t)key;
+    e->val = (uint8_t)((lower ? 64 : 0) + score - C4_MIN_SCORE + 1);
+    e->move = (uint8_t)(move + 1);
 }
 
 /* 0 when absent; else fills *lower, *score and *move (-1: none). */
 static inline int tt_get(u64 key, int *lower, int *score, int *move) {
-    uint32_t i = (uint32_t)(key & (TT_SIZE - 1));
-    uint8_t v = tt_vals[i];
-    if (!v || tt_keys[i] != (uint32_t)(key >> TT_BITS))
+    const tt_entry *e = &tt[key % TT_SIZE];
+    uint8_t v = e->val;
+    if (!v || e->key != (uint32_t)key)
         return 0;
     *lower = v >= 64;
     *score = (v & 63) + C4_MIN_SCORE - 1;
-    *move = tt_moves[i] - 1;
+    *move = e->move - 1;
     return 1;
 }
 
@@ -346,8 +342,6 @@ unsigned long long c4_nodes(void) { return nodes; }
 
 /* Forget everything the table holds. */
 void c4_reset(void) {
-    if (tt_keys) {
-        memset(tt_keys, 0, TT_SIZE * sizeof(uint32_t));
-        memset(tt_vals, 0, TT_SIZE);
-    }
+    if (tt)
+        memset(tt, 0, TT_SIZE * sizeof(tt_entry));
 }
