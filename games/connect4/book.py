@@ -1,7 +1,7 @@
 """The opening book of the Cztery w rzędzie solver: the exact score of every
 position up to ``plies()`` discs (no Django).
 
-    .venv/bin/python -m games.connect4.book build --plies K [--out PATH]
+    .venv/bin/python -m games.connect4.book build --plies K [--out PATH] [--jobs N]
     .venv/bin/python -m games.connect4.book info
 
 ``build`` lists every position reachable in at most K plies (games already
@@ -89,10 +89,46 @@ def _solve_in_c(cur: int, mask: int, moves: int) -> int:
     return int(lib.c4_solve(cur, mask, moves, 0.0))
 
 
-def build(depth: int, out: Path = PATH, solve: Callable[[int, int, int], int] = _solve_in_c) -> int:
+def _solve_chunk(chunk: list[tuple[int, int, int]]) -> list[int]:
+    """A worker process's share of the last ply: ``(cur, mask, moves)`` each, in key order
+    (neighbouring keys share much of the solver's table)."""
+    return [_solve_in_c(cur, mask, moves) for cur, mask, moves in chunk]
+
+
+def _solve_all(
+    positions: list[tuple[int, int]], depth: int, solve: Callable[[int, int, int], int], jobs: int, start: float
+) -> list[int]:
+    """The scores of ``positions`` (all of ``depth`` discs), by ``jobs`` processes."""
+    if jobs <= 1:
+        scores = []
+        for i, (cur, mask) in enumerate(positions):
+            scores.append(solve(cur, mask, depth))
+            if i % 100 == 99 or i + 1 == len(positions):
+                print(
+                    f"solved {i + 1}/{len(positions)} at ply {depth}, {time.perf_counter() - start:.0f} s",
+                    file=sys.stderr,
+                )
+        return scores
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, min(50, len(positions) // (4 * jobs) or 1))  # small chunks: a slow one does not hold the rest
+    chunks = [[(c, m, depth) for c, m in positions[i : i + size]] for i in range(0, len(positions), size)]
+    scores, done = [], 0
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for part in pool.map(_solve_chunk, chunks):
+            scores += part
+            done += len(part)
+            print(
+                f"solved {done}/{len(positions)} at ply {depth}, {time.perf_counter() - start:.0f} s", file=sys.stderr
+            )
+    return scores
+
+
+def build(depth: int, out: Path = PATH, solve: Callable[[int, int, int], int] = _solve_in_c, jobs: int = 1) -> int:
     """Write the book of every position with at most ``depth`` discs to ``out``;
     returns the number of records. ``solve(cur, mask, moves)`` gives the
-    score of a ``depth``-disc position (the compiled solver, no limit)."""
+    score of a ``depth``-disc position (the compiled solver, no limit); ``jobs``
+    processes share that work (the compiled solver only)."""
     start = time.perf_counter()
     levels: list[dict[int, tuple[int, int]]] = [{canonical_key(0, 0): (0, 0)}]
     for ply in range(depth):
@@ -103,12 +139,9 @@ def build(depth: int, out: Path = PATH, solve: Callable[[int, int, int], int] = 
                     nxt.setdefault(canonical_key(ncur, nmask), (ncur, nmask))
         levels.append(nxt)
         print(f"ply {ply + 1}: {len(nxt)} positions", file=sys.stderr, flush=True)
-    scores: dict[int, int] = {}
-    last = levels[depth]
-    for i, (key, (cur, mask)) in enumerate(sorted(last.items())):
-        scores[key] = solve(cur, mask, depth)
-        if i % 100 == 99 or i + 1 == len(last):
-            print(f"solved {i + 1}/{len(last)} at ply {depth}, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    last = sorted(levels[depth].items())
+    solved = _solve_all([position for _, position in last], depth, solve, jobs if solve is _solve_in_c else 1, start)
+    scores: dict[int, int] = {key: score for (key, _), score in zip(last, solved, strict=True)}
     for ply in range(depth - 1, -1, -1):
         for key, (cur, mask) in levels[ply].items():
             best = -CELLS
@@ -140,10 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("build", help="solve every position up to K plies and write the book")
     b.add_argument("--plies", type=int, required=True, help="the depth K")
     b.add_argument("--out", type=Path, default=PATH)
+    b.add_argument("--jobs", type=int, default=1, help="processes solving the last ply (each its own 64 MB table)")
     sub.add_parser("info", help="the book's depth and size")
     args = parser.parse_args(argv)
     if args.command == "build":
-        build(args.plies, args.out)
+        build(args.plies, args.out, jobs=args.jobs)
     else:
         print(f"{PATH}: depth {plies()}, {0 if _records is None else len(_records)} positions")
     return 0

@@ -74,6 +74,9 @@ class RunCommand:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
+                # Ctrl-C as at a terminal: a test run started in the background (nohup … &) has
+                # SIGINT ignored, which bash would inherit and then could not trap
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
             )
 
     def ctl(self, *args: str) -> str:

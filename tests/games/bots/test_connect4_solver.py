@@ -297,3 +297,21 @@ def test_trudny_leaves_the_first_plies_to_the_python_search() -> None:
     """Below SOLVER_FROM_DISCS discs (and beyond the book) the solver is not
     asked: it would spend the budget without an answer."""
     assert c4_bot.choose_perfect([3, 3, 2], 1.0, random.Random(0)) is None
+
+
+def test_the_book_builders_processes_solve_as_one_does() -> None:
+    """``build --jobs N``: the last ply shared among processes, each with its own table, gives
+    each position the solver's score, in the positions' order (14-disc positions: quick)."""
+    rng = random.Random(14)
+    game = get_game("connect4")
+    histories: list[list[int]] = []
+    while len(histories) < 9:
+        state = game.new_initial_state()
+        while len(state.history) < 14 and not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            histories.append(list(state.history))
+    positions = [(cur, mask) for cur, mask, _ in map(solver.position, histories)]
+    want = [solver.solve(columns).score for columns in histories]
+    assert len(set(want)) > 1  # positions that tell an order apart
+    assert book._solve_all(positions, 14, book._solve_in_c, 3, 0.0) == want
