@@ -493,6 +493,10 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Sessions are read from the shared cache (Redis) and written to both: a logged-in page costs
+# no query for its session; the database stays their source (the sockets check a session's
+# row, accounts/services.py session_still_valid), so a Redis restart only costs one read each.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
