@@ -109,12 +109,14 @@ def _solve_all(
                     file=sys.stderr,
                 )
         return scores
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     size = max(1, min(50, len(positions) // (4 * jobs) or 1))  # small chunks: a slow one does not hold the rest
     chunks = [[(c, m, depth) for c, m in positions[i : i + size]] for i in range(0, len(positions), size)]
     scores, done = [], 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # spawned, not forked: a fork of a process with threads (a test run's) may deadlock
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for part in pool.map(_solve_chunk, chunks):
             scores += part
             done += len(part)
