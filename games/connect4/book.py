@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import argparse
 import lzma
+import multiprocessing
 import sys
 import time
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .bits import CELLS, canonical_key, children
@@ -89,48 +91,32 @@ def _solve_in_c(cur: int, mask: int, moves: int) -> int:
     return int(lib.c4_solve(cur, mask, moves, 0.0))
 
 
-def _solve_chunk(chunk: list[tuple[int, int, int]]) -> list[int]:
-    """A worker process's share of the last ply: ``(cur, mask, moves)`` each, in key order
-    (neighbouring keys share much of the solver's table)."""
-    return [_solve_in_c(cur, mask, moves) for cur, mask, moves in chunk]
+def _solve_chunk(chunk: list[tuple[int, int]], depth: int) -> list[int]:
+    """A share of the last ply, in key order (neighbouring keys share much of the table)."""
+    return [_solve_in_c(cur, mask, depth) for cur, mask in chunk]
 
 
-def _solve_all(
-    positions: list[tuple[int, int]], depth: int, solve: Callable[[int, int, int], int], jobs: int, start: float
-) -> list[int]:
-    """The scores of ``positions`` (all of ``depth`` discs), by ``jobs`` processes."""
+def _solved_parts(
+    positions: list[tuple[int, int]], depth: int, solve: Callable[[int, int, int], int], jobs: int
+) -> Iterator[list[int]]:
+    """The scores of ``positions`` (all of ``depth`` discs), a part at a time, in order: by
+    ``solve`` here, or by ``jobs`` spawned processes of the compiled solver (not forked: a
+    fork of a process with threads, a test run's, may deadlock)."""
     if jobs <= 1:
-        scores = []
-        for i, (cur, mask) in enumerate(positions):
-            scores.append(solve(cur, mask, depth))
-            if i % 100 == 99 or i + 1 == len(positions):
-                print(
-                    f"solved {i + 1}/{len(positions)} at ply {depth}, {time.perf_counter() - start:.0f} s",
-                    file=sys.stderr,
-                )
-        return scores
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    size = max(1, min(50, len(positions) // (4 * jobs) or 1))  # small chunks: a slow one does not hold the rest
-    chunks = [[(c, m, depth) for c, m in positions[i : i + size]] for i in range(0, len(positions), size)]
-    scores, done = [], 0
-    # spawned, not forked: a fork of a process with threads (a test run's) may deadlock
+        for start in range(0, len(positions), 100):
+            yield [solve(cur, mask, depth) for cur, mask in positions[start : start + 100]]
+        return
+    size = max(1, min(50, len(positions) // (4 * jobs)))  # small parts: a slow one does not hold the rest
+    chunks = [positions[i : i + size] for i in range(0, len(positions), size)]
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for part in pool.map(_solve_chunk, chunks):
-            scores += part
-            done += len(part)
-            print(
-                f"solved {done}/{len(positions)} at ply {depth}, {time.perf_counter() - start:.0f} s", file=sys.stderr
-            )
-    return scores
+        yield from pool.map(_solve_chunk, chunks, [depth] * len(chunks))
 
 
 def build(depth: int, out: Path = PATH, solve: Callable[[int, int, int], int] = _solve_in_c, jobs: int = 1) -> int:
     """Write the book of every position with at most ``depth`` discs to ``out``;
     returns the number of records. ``solve(cur, mask, moves)`` gives the
     score of a ``depth``-disc position (the compiled solver, no limit); ``jobs``
-    processes share that work (the compiled solver only)."""
+    processes of the compiled solver share that work instead."""
     start = time.perf_counter()
     levels: list[dict[int, tuple[int, int]]] = [{canonical_key(0, 0): (0, 0)}]
     for ply in range(depth):
@@ -142,7 +128,10 @@ def build(depth: int, out: Path = PATH, solve: Callable[[int, int, int], int] = 
         levels.append(nxt)
         print(f"ply {ply + 1}: {len(nxt)} positions", file=sys.stderr, flush=True)
     last = sorted(levels[depth].items())
-    solved = _solve_all([position for _, position in last], depth, solve, jobs if solve is _solve_in_c else 1, start)
+    solved: list[int] = []
+    for part in _solved_parts([position for _, position in last], depth, solve, jobs):
+        solved += part
+        print(f"solved {len(solved)}/{len(last)} at ply {depth}, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     scores: dict[int, int] = {key: score for (key, _), score in zip(last, solved, strict=True)}
     for ply in range(depth - 1, -1, -1):
         for key, (cur, mask) in levels[ply].items():

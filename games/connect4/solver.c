@@ -14,7 +14,7 @@
  *   opponent an immediate win (a node's mover never has an immediate win: the
  *   previous mover blocked it), moves ordered by the number of threats they
  *   create, centre columns first (after the move that cut off before); a
- *   transposition table of lower / upper bounds (a prime near 2^23 entries, kept between
+ *   transposition table of lower / upper bounds (a prime number of entries, kept between
  *   calls: a bound is true of the position whatever the query); bounds from
  *   the lines still open to each side; the exact score by a series of
  *   null-window searches that narrow [min, max] (a binary search, biased
@@ -39,7 +39,6 @@
 #define C4_MAX_SCORE ((C4_CELLS + 1) / 2 - 3)
 #define C4_TIMEOUT (-1000)
 #define C4_ILLEGAL (-2000)
-
 
 typedef uint64_t u64;
 

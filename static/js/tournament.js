@@ -117,7 +117,6 @@
     var partner = (free || []).some(function (f) { return f[0] !== live.me && f[0] !== last && f[1] !== live.me; });
     var text = partner ? W.next_soon.replace("%(seconds)s", String(live.wave_seconds)) : W.next_wait;
     if (node.textContent !== text) node.textContent = text;
-    node.hidden = false;
   }
 
   function tournamentPage() {

@@ -59,9 +59,10 @@ def test_a_repeat_view_of_a_profile_runs_six_queries_and_still_shows_a_new_game(
     url = reverse("profile", args=["alice"])
     with django_assert_max_num_queries(13):
         first = page(client.get(url))
-    # The viewer (the session is read from the cache: settings.SESSION_ENGINE), alice with her ratings, the page's match ids, whether bob blocked her
-    # (docs/social.md), the number of deleted accounts (the list's cache key, docs/privacy.md),
-    # her tournaments (docs/tournaments.md): the chart and the list are cached.
+    # The viewer (the session comes from the cache: settings.SESSION_ENGINE), alice with her
+    # ratings, the page's match ids, whether bob blocked her (docs/social.md), the number of
+    # deleted accounts (the list's cache key, docs/privacy.md), her tournaments
+    # (docs/tournaments.md): the chart and the list are cached.
     with django_assert_num_queries(6):
         again = page(client.get(url))
     assert again == first
