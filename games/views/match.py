@@ -271,6 +271,7 @@ def _strings() -> dict[str, str]:
         "connected": _("live"),
         "connecting": _("connecting…"),
         "offline": _("connection lost, reconnecting…"),
+        "move_queued": _("Not connected yet: your move goes as soon as the connection is back."),
         "computer_busy": _("The computer is busy: it will move as soon as it can."),
         "rule": _("See the rule"),
         "new_tab": _("(opens in a new tab)"),

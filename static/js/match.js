@@ -84,6 +84,16 @@
     return false;
   }
 
+  // A move made while the socket is not open (still connecting, or reconnecting) waits for
+  // it: the state frame that answers the reconnect's sync says whether it still stands (the
+  // same ply and still our turn); then it goes, else it is dropped (the board has moved on).
+  var queuedMove = null;
+  function sendQueued() {
+    var move = queuedMove;
+    queuedMove = null;
+    if (move && move.ply === lastPly && myTurn()) send(move);
+  }
+
   // -- frames -----------------------------------------------------------------
 
   function onFrame(frame) {
@@ -129,6 +139,7 @@
     var noticeBefore = $("notice").textContent;
     render(frame, focused);
     announce(frame, endedHere, noticeBefore);
+    if (frame.type === "state" && queuedMove) sendQueued();
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }
@@ -589,7 +600,10 @@
       showError({ code: "not_your_turn", message: T.not_your_turn });
       return;
     }
-    send({ type: "move", ply: lastPly, action: parseInt(target.getAttribute("data-action"), 10) });
+    var move = { type: "move", ply: lastPly, action: parseInt(target.getAttribute("data-action"), 10) };
+    if (socket.isOpen()) { send(move); return; }
+    queuedMove = move;
+    showError({ message: T.move_queued });
   }
 
   // Tap to confirm (a game with small targets, games/catalogue tap_confirm): a tap selects a

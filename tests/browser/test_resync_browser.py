@@ -76,3 +76,44 @@ def test_a_page_that_misses_a_move_asks_sync_and_converges(new_context, live_url
     assert spectator.locator("#moves").inner_text() == bob.locator("#moves").inner_text()
     assert spectator.locator("#turn").inner_text() == fresh.locator("#turn").inner_text()
     assert spectator.locator("#conn").get_attribute("data-state") == "connected"
+
+
+# Until window.letSocketsOpen is set, every match socket the page makes closes at once (as
+# a socket does while the server is out of reach); socket.js retries with its backoff.
+HOLD_SOCKETS = """
+(() => {
+  const Real = window.WebSocket;
+  window.letSocketsOpen = false;
+  window.WebSocket = function (url, protocols) {
+    if (window.letSocketsOpen) return new Real(url, protocols);
+    const fake = {readyState: 3, send() { throw new Error("closed"); }, close() {}};
+    setTimeout(() => fake.onclose && fake.onclose({code: 1006}), 0);
+    return fake;
+  };
+  window.WebSocket.OPEN = Real.OPEN;
+})();
+"""
+
+
+def test_a_move_made_before_the_socket_opens_goes_when_it_opens(new_context, live_url, live_site):
+    data = create_match(live_site, "cztery-w-rzedzie")
+    bob = open_match(new_context, live_url, data["match"], data["bob"])
+    context = new_context()
+    context.add_cookies([{"name": data["alice"]["cookie_name"], "value": data["alice"]["cookie"], "url": live_url}])
+    context.add_init_script(HOLD_SOCKETS)
+    alice = context.new_page()
+    alice.goto(f"/partia/{data['match']}/")
+    expect(alice.locator("#match")).to_have_attribute("data-ready", "1")
+    expect(alice.locator("#conn")).not_to_have_attribute("data-state", "connected")
+
+    click(alice, 3)  # the socket is not open: the move waits, and the page says so
+    expect(alice.get_by_test_id("error")).to_contain_text("ruch")
+    alice.wait_for_timeout(1000)
+    at_ply(alice, 0)
+    at_ply(bob, 0)
+
+    alice.evaluate("window.letSocketsOpen = true")
+    expect(alice.locator("#conn")).to_have_attribute("data-state", "connected", timeout=15_000)
+    at_ply(alice, 1)
+    at_ply(bob, 1)
+    expect(alice.get_by_test_id("error")).to_be_empty()
