@@ -357,6 +357,11 @@ SOLVER_SHARE = 0.9
 # keeping the result (win, draw)
 EXACT_SHARE = 0.7
 SOLVER_FROM_DISCS = 8
+# trudny at its own budget, before LONG_BEFORE_DISCS discs: a few positions there take the
+# solver 2-5 s (docs/bots.md), so it may think up to PERFECT_BUDGET_S rather than play a
+# move that may give the value away; later it answers within the budget
+PERFECT_BUDGET_S = 8.0
+LONG_BEFORE_DISCS = 12
 
 
 def choose_perfect(columns: list[int], budget_s: float, rng: random.Random) -> int | None:
@@ -387,14 +392,16 @@ def choose_perfect(columns: list[int], budget_s: float, rng: random.Random) -> i
 
 def choose(state: Any, level: str, rng: random.Random, budget_s: float | None = None) -> int:
     """The column (action) ``level`` plays in the engine ``state``. trudny
-    asks the exact solver first (``SOLVER_SHARE`` of the budget) and plays
-    the Python search with the rest when it does not answer in time."""
+    asks the exact solver first (``SOLVER_SHARE`` of the budget, or up to
+    ``PERFECT_BUDGET_S`` early on at its own budget) and plays the Python
+    search with the rest when it does not answer in time."""
     start = time.perf_counter()
     budget = BUDGETS[level] if budget_s is None else budget_s
     columns = list(state.history)
     if level == "trudny":
-        perfect = choose_perfect(columns, budget * SOLVER_SHARE, rng)
+        long = budget_s is None and len(columns) < LONG_BEFORE_DISCS
+        perfect = choose_perfect(columns, PERFECT_BUDGET_S if long else budget * SOLVER_SHARE, rng)
         if perfect is not None:
             return perfect
-        budget = max(budget - (time.perf_counter() - start), 0.01)
+        budget = max(budget - (time.perf_counter() - start), budget * (1 - SOLVER_SHARE))
     return CHOOSERS[level](Board.from_columns(columns), budget, rng)

@@ -16,6 +16,7 @@ import pytest
 from games.bots import choose_action
 from games.connect4 import bits, book, solver
 from games.connect4 import bot as c4_bot
+from games.connect4.solver_ext import lib as c4_lib
 from games.engine import get_game
 
 pytestmark = pytest.mark.skipif(not solver.available(), reason="games/connect4/solver_ext is not built")
@@ -265,6 +266,20 @@ def test_trudny_keeps_the_value_of_every_position(vectors_dir: Path) -> None:
         state = game.state_from_history(_columns(row["moves"]))
         col = choose_action(state, "trudny", seed=i)
         assert row["analysis"][col] == row["score"], (row["id"], col)
+
+
+@pytest.mark.slow
+def test_trudny_takes_the_time_a_hard_early_position_needs(vectors_dir: Path) -> None:
+    """a0053 (8 discs, a draw; one column keeps it) takes the solver 2-3 s, more than
+    trudny's share of its 1.8 s budget: at its own budget trudny thinks on
+    (PERFECT_BUDGET_S) and keeps the draw, where it used to play a losing column."""
+    row = next(r for r in _rows(vectors_dir, "positions_plies08-20.jsonl") if r["id"] == "a0053")
+    columns = _columns(row["moves"])
+    assert len(columns) < c4_bot.LONG_BEFORE_DISCS
+    state = get_game("connect4").state_from_history(columns)
+    c4_lib.c4_reset()  # nothing left in the table from the tests before
+    col = choose_action(state, "trudny", seed=0)
+    assert row["analysis"][col] == row["score"] == 0, col
 
 
 def test_trudny_varies_among_equal_columns() -> None:
