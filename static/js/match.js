@@ -88,11 +88,6 @@
   // it: the state frame that answers the reconnect's sync says whether it still stands (the
   // same ply and still our turn); then it goes, else it is dropped (the board has moved on).
   var queuedMove = null;
-  function sendQueued() {
-    var move = queuedMove;
-    queuedMove = null;
-    if (move && move.ply === lastPly && myTurn()) send(move);
-  }
 
   // -- frames -----------------------------------------------------------------
 
@@ -139,7 +134,11 @@
     var noticeBefore = $("notice").textContent;
     render(frame, focused);
     announce(frame, endedHere, noticeBefore);
-    if (frame.type === "state" && queuedMove) sendQueued();
+    if (frame.type === "state" && queuedMove) {
+      var move = queuedMove;
+      queuedMove = null;
+      if (move.ply === lastPly && myTurn()) send(move);
+    }
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }

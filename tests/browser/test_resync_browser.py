@@ -78,8 +78,9 @@ def test_a_page_that_misses_a_move_asks_sync_and_converges(new_context, live_url
     assert spectator.locator("#conn").get_attribute("data-state") == "connected"
 
 
-# Until window.letSocketsOpen is set, every match socket the page makes closes at once (as
-# a socket does while the server is out of reach); socket.js retries with its backoff.
+# Until window.letSocketsOpen is set, every socket the page makes (the match's and the
+# site's) closes at once, as while the server is out of reach; socket.js retries with its
+# backoff.
 HOLD_SOCKETS = """
 (() => {
   const Real = window.WebSocket;
