@@ -62,7 +62,7 @@ def _move(request: HttpRequest, match_id: int, action: object) -> dict[str, Any]
     raw = request.GET.get("ply")
     if raw is None:  # the current position: one more read
         ply = _played(token.user_id, match_id).ply
-    elif raw.isdigit() and len(raw) < 10:
+    elif raw.isascii() and raw.isdigit() and len(raw) < 10:
         ply = int(raw)
     else:
         raise MatchError("bad_frame")
@@ -73,7 +73,7 @@ def _move(request: HttpRequest, match_id: int, action: object) -> dict[str, Any]
 @api_call("POST")
 def move(request: HttpRequest, match_id: int, action: str) -> dict[str, Any]:
     """POST /api/bot/game/<id>/move/<action>: the action id (docs/api.md "Actions")."""
-    number: object = int(action) if action.isdigit() and len(action) < 10 else action
+    number: object = int(action) if action.isascii() and action.isdigit() and len(action) < 10 else action
     return _move(request, match_id, number)
 
 

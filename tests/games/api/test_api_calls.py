@@ -110,6 +110,9 @@ def test_a_challenge_through_the_api_then_moves_with_the_sockets_codes(client, a
     assert stale.json()["error"] == "stale_ply"
     bad = api(client, "POST", f"/api/bot/game/{match_id}/move/abc", bot_secret)
     assert bad.status_code == 400 and bad.json()["error"] == "bad_frame"
+    for digits in ("%C2%B2", "3?ply=%C2%B2"):  # "²" is a digit to str.isdigit, not to int()
+        bad = api(client, "POST", f"/api/bot/game/{match_id}/move/{digits}", bot_secret)
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_frame", digits
     ended = api(client, "POST", f"/api/bot/game/{match_id}/end", bot_secret)
     assert ended.json()["error"] in ("unknown_action", "not_your_turn")
     resign = api(client, "POST", f"/api/bot/game/{match_id}/resign", bot_secret)
