@@ -4,21 +4,47 @@ from __future__ import annotations
 
 import os
 
+import hypothesis
 import pytest
 from django.conf import settings
 
 PASSWORD = "kropka-Trudna-2024"
 
+# Hypothesis profiles: "ci" (the default) gives each fuzzed route or frame a few examples, enough for
+# the values Hypothesis tries first (empty, zero, boundaries, odd characters) on every route;
+# HYPOTHESIS_PROFILE=nightly keeps the many. Tests that name their own max_examples keep them.
+hypothesis.settings.register_profile("ci", max_examples=8)
+hypothesis.settings.register_profile("nightly", max_examples=300)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+
+# Modules that start whole sites (daphne, Celery, beat as processes): the long ones, sent first.
+WHOLE_SITE = ("tests/live_play/", "tests/faults/", "tests/web/test_healthz_live.py")
+
+
+def _rank(item: pytest.Item) -> int:
+    path = item.path.as_posix()
+    if "/tests/browser/" in path:
+        return 2
+    return 0 if any(f"/{part}" in path for part in WHOLE_SITE) else 1
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Run the browser tests last.
+    """Order the run, and group it for pytest-xdist (scripts/test: ``--dist loadgroup``).
 
-    Playwright's sync API keeps an event loop running in the main thread while
-    the session-scoped browser lives; async tests (consumers, pytest-asyncio)
-    collected after it would fail with "cannot be called from a running event
-    loop". Moving tests/browser/ to the end keeps one browser for the session.
+    - Each module is one group, run by one process: its module-scoped fixtures (a live site, a
+      world of rows) are made once. A module that already names its group keeps it.
+    - The whole-site modules go first (they are long: the others fill the processes around them),
+      the in-process ones next, the browser tests last. Last matters: Playwright's sync API keeps
+      an event loop running in the main thread while the session-scoped browser lives, and async
+      tests (consumers, pytest-asyncio) run after it in the same process would fail with "cannot be
+      called from a running event loop". scripts/test keeps this order (``--no-loadscope-reorder``).
     """
-    items.sort(key=lambda item: "/tests/browser/" in str(item.path))
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.path.stem))
+    items.sort(key=_rank)
 
 
 @pytest.fixture(scope="session")

@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
+from kropki_site.lib import devredis
 from tests import live
 
 CHROMIUM, CHROMIUM_ARGS = live.CHROMIUM, live.CHROMIUM_ARGS
@@ -40,11 +40,15 @@ def live_workdir():
 
 
 @pytest.fixture(scope="session")
-def live_site(live_workdir, _embedded_redis):
-    site = live.make_live_site(live_workdir, os.environ.get("REDIS_URL") or settings.REDIS_URL, MOVE_SECONDS="60")
+def live_site(live_workdir):
+    """The browser tests' site, with a Redis of its own: its Celery worker must never take a task
+    that a test in another pytest-xdist process queued for its own database."""
+    redis_proc = devredis.start(live_workdir / "redis.sock")
+    site = live.make_live_site(live_workdir, f"unix://{live_workdir / 'redis.sock'}", MOVE_SECONDS="60")
     yield site
     site.stop_all()
     live.drop_live_database(site.env["DATABASE_URL"])
+    live.stop_group(redis_proc)
 
 
 @pytest.fixture(scope="session")

@@ -30,7 +30,7 @@ from tests.security.urlmap import Route, routes, scan
 
 pytestmark = pytest.mark.django_db
 
-FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))  # examples: the profile (tests/conftest.py)
 COMMON_PARAMS = [
     "page",
     "strona",

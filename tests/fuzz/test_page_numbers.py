@@ -16,7 +16,7 @@ from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))  # examples: the profile (tests/conftest.py)
 
 page_numbers = (
     st.integers(min_value=-(2**70), max_value=2**70).map(str)

@@ -26,7 +26,7 @@ from tests.sockets import db_picture, logged_in_client, open_socket, session_coo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
+FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))  # examples: the profile (tests/conftest.py)
 COMMANDS = [
     "move",
     "end",

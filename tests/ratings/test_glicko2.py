@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings import glicko2
@@ -332,6 +332,7 @@ ratings = st.builds(
 scores = st.sampled_from([0, 0.5, 1])
 
 
+@settings(max_examples=100)  # Hypothesis' own default, whatever the profile
 @given(a=ratings, b=ratings, score=scores)
 def test_property_one_game(a, b, score):
     new_a, new_b = rate_game(a, b, score)
@@ -350,6 +351,7 @@ def test_property_one_game(a, b, score):
             assert after.rating <= before.rating
 
 
+@settings(max_examples=100)  # Hypothesis' own default, whatever the profile
 @given(a=ratings, b=ratings, score=scores)
 def test_property_symmetric(a, b, score):
     new_a, new_b = rate_game(a, b, score)
