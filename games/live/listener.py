@@ -21,6 +21,8 @@ LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 
 
 class HubListener:
+    """The base of ``LiveSocket`` and ``Feed``; cooperative, so it may come first among a consumer's bases."""
+
     channel_name: str  # its name in Redis: its member name under a socket cap
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
