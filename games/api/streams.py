@@ -1,6 +1,6 @@
 """The API's two NDJSON streams (docs/api.md "Streams"), async views served on daphne's loop.
 
-Each stream is a listener of the hub (games/live/hub.py), like a socket: it joins its
+Each stream is a listener of the hub (games/live/listener.py), as a socket is: it joins its
 topics, *then* reads the database (so nothing published in between is missed), writes one
 JSON object a line, and an empty line every API_KEEPALIVE_SECONDS while nothing happens
 (a client that hears nothing for three of them calls the connection dead and reconnects).
@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -35,15 +34,13 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
 from games.errors import MatchError
-from games.live import hub, online, transport, wsframes
+from games.live import online, transport
 from games.live.dbcall import db_call
-from games.live.socket import LEASE_RENEW_SECONDS
+from games.live.listener import LEASE_RENEW_SECONDS, HubListener
 from kropki_site.lib import limits
 
 from . import reads
 from .auth import authenticate, error
-
-log = logging.getLogger(__name__)
 
 RESYNC = "\x00resync"  # a marker in a stream's queue: re-read the database
 QUEUE_LIMIT = 1000  # frames waiting for a slow client; past it the stream says everything again
@@ -53,14 +50,16 @@ def _line(value: dict[str, Any]) -> bytes:
     return (json.dumps(value, ensure_ascii=False, default=str) + "\n").encode()
 
 
-class Feed:
-    """A stream's inbox: the frames of its topics from the hub, and the hub's "resync"."""
+class Feed(HubListener):
+    """A stream's inbox: the frames of its topics from the hub, and the hub's "resync".
+    ``online_user``: the account the lease's renewal also keeps in the online list."""
 
-    def __init__(self) -> None:
+    def __init__(self, online_user: int | None = None) -> None:
+        super().__init__()
         self.queue: asyncio.Queue[str] = asyncio.Queue()
-        self.topics: list[str] = []
-        self.name = "api." + secrets.token_hex(10)  # its member name under a socket cap
-        self.cap_key: str | None = None
+        self.channel_name = "api." + secrets.token_hex(10)
+        self.online_user = online_user
+        self.renewed_at = 0.0
 
     async def hear(self, text: str) -> None:
         if self.queue.qsize() >= QUEUE_LIMIT:  # the client reads too slowly: drop, and say it all again
@@ -73,36 +72,23 @@ class Feed:
         self.queue.put_nowait(RESYNC)
 
     async def open(self, topics: list[str], cap_key: str, cap: int) -> None:
-        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(cap_key, self.name, cap):
+        if not await self.take_place(cap_key, cap):
             raise MatchError("too_many_streams")
-        self.cap_key = cap_key
-        the_hub = hub.hub()
         for topic in topics:
-            self.topics.append(topic)
-            await the_hub.join(topic, self.hear)
-        the_hub.watch(self.resync)
+            await self.listen(topic, self.hear)
+        self.rejoin_after_reconnect()
 
-    async def close(self) -> None:
-        if not hub.loop_running():
-            return
-        the_hub = hub.hub()
-        the_hub.unwatch(self.resync)
-        for topic in self.topics:
-            try:
-                await the_hub.leave(topic, self.hear)
-            except Exception:
-                log.warning("leaving %s failed", topic, exc_info=True)
-        self.topics = []
-        if self.cap_key is not None:
-            key, self.cap_key = self.cap_key, None
-            await sync_to_async(wsframes.release, thread_sensitive=False)(key, self.name)
+    def renew_place(self) -> None:
+        super().renew_place()
+        if self.online_user is not None:
+            online.mark_online(self.online_user)
 
-    async def next(self, renew: Callable[[], None]) -> str | None:
+    async def next(self) -> str | None:
         """The next frame, or None after a keep-alive interval of silence (the lease renewed meanwhile)."""
         loop = asyncio.get_running_loop()
-        if loop.time() - getattr(self, "_renewed", 0.0) > LEASE_RENEW_SECONDS:
-            self._renewed = loop.time()
-            await sync_to_async(renew, thread_sensitive=False)()
+        if loop.time() - self.renewed_at > LEASE_RENEW_SECONDS:
+            self.renewed_at = loop.time()
+            await sync_to_async(self.renew_place, thread_sensitive=False)()
         try:
             return await asyncio.wait_for(self.queue.get(), settings.API_KEEPALIVE_SECONDS)
         except TimeoutError:
@@ -131,7 +117,7 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
     try:
         token = await _authenticated(request, "bot:play", "challenge:write")
         user_id = token.user_id
-        feed = Feed()
+        feed = Feed(online_user=user_id)
         await feed.open(
             [transport.site_topic(user_id), transport.api_topic(user_id)],
             online.sockets_key(user_id),
@@ -140,18 +126,13 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
     except MatchError as exc:
         return error(exc)
 
-    def renew() -> None:
-        if feed.cap_key is not None:
-            wsframes.acquire(feed.cap_key, feed.name, online.socket_cap())
-        online.mark_online(user_id)
-
     async def lines() -> AsyncIterator[bytes]:
         try:
             await sync_to_async(online.mark_online, thread_sensitive=False)(user_id)
             for event in await db_call(reads.opening_events)(user_id):
                 yield _line(event)
             while True:
-                text = await feed.next(renew)
+                text = await feed.next()
                 if text is None:
                     yield b"\n"
                 elif text == RESYNC:
@@ -162,7 +143,7 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
                     if told is not None:
                         yield _line(told)
         finally:
-            await feed.close()
+            await feed.stop_listening()
             # Out of the online list unless a page or another stream of the account is open (no
             # announcement to the lobbies: their next list leaves it out).
             await sync_to_async(online.mark_offline_if_gone, thread_sensitive=False)(user_id)
@@ -195,14 +176,10 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
         try:
             full = await db_call(reads.game_full)(match_id, user_id)
         except BaseException:
-            await feed.close()
+            await feed.stop_listening()
             raise
     except MatchError as exc:
         return error(exc)
-
-    def renew() -> None:
-        if feed.cap_key is not None:
-            wsframes.acquire(feed.cap_key, feed.name, settings.WS_SOCKETS_PER_USER)
 
     async def lines() -> AsyncIterator[bytes]:
         game = GameView(full)
@@ -211,7 +188,7 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
             if full["state"]["status"] != "active":
                 return
             while True:
-                text = await feed.next(renew)
+                text = await feed.next()
                 if text is None:
                     yield b"\n"
                     continue
@@ -224,7 +201,7 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
                     if line["status"] != "active":
                         return
         finally:
-            await feed.close()
+            await feed.stop_listening()
 
     return _ndjson(lines())
 

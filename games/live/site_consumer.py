@@ -212,7 +212,7 @@ class SiteConsumer(LiveSocket):
             return LOGGED_OUT
         return self.desk.command(kind, self.user_id, content)
 
-    def renew_place(self, key: str, cap: int) -> None:
+    def renew_place(self) -> None:
         """One thread hop for both leases of an idle socket: its cap place, the user's presence."""
-        super().renew_place(key, cap)
+        super().renew_place()
         online.mark_online(self.user_id)

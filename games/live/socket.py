@@ -1,9 +1,9 @@
 """What the match socket and the site socket share (``LiveSocket``, the one socket base):
-frames come from the hub (no channel layer), the topics a socket hears and the
-re-join after the hub reconnects, its user's control topic (the 4401 close), the
-session it was opened with and checked before each command, its place under a
-socket cap (a lease renewed in Redis), its language, a frame read within its rate
-and bounds, the error frame, the end that releases everything however the socket
+frames come from the hub (no channel layer), the topics, re-join and place under a
+socket cap of every listener of the hub (listener.py, which the API's streams share),
+the lease's renewal, its user's control topic (the 4401 close), the session it was
+opened with and checked before each command, its language, a frame read within its
+rate and bounds, the error frame, the end that releases everything however the socket
 ends, and a send that never raises on a socket already closing. What leans on the
 frameworks' internals is in workarounds.py."""
 
@@ -28,6 +28,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from games.errors import MatchError
 
 from . import hub, transport, workarounds, wsframes
+from .listener import LEASE_RENEW_SECONDS, HubListener
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -38,8 +39,6 @@ log = logging.getLogger(__name__)
 
 CLOSE_LOGIN_REQUIRED = 4401
 CLOSE_NOT_READING = 4408  # the client read nothing while WS_MAX_UNSENT_BYTES piled up for it
-# How often an open socket renews its place under its socket cap (a dead process's places lapse).
-LEASE_RENEW_SECONDS = wsframes.LEASE_SECONDS / 3
 
 
 class SessionDesk(Protocol):
@@ -59,7 +58,7 @@ class KeepServerSend:
         await self.inner({**scope, "server_send": send}, receive, send)
 
 
-class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
+class LiveSocket(HubListener, AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels ships no type hints
     channel_layer_alias = hub.NO_CHANNEL_LAYER  # no channel, no channel-layer receive loop: the hub carries frames
 
     user_id: int | None = None
@@ -69,8 +68,7 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
     language: str
     tokens: wsframes.TokenBucket  # frames a second, set in connect()
     max_frame_bytes: int
-    # The socket's place under its cap, once connect() took it; its renewal.
-    cap_key: str | None = None
+    # The renewal of the socket's place under its cap, once connect() took it.
     lease_task: asyncio.Task[None] | None = None
     # The socket's own background tasks (attribute names), cancelled when it ends.
     task_names: tuple[str, ...] = ("lease_task",)
@@ -79,9 +77,7 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         super().__init__(*args, **kwargs)
         # The socket's name in Redis (socket caps, presence): channels would have named its channel so.
         self.channel_name = "ws." + secrets.token_hex(10)
-        self.listening: dict[str, hub.Listener] = {}
         self.closing = False
-        self.rejoining = False
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         try:
@@ -100,16 +96,7 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
-        if not hub.loop_running():  # closed by the garbage collector after its loop ended: the leases lapse
-            return
-        if self.rejoining:
-            hub.hub().unwatch(self.resync)
-            self.rejoining = False
-        await self.unlisten_all()
-        cap_key = self.cap_key
-        if cap_key is not None:
-            self.cap_key = None
-            await sync_to_async(wsframes.release, thread_sensitive=False)(cap_key, self.channel_name)
+        await self.stop_listening()
 
     async def refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a close before the accept reaches the
@@ -124,52 +111,19 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
     # -- its place under the socket cap -------------------------------------------------------------
 
     async def take_place(self, key: str, cap: int) -> bool:
-        """A place among the at most ``cap`` open sockets counted under ``key``, kept by a lease
-        renewed every LEASE_RENEW_SECONDS (``renew_place``); False: the cap is full."""
-        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(key, self.channel_name, cap):
+        """The listener's place (False: the cap is full), kept by a lease renewed every
+        LEASE_RENEW_SECONDS for as long as the socket lives (``renew_place``)."""
+        if not await super().take_place(key, cap):
             return False
-        self.cap_key = key
-        self.lease_task = asyncio.create_task(self._renew_forever(key, cap))
+        self.lease_task = asyncio.create_task(self._renew_forever())
         return True
 
-    def renew_place(self, key: str, cap: int) -> None:
-        """In a thread, every LEASE_RENEW_SECONDS: the lease on the socket's place (and whatever
-        else a socket keeps alive with it: one thread hop for all)."""
-        wsframes.acquire(key, self.channel_name, cap)
-
-    async def _renew_forever(self, key: str, cap: int) -> None:
+    async def _renew_forever(self) -> None:
         while True:
             await asyncio.sleep(LEASE_RENEW_SECONDS)
-            await sync_to_async(self.renew_place, thread_sensitive=False)(key, cap)
+            await sync_to_async(self.renew_place, thread_sensitive=False)()
 
-    # -- topics -------------------------------------------------------------------------------
-
-    async def listen(self, topic: str, listener: hub.Listener) -> None:
-        if topic in self.listening:
-            return
-        self.listening[topic] = listener
-        await hub.hub().join(topic, listener)
-
-    async def unlisten(self, topic: str) -> None:
-        listener = self.listening.pop(topic, None)
-        if listener is not None:
-            await hub.hub().leave(topic, listener)
-
-    async def unlisten_all(self) -> None:
-        for topic in list(self.listening):
-            try:
-                await self.unlisten(topic)
-            except Exception:  # Redis away: the hub's connection drops its subscriptions anyway
-                log.warning("leaving %s failed", topic, exc_info=True)
-
-    def rejoin_after_reconnect(self) -> None:
-        """Call ``resync`` when the hub's connection to Redis broke and came back (frames may
-        have been missed meanwhile: docs/protocol.md "Transport")."""
-        hub.hub().watch(self.resync)
-        self.rejoining = True
-
-    async def resync(self) -> None:
-        """What a socket that re-joins sends after a reconnect (the match socket: its state)."""
+    # -- its user's control topic ---------------------------------------------------------------
 
     async def listen_to_user(self) -> None:
         """The user's control topic: a logout or password change elsewhere closes this socket."""
