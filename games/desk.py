@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from django.utils import translation
 
 from accounts.services import session_still_valid
-from games import catalogue, play
+from games import play
 from games.display.chat import chat_history_frame
 from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
@@ -57,11 +57,7 @@ def _move(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
 
 
 def _end(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
-    variant = Match.objects.filter(pk=match_id).values_list("variant", flat=True).first()
-    end_action = catalogue.variant(variant).game().end_action if variant else None
-    if end_action is None:
-        raise MatchError("unknown_action")
-    result = play.match_play(match_id=match_id, user_id=user_id, ply=_int(content, "ply"), action=end_action)
+    result = play.match_end(match_id=match_id, user_id=user_id, ply=_int(content, "ply"))
     return "duplicate" if result.duplicate else None
 
 
@@ -70,7 +66,7 @@ def _resign(match_id: int, user_id: int, content: dict[str, Any]) -> None:
 
 
 def _draw_offer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
-    play.match_offer_draw(match_id=match_id, user_id=user_id)
+    play.match_draw(match_id=match_id, user_id=user_id)  # accepts the opponent's offer if one stands
 
 
 def _draw_answer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
