@@ -4,7 +4,7 @@ Pages, sockets and Celery tasks call these and nothing else to change a
 Match, Move, Challenge or Seek row. Each module is one collaborator:
 
 - ``core``: the row lock, guards, the clock's arithmetic, after-commit work;
-- ``creating``: new matches; ending or deleting many at once;
+- ``creating``: new matches, one or many at once (an arena's wave); ending or deleting many at once;
 - ``moves``: a move (human or computer) and what a timeout does;
 - ``finishing``: the one door out, and rating;
 - ``clock``: the sweep of overdue turns, deadlines moved for a restart;
