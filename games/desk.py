@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from django.utils import translation
 
+from accounts.models import User
 from accounts.services import session_still_valid
 from games import play
 from games.display.chat import chat_history_frame
@@ -20,7 +21,7 @@ from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
 from games.errors import MatchError
 from games.models import Match
-from games.play import chat
+from games.play import chat, tournaments
 
 
 def _int(content: dict[str, Any], key: str) -> int:
@@ -81,6 +82,11 @@ def _rematch_decline(match_id: int, user_id: int, content: dict[str, Any]) -> No
     play.match_decline_rematch(match_id=match_id, user_id=user_id)
 
 
+def _berserk(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    # An arena game's berserk (docs/tournaments.md): both players' sockets hear the clock.
+    tournaments.tournament_berserk(match_id=match_id, user=User.objects.filter(pk=user_id).first())
+
+
 def _claim_timeout(match_id: int, user_id: int, content: dict[str, Any]) -> None:
     if not play.match_expire_turn(match_id=match_id):
         raise MatchError("turn_not_expired")
@@ -98,6 +104,7 @@ class MatchDesk:
         "rematch_offer": _rematch_offer,
         "rematch_decline": _rematch_decline,
         "claim_timeout": _claim_timeout,
+        "berserk": _berserk,
     }
 
     def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool:
