@@ -32,7 +32,7 @@ def heard():
     assert pubsub.get_message(timeout=1)["type"] == "psubscribe"
 
     def frames(count: int) -> list[tuple[str, dict]]:
-        got = []
+        got: list[tuple[str, dict]] = []
         deadline = time.monotonic() + 3
         while len(got) < count and time.monotonic() < deadline:
             message = pubsub.get_message(timeout=0.2)
