@@ -13,14 +13,15 @@ from typing import Any, ClassVar
 
 from django.utils import translation
 
+from accounts.models import User
 from accounts.services import session_still_valid
-from games import catalogue, play
+from games import play
 from games.display.chat import chat_history_frame
 from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
 from games.errors import MatchError
 from games.models import Match
-from games.play import chat
+from games.play import chat, tournaments
 
 
 def _int(content: dict[str, Any], key: str) -> int:
@@ -57,11 +58,7 @@ def _move(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
 
 
 def _end(match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
-    variant = Match.objects.filter(pk=match_id).values_list("variant", flat=True).first()
-    end_action = catalogue.variant(variant).game().end_action if variant else None
-    if end_action is None:
-        raise MatchError("unknown_action")
-    result = play.match_play(match_id=match_id, user_id=user_id, ply=_int(content, "ply"), action=end_action)
+    result = play.match_end(match_id=match_id, user_id=user_id, ply=_int(content, "ply"))
     return "duplicate" if result.duplicate else None
 
 
@@ -70,7 +67,7 @@ def _resign(match_id: int, user_id: int, content: dict[str, Any]) -> None:
 
 
 def _draw_offer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
-    play.match_offer_draw(match_id=match_id, user_id=user_id)
+    play.match_draw(match_id=match_id, user_id=user_id)  # accepts the opponent's offer if one stands
 
 
 def _draw_answer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
@@ -83,6 +80,11 @@ def _rematch_offer(match_id: int, user_id: int, content: dict[str, Any]) -> None
 
 def _rematch_decline(match_id: int, user_id: int, content: dict[str, Any]) -> None:
     play.match_decline_rematch(match_id=match_id, user_id=user_id)
+
+
+def _berserk(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    # An arena game's berserk (docs/tournaments.md): both players' sockets hear the clock.
+    tournaments.tournament_berserk(match_id=match_id, user=User.objects.filter(pk=user_id).first())
 
 
 def _claim_timeout(match_id: int, user_id: int, content: dict[str, Any]) -> None:
@@ -102,6 +104,7 @@ class MatchDesk:
         "rematch_offer": _rematch_offer,
         "rematch_decline": _rematch_decline,
         "claim_timeout": _claim_timeout,
+        "berserk": _berserk,
     }
 
     def credentials_valid(self, user_id: int, session_key: str | None, auth_hash: str | None) -> bool:

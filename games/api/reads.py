@@ -4,6 +4,7 @@ streams call these in a database thread."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,8 @@ from django.db.models import Q
 from games import catalogue
 from games.display.snapshot import match_header, movers
 from games.errors import MatchError
-from games.models import Match
+from games.models import BLUE, PINK, Match
+from games.play import core
 from games.play.challenges import challenges_direct_pending_for
 
 # The header fields (games/display/snapshot.match_header) a gameState line carries.
@@ -20,7 +22,13 @@ HEADER_FIELDS = ("status", "to_move", "deadline", "server_now", "scores", "winne
 
 
 def state_line(
-    match_id: int, ply: int, moves: list[int], by: list[int], header: dict[str, Any], last: dict[str, Any] | None
+    match_id: int,
+    ply: int,
+    moves: list[int],
+    by: list[int],
+    header: dict[str, Any],
+    last: dict[str, Any] | None,
+    clocks: dict[str, float],
 ) -> dict[str, Any]:
     return {
         "type": "gameState",
@@ -29,8 +37,20 @@ def state_line(
         "moves": list(moves),
         "movers": list(by),
         **{name: header.get(name) for name in HEADER_FIELDS},
+        "clocks": dict(clocks),
         "last": last,
     }
+
+
+def _seconds(time: timedelta) -> float:
+    seconds = time.total_seconds()
+    return int(seconds) if seconds.is_integer() else seconds
+
+
+def clocks_of(match: Match) -> dict[str, float]:
+    """Each side's time for a move in ``match``: the match's own clock (an arena's game may
+    have another than the site's), halved for a player who went berserk."""
+    return {str(side): _seconds(core.move_time(match, side)) for side in (PINK, BLUE)}
 
 
 def header_of(match: Match) -> dict[str, Any]:
@@ -66,10 +86,12 @@ def game_full(match_id: int, user_id: int) -> dict[str, Any]:
         "rated": match.rated,
         "players": {"1": _player(match, 1), "2": _player(match, 2)},
         "you": match.side_of(user_id),
-        "move_seconds": settings.MOVE_SECONDS,
+        "move_seconds": _seconds(core.move_time(match)),
         "grace_seconds": settings.MOVE_GRACE_SECONDS,
         "created_at": match.created_at.isoformat(),
-        "state": state_line(match.pk, match.ply, history, movers(match, game, history), header_of(match), None),
+        "state": state_line(
+            match.pk, match.ply, history, movers(match, game, history), header_of(match), None, clocks_of(match)
+        ),
     }
 
 

@@ -219,6 +219,7 @@ class GameView:
     def reset(self, state: dict[str, Any]) -> None:
         self.moves: list[int] = list(state["moves"])
         self.movers: list[int] = list(state["movers"])
+        self.clocks: dict[str, float] = dict(state["clocks"])
 
     def update(self, text: str) -> dict[str, Any] | object | None:
         """The gameState line of a match frame, None for a frame that changes nothing said
@@ -231,6 +232,8 @@ class GameView:
         if not isinstance(header, dict) or frame.get("type") in ("created", "rematch"):
             return None
         ply = frame.get("ply")
+        if frame.get("type") == "clock" and "berserk" in frame:
+            return RESYNC_NEEDED  # a player's clock was halved: the clocks as stored
         last = None
         if "action" in frame and "by" in frame:
             if ply == len(self.moves):  # heard already (a resync read it)
@@ -242,4 +245,4 @@ class GameView:
             last = {key: frame.get(key) for key in ("action", "by", "notation", "by_timeout")}
         elif ply != len(self.moves):
             return RESYNC_NEEDED
-        return reads.state_line(self.id, len(self.moves), self.moves, self.movers, header, last)
+        return reads.state_line(self.id, len(self.moves), self.moves, self.movers, header, last, self.clocks)

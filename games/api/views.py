@@ -13,7 +13,6 @@ from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
-from games import catalogue
 from games.errors import MatchError
 from games.models import Match
 from games.play import botaccounts, challenges, moves, offers
@@ -54,18 +53,22 @@ def _played(token_user_id: int, match_id: int) -> Match:
     return match
 
 
+def _ply(request: HttpRequest, user_id: int, match_id: int) -> int:
+    """The position a move answers: ``?ply=``, else the current one (one more read)."""
+    raw = request.GET.get("ply")
+    if raw is None:
+        return _played(user_id, match_id).ply
+    if raw.isascii() and raw.isdigit() and len(raw) < 10:
+        return int(raw)
+    raise MatchError("bad_frame")
+
+
 def _move(request: HttpRequest, match_id: int, action: object) -> dict[str, Any]:
     token = authenticate(request, "bot:play")
     require_bot(token)
     if isinstance(action, bool) or not isinstance(action, int):
         raise MatchError("bad_frame")
-    raw = request.GET.get("ply")
-    if raw is None:  # the current position: one more read
-        ply = _played(token.user_id, match_id).ply
-    elif raw.isascii() and raw.isdigit() and len(raw) < 10:
-        ply = int(raw)
-    else:
-        raise MatchError("bad_frame")
+    ply = _ply(request, token.user_id, match_id)
     result = moves.match_play(match_id=match_id, user_id=token.user_id, ply=ply, action=action)
     return {"ok": True, "ply": result.match.ply, "duplicate": result.duplicate}
 
@@ -80,12 +83,11 @@ def move(request: HttpRequest, match_id: int, action: str) -> dict[str, Any]:
 @api_call("POST")
 def end(request: HttpRequest, match_id: int) -> dict[str, Any]:
     """POST /api/bot/game/<id>/end: Kropki's "zakończ" (the game's end action); elsewhere unknown_action."""
-    match = Match.objects.filter(pk=match_id).only("variant").first()
-    if match is None:
-        authenticate(request, "bot:play")
-        raise MatchError("not_found")
-    end_action = getattr(catalogue.variant(match.variant).game(), "end_action", None)
-    return _move(request, match_id, end_action if end_action is not None else -1)
+    token = authenticate(request, "bot:play")
+    require_bot(token)
+    ply = _ply(request, token.user_id, match_id)
+    result = moves.match_end(match_id=match_id, user_id=token.user_id, ply=ply)
+    return {"ok": True, "ply": result.match.ply, "duplicate": result.duplicate}
 
 
 @api_call("POST")
@@ -104,17 +106,11 @@ def draw(request: HttpRequest, match_id: int, answer: str) -> dict[str, Any]:
     require_bot(token)
     if answer not in ("yes", "no"):
         raise MatchError("unknown_endpoint")
-    match = _played(token.user_id, match_id)
-    side = match.side_of(token.user_id)
-    offered = Match.objects.filter(pk=match_id).values_list("draw_offer", flat=True).first()
     if answer == "no":
         offers.match_answer_draw(match_id=match_id, user_id=token.user_id, accept=False)
         return {"ok": True}
-    if offered is not None and offered != side:
-        offers.match_answer_draw(match_id=match_id, user_id=token.user_id, accept=True)
-        return {"ok": True, "accepted": True}
-    offers.match_offer_draw(match_id=match_id, user_id=token.user_id)
-    return {"ok": True, "offered": True}
+    done = offers.match_draw(match_id=match_id, user_id=token.user_id)  # offer or accept: under the lock
+    return {"ok": True, done: True}
 
 
 @api_call("POST")

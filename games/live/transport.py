@@ -65,6 +65,12 @@ def send_to_match(match_id: int, frame: dict[str, Any]) -> None:
     publish(match_topic(match_id), _encode(frame))
 
 
+def send_to_matches(frames: list[tuple[int, dict[str, Any]]]) -> None:
+    """A frame to each of many matches' sockets, in one round trip to Redis (an arena's wave
+    starting its games; after commit only)."""
+    publish_many([(match_topic(match_id), _encode(frame)) for match_id, frame in frames])
+
+
 def send_to_chat(match_id: int, room: str, frame: dict[str, Any]) -> None:
     """A committed chat line to the sockets of its room only (call after commit only)."""
     publish(chat_topic(match_id, room), _encode(frame))

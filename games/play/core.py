@@ -76,6 +76,14 @@ def broadcast_on_commit(match: Match, kind: str, **extra: Any) -> None:
     transaction.on_commit(lambda: transport.send_to_match(match.pk, event_frame(match, kind, **extra)))
 
 
+def broadcast_many_on_commit(matches: list[Match], kind: str) -> None:
+    """``broadcast_on_commit`` for many matches: after commit, their frames in one pipelined
+    publish (the frames are built then, from the matches as this transaction leaves them)."""
+    transaction.on_commit(
+        lambda: transport.send_to_matches([(match.pk, event_frame(match, kind)) for match in matches])
+    )
+
+
 def queue_computer_turn(match: Match) -> None:
     """After commit: the computer's move if it is its turn.
 

@@ -1,12 +1,14 @@
-"""Creating matches, and ending or deleting many at once (computer-match caps, stale guests)."""
+"""Creating matches (one, or many at once: an arena's wave), and ending or deleting many at
+once (computer-match caps, stale guests)."""
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -46,6 +48,67 @@ def match_create(
         if bot_level:
             computer_matches_trim(user_ids=[pink_id or blue_id], keep=settings.COMPUTER_MATCHES_PER_USER, now=now)
     return match
+
+
+def matches_create_many(
+    *,
+    variant: str,
+    pairs: list[tuple[int, int]],
+    rated: bool = False,
+    tournament_id: int | None = None,
+    move_seconds: int | None = None,
+    now: datetime,
+) -> list[Match]:
+    """Start many matches between people at once, each ``(pink, blue)`` of ``pairs`` (an
+    arena's wave: hundreds at a time), as ``match_create`` starts one: ACTIVE at ply 0, the
+    first turn's deadline set; after commit each match's sockets hear ``created`` (one
+    pipelined publish for all). A player is in one pair at most.
+
+    The rows differ only in their players, so each column's value is prepared once and the
+    rows go in one ``executemany`` (Django's ``bulk_create`` prepares every field of every
+    row: most of a 1,000-player wave's time), then are found again by their moment ``now``
+    (give each call its own) and pink player."""
+    if variant not in catalogue.variant_keys():
+        raise MatchError("unknown_variant")
+    players = [uid for pair in pairs for uid in pair]
+    if len(set(players)) != len(players):
+        raise ValueError("a player is in one new match at most, against another player")
+    if not pairs:
+        return []
+    template = Match(
+        variant=variant, rated=rated, tournament_id=tournament_id, move_seconds=move_seconds, created_at=now
+    )
+    core.set_turn(template, catalogue.variant(variant).game().new_initial_state(), now)
+    fields = [f for f in Match._meta.concrete_fields if not f.primary_key]
+    prepared = []
+    for f in fields:
+        value = now if f.name == "created_at" else f.pre_save(template, add=False)
+        prepared.append(f.get_db_prep_save(value, connection))
+    columns = [str(f.column) for f in fields]
+    pink_at, blue_at = columns.index("pink_id"), columns.index("blue_id")
+    rows = []
+    for pink, blue in pairs:
+        row = list(prepared)
+        row[pink_at], row[blue_at] = pink, blue
+        rows.append(row)
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(Match._meta.db_table), ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
+    )
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, rows)
+        made = Match.objects.filter(created_at=now, variant=variant, ply=0)
+        made = made.filter(tournament_id=tournament_id) if tournament_id else made.filter(tournament__isnull=True)
+        ids = dict(made.values_list("pink_id", "pk"))
+        template._state.adding = False
+        matches = []
+        for pink, blue in pairs:
+            match = copy.copy(template)  # a model's copy has its own _state
+            match.pk, match.pink_id, match.blue_id = ids[pink], pink, blue
+            matches.append(match)
+        core.broadcast_many_on_commit(matches, "created")
+    return matches
 
 
 def computer_matches_trim(*, user_ids: Any, keep: int, now: datetime | None = None) -> list[int]:

@@ -14,12 +14,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors
+from games import catalogue, selectors
 from games.engine import EngineError, State, other
 from games.errors import MatchError
 from games.models import Match, Move
 
 from . import core, finishing
+
+_END = object()  # match_end's action: the game's end action, read under the lock
 
 
 @dataclass
@@ -37,6 +39,13 @@ def match_play(*, match_id: int, user_id: int | None, ply: Any, action: Any, now
     that made the current position returns ``duplicate=True`` and changes nothing.
     """
     return _play(match_id=match_id, side_for=lambda m: core.side_of_user(m, user_id), ply=ply, action=action, now=now)
+
+
+def match_end(*, match_id: int, user_id: int | None, ply: Any, now: datetime | None = None) -> PlayResult:
+    """Kropki's "zakończ": the game's end action for ``user_id`` at position ``ply``, looked
+    up from the locked match (the socket's ``end`` and the API's ``/end`` both call this).
+    Raises what ``match_play`` raises, and unknown_action in a game without an end."""
+    return _play(match_id=match_id, side_for=lambda m: core.side_of_user(m, user_id), ply=ply, action=_END, now=now)
 
 
 def match_bot_play(*, match_id: int, ply: int, action: int, now: datetime | None = None) -> PlayResult:
@@ -60,6 +69,10 @@ def _play(
     with transaction.atomic():
         match = core.lock(match_id)
         side = side_for(match)
+        if action is _END:
+            action = catalogue.variant(match.variant).game().end_action
+            if action is None:
+                raise MatchError("unknown_action")
         now = now or timezone.now()
         if match.is_active and core.turn_expired(match, now):
             _apply_timeout(match, now)

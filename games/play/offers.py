@@ -42,6 +42,20 @@ def match_resign(*, match_id: int, user_id: int | None, now: datetime | None = N
         return match
 
 
+def match_draw(*, match_id: int, user_id: int | None, now: datetime | None = None) -> str:
+    """A player's "draw": accept the opponent's standing offer, else offer one, decided
+    under the match's row lock (two players offering at once agree, never refuse each
+    other). Returns "accepted" or "offered"; raises what the offer or the answer raises."""
+    with transaction.atomic():
+        match = core.lock(match_id)
+        side = core.side_of_user(match, user_id)
+        if match.is_active and match.draw_offer == other(side):
+            match_answer_draw(match_id=match_id, user_id=user_id, accept=True, now=now)
+            return "accepted"
+        match_offer_draw(match_id=match_id, user_id=user_id)
+        return "offered"
+
+
 def match_offer_draw(*, match_id: int, user_id: int | None) -> Match:
     with transaction.atomic():
         match = core.lock(match_id)

@@ -26,7 +26,7 @@ from games.errors import MatchError
 from games.models import PINK, Match, Tournament, TournamentPlayer, TournamentSchedule
 from ratings.selectors import user_ratings
 
-from . import arena, core, trust
+from . import arena, core, creating, trust
 from .drain import drain_started
 
 MOVE_CLOCKS = (20, 30, 60)
@@ -311,57 +311,6 @@ def _finish(tournament: Tournament) -> None:
     arena.publish_on_commit(tournament)
 
 
-def _insert_matches(tournament: Tournament, colours: list[tuple[int, int]], now: datetime) -> list[Match]:
-    """The wave's new matches, (pink, blue) each: rows that differ only in their players, so
-    each column's value is prepared once and the rows go in one ``executemany`` (Django's
-    ``bulk_create`` prepares every field of every row: most of a 1,000-player wave's time)."""
-    template = Match(
-        variant=tournament.variant,
-        rated=tournament.rated,
-        tournament=tournament,
-        move_seconds=tournament.move_seconds,
-        created_at=now,
-    )
-    core.set_turn(template, catalogue.variant(tournament.variant).game().new_initial_state(), now)
-    fields = [f for f in Match._meta.concrete_fields if not f.primary_key]
-    prepared = []
-    for f in fields:
-        value = now if f.name == "created_at" else f.pre_save(template, add=False)
-        prepared.append(f.get_db_prep_save(value, connection))
-    columns = [str(f.column) for f in fields]
-    pink_at, blue_at = columns.index("pink_id"), columns.index("blue_id")
-    rows = []
-    for pink, blue in colours:
-        row = list(prepared)
-        row[pink_at], row[blue_at] = pink, blue
-        rows.append(row)
-    quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(Match._meta.db_table), ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
-    )
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-    # This wave's matches of the arena: the ones made at its moment.
-    ids = dict(Match.objects.filter(tournament=tournament, created_at=now).values_list("pink_id", "pk"))
-    matches = []
-    for pink, blue in colours:
-        match = Match(
-            pk=ids[pink],
-            variant=template.variant,
-            pink_id=pink,
-            blue_id=blue,
-            rated=template.rated,
-            tournament=tournament,
-            move_seconds=template.move_seconds,
-            to_move=template.to_move,
-            turn_deadline=template.turn_deadline,
-            created_at=now,
-        )
-        match._state.adding = False
-        matches.append(match)
-    return matches
-
-
 def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
     free = [
         _Free(*row)  # plain tuples: a thousand model instances were a fifth of a wave
@@ -388,7 +337,14 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
     if not pairs:
         return []
     colours = [(a.user_id, b.user_id) if random.random() < 0.5 else (b.user_id, a.user_id) for a, b in pairs]
-    matches = _insert_matches(tournament, colours, now)
+    matches = creating.matches_create_many(
+        variant=tournament.variant,
+        pairs=colours,
+        rated=tournament.rated,
+        tournament_id=tournament.pk,
+        move_seconds=tournament.move_seconds,
+        now=now,
+    )
     # Each paired line points at its new match: one executemany of a keyed UPDATE (Django's
     # bulk_update writes a CASE of a thousand branches; a subquery per line was slower too).
     quote = connection.ops.quote_name

@@ -284,4 +284,8 @@ def _strings() -> dict[str, str]:
         "confirm_draw": _("Offer a draw? Your opponent may accept or decline it."),
         "winner": _("Winner: %(name)s (%(colour)s)"),
         "rating_change": _("%(name)s: %(delta)s (rating %(after)s)"),
+        # an arena's game: who went berserk (the clock frame's "berserk")
+        "berserk_1": _("pink went berserk (half the time)"),
+        "berserk_2": _("blue went berserk (half the time)"),
+        "berserk_12": _("both players went berserk (half the time)"),
     }

@@ -142,6 +142,26 @@
     if (frame.type === "rematch" && frame.match_url) {
       location.assign(frame.match_url);
     }
+    arenaBerserk(frame);
+  }
+
+  // An arena's game (docs/tournaments.md): the berserk button goes once it may no longer be
+  // used (one went berserk, moved, or the game is over), and the note says who went berserk
+  // (the clock frame's "berserk"; its header brought the new deadline).
+  function arenaBerserk(frame) {
+    var form = $("berserk-form");
+    var note = $("berserk-note");
+    if (form && (!active() || (frame.type === "clock" && frame.berserk === you) ||
+        (typeof frame.by === "number" && frame.by === you && !frame.by_timeout))) {
+      form.remove();
+    }
+    if (!note || frame.type !== "clock" || typeof frame.berserk !== "number") return;
+    var sides = note.dataset.sides || "";
+    if (sides.indexOf(String(frame.berserk)) === -1) sides = (sides + frame.berserk).split("").sort().join("");
+    note.dataset.sides = sides;
+    note.textContent = " · " + T["berserk_" + sides];
+    note.dataset.testid = "berserk-note";
+    note.hidden = false;
   }
 
   // A committed change: the match's new header, and the move's effect on the board.
@@ -765,6 +785,13 @@
   on("btn-draw-decline", function () { send({ type: "draw_answer", accept: false }); });
   on("btn-rematch", function () { send({ type: "rematch_offer" }); });
   on("btn-rematch-decline", function () { send({ type: "rematch_decline" }); });
+  var berserkForm = $("berserk-form");
+  if (berserkForm) {
+    berserkForm.addEventListener("submit", function (event) {
+      event.preventDefault(); // on the match socket, no page reload; the clock frame answers
+      send({ type: "berserk" });
+    });
+  }
 
   render(null);
   var moveList = $("moves");

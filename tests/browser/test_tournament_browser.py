@@ -78,6 +78,13 @@ def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
 
     pink = ania if data["ania"]["name"] in ania.get_by_test_id("player-1").inner_text() else bartek
     blue = bartek if pink is ania else ania
+    # Berserk over the match socket: no reload (the page's marker stays); both pages say it.
+    pink.evaluate("window.__noReload = 1")
+    pink.get_by_test_id("berserk").click()
+    for page in (pink, blue):
+        expect(page.get_by_test_id("berserk-note")).to_have_text("· różowy: berserk (połowa czasu)")
+    expect(pink.get_by_test_id("berserk")).to_have_count(0)
+    assert pink.evaluate("window.__noReload") == 1
     play_all({"p": pink, "b": blue}, [("p", 0), ("b", 1), ("p", 0), ("b", 1), ("p", 0), ("b", 1), ("p", 0)])
     expect(pink.get_by_test_id("result")).to_be_visible()
     # Over: both pages go back to the arena by themselves (the same tab).

@@ -156,3 +156,26 @@ def test_a_session_cookie_alone_is_not_an_identity(client, alice, bob, make_matc
     assert answer.status_code == 401 and answer.json()["error"] == "token_missing"
     match.refresh_from_db()
     assert match.status == "active"
+
+
+def test_draw_yes_offers_or_accepts_and_end_plays_kropkis_end(client, alice, bot, bot_secret, make_match):
+    from games.play import match_offer_draw
+
+    match = make_match("kropki-10", pink=alice, blue=bot)
+    assert api(client, "POST", f"/api/bot/game/{match.pk}/draw/yes", bot_secret).json() == {"ok": True, "offered": True}
+    again = api(client, "POST", f"/api/bot/game/{match.pk}/draw/yes", bot_secret)
+    assert again.status_code == 400 and again.json()["error"] == "draw_already_offered"
+    assert api(client, "POST", f"/api/bot/game/{match.pk}/draw/no", bot_secret).json()["error"] == "no_draw_offer"
+    ended = api(client, "POST", f"/api/bot/game/{match.pk}/end", bot_secret)
+    assert ended.json()["error"] == "not_your_turn"
+    other = make_match("kropki-10", pink=bot, blue=alice)
+    assert api(client, "POST", f"/api/bot/game/{other.pk}/end?ply=0", bot_secret).json() == {
+        "ok": True,
+        "ply": 1,
+        "duplicate": False,
+    }
+    match_offer_draw(match_id=other.pk, user_id=alice.pk)
+    answer = api(client, "POST", f"/api/bot/game/{other.pk}/draw/yes", bot_secret)
+    assert answer.json() == {"ok": True, "accepted": True}
+    other.refresh_from_db()
+    assert other.status == "finished" and other.end_reason == "agreement"
