@@ -142,7 +142,7 @@ def _arena():
 
     from django.utils import timezone
 
-    from games.models import Tournament
+    from games.tournaments.models import Tournament
 
     now = timezone.now()
     return Tournament.objects.create(
