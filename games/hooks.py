@@ -33,10 +33,12 @@ def after_finish(fn: AfterFinish) -> AfterFinish:
     return fn
 
 
-def forget(fn: AfterFinish) -> None:
-    """Unregister an ``after_finish`` hook (a test's feature, when the test is over)."""
+def forget(fn: Callable[..., Any]) -> None:
+    """Unregister ``fn`` wherever it is registered (a test's feature, when the test is over)."""
     if fn in _after_finish:
         _after_finish.remove(fn)
+    for key in [key for key, part in _account_parts.items() if part is fn]:
+        del _account_parts[key]
 
 
 def run_after_finish(match: Match) -> None:
