@@ -50,7 +50,7 @@ def _seed(n: int):
     from django.utils import timezone
 
     from accounts.models import User
-    from games.models import Tournament, TournamentPlayer
+    from games.tournaments.models import Tournament, TournamentPlayer
     from tests.helpers import C4
 
     rng = random.Random(27)
@@ -89,7 +89,8 @@ def _seed(n: int):
 
 
 def _free_everyone(t) -> None:
-    from games.models import Match, TournamentPlayer
+    from games.models import Match
+    from games.tournaments.models import TournamentPlayer
 
     TournamentPlayer.objects.filter(tournament=t).update(match=None, last_opponent=None)
     Match.objects.filter(tournament=t).delete()
@@ -126,8 +127,8 @@ def _run(args, database: str) -> int:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from games.display.tournaments import standings_frame
-    from games.play.tournaments import tournaments_pair
+    from games.tournaments.display import standings_frame
+    from games.tournaments.services import tournaments_pair
 
     setup_test_environment()
     call_command("migrate", verbosity=0)

@@ -1,5 +1,5 @@
-"""Staff pages for what players write: chat lines and reports (docs/social.md "Chat"); the arenas' schedule
-and the arenas (docs/tournaments.md)."""
+"""Staff pages for what players write: chat lines and reports (docs/social.md "Chat"). The arenas'
+pages are the feature's own (games/tournaments/admin.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,14 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from .models import ChatMessage, Report, Tournament, TournamentSchedule
+from .models import ChatMessage, Report
 
 # django-stubs makes ModelAdmin generic; the running Django class is not subscriptable.
 if TYPE_CHECKING:
     _ChatAdmin = admin.ModelAdmin[ChatMessage]
     _ReportAdmin = admin.ModelAdmin[Report]
-    _ScheduleAdmin = admin.ModelAdmin[TournamentSchedule]
-    _TournamentAdmin = admin.ModelAdmin[Tournament]
 else:
-    _ChatAdmin = _ReportAdmin = _ScheduleAdmin = _TournamentAdmin = admin.ModelAdmin
+    _ChatAdmin = _ReportAdmin = admin.ModelAdmin
 
 
 @admin.register(ChatMessage)
@@ -57,33 +55,3 @@ class ReportAdmin(_ReportAdmin):
     @admin.action(description="Mark as handled")
     def mark_handled(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         queryset.update(handled=True)
-
-
-@admin.register(TournamentSchedule)
-class TournamentScheduleAdmin(_ScheduleAdmin):
-    """The rows beat makes arenas from (every minute, six hours ahead; times in Europe/Warsaw)."""
-
-    list_display = (
-        "name",
-        "variant",
-        "every",
-        "hour",
-        "minute",
-        "weekday",
-        "minutes",
-        "move_seconds",
-        "rated",
-        "active",
-    )
-    list_editable = ("active",)
-    list_filter = ("every", "active")
-
-
-@admin.register(Tournament)
-class TournamentAdmin(_TournamentAdmin):
-    list_display = ("name", "variant", "starts_at", "minutes", "status", "public", "creator", "schedule")
-    list_filter = ("status", "variant", "public")
-    search_fields = ("name", "creator__username")
-    raw_id_fields = ("creator",)
-    date_hierarchy = "starts_at"
-    readonly_fields = ("token", "status")

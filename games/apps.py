@@ -4,6 +4,9 @@ from django.apps import AppConfig
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+# The feature folders (docs/features.md): each one's ``feature.register()`` wires it in at start-up.
+FEATURES = ("games.tournaments",)
+
 
 class GamesConfig(AppConfig):
     name = "games"
@@ -12,5 +15,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import receivers  # noqa: F401  (connects: logout and new passwords close sockets)
 
+        for feature in FEATURES:
+            import_module(f"{feature}.feature").register()
         for module in settings.EXTRA_GAMES:  # each registers its game in games.catalogue (docs/games.md)
             import_module(module)

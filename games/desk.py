@@ -21,7 +21,8 @@ from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
 from games.errors import MatchError
 from games.models import Match
-from games.play import chat, tournaments
+from games.play import chat
+from games.tournaments import services as tournaments
 
 
 def _int(content: dict[str, Any], key: str) -> int:

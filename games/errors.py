@@ -90,7 +90,7 @@ MESSAGES = {
     "analysis_unavailable": _("The computer cannot analyse this game yet."),
     "analysis_busy": _("Your analysis of another match is still running. Wait until it is done."),
     "analysis_daily_cap": _("You have asked for many analyses today. Try again tomorrow."),
-    # arenas (games/play/tournaments.py, docs/tournaments.md)
+    # arenas (games/tournaments/services.py, docs/tournaments.md)
     "tournament_account": _("Tournaments need an account. Sign up: your games so far stay yours."),
     "tournament_bot": _("Computer players do not take part in tournaments."),
     "tournament_not_found": _("There is no such tournament."),

@@ -19,10 +19,11 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
-from games.display.tournaments import tournament_frame_for
 from games.errors import MatchError
 from games.live import transport
-from games.play import challenges, tournaments
+from games.play import challenges
+from games.tournaments.display import tournament_frame_for
+from games.tournaments.services import tournament_berserk
 from kropki_site.lib import limits
 
 # A command returns the id of a direct challenge it created (the consumer times its expiry), else None.
@@ -57,7 +58,7 @@ def _cancel(user_id: int, content: dict[str, Any]) -> None:
 
 def _berserk(user_id: int, content: dict[str, Any]) -> None:
     user = User.objects.filter(pk=user_id).first()
-    tournaments.tournament_berserk(match_id=content.get("match"), user=user)
+    tournament_berserk(match_id=content.get("match"), user=user)
 
 
 class SiteDesk:

@@ -1,7 +1,7 @@
 """The Celery tasks' names, in one place.
 
 Everything that reaches a task by its name uses these: the tasks' own
-decorators (games/tasks.py), the routes and beat's schedule (kropki_site/settings.py),
+decorators (games/tasks.py; a feature's own tasks.py, as games/tournaments/tasks.py), the routes and beat's schedule (kropki_site/settings.py),
 and the services that send a task without importing it (games/play/botqueue.py,
 through games/play/publisher.py: the tasks import the services, so the services
 cannot import the tasks). Plain strings with no imports, so settings.py can read

@@ -70,19 +70,3 @@ def analyse_match(analysis_id: int) -> bool:
     from games.play.analysis import analysis_run
 
     return analysis_run(analysis_id)
-
-
-@shared_task(name=tasknames.PAIR_TOURNAMENTS, ignore_result=True)  # type: ignore[untyped-decorator]
-def pair_tournaments() -> int:
-    """One arena wave: start and end arenas, pair their free players (beat: every 2 s)."""
-    from games.play.tournaments import tournaments_pair
-
-    return len(tournaments_pair())
-
-
-@shared_task(name=tasknames.SCHEDULE_TOURNAMENTS, ignore_result=True)  # type: ignore[untyped-decorator]
-def schedule_tournaments() -> int:
-    """Make the scheduled arenas of the next hours from the schedule table (beat: every minute)."""
-    from games.play.tournaments import tournaments_schedule
-
-    return len(tournaments_schedule())

@@ -17,7 +17,6 @@ from .views import (
     record,
     rules,
     social,
-    tournaments,
 )
 
 register_converter(UsernameConverter, "username")
@@ -54,12 +53,7 @@ urlpatterns = [
     path("partia/<int:match_id>/", match.match_page, name="match"),
     path("partia/<int:match_id>/plansza/<int:ply>/", match.match_board, name="match_board"),
     path("partia/<int:match_id>/zglos/", chat.chat_report, name="chat_report"),
-    path("turnieje/", tournaments.tournament_list, name="tournaments"),
-    path("turnieje/nowy/", tournaments.tournament_new, name="tournament_new"),
-    path("turnieje/<int:tournament_id>/", tournaments.tournament_page, name="tournament"),
-    path("turnieje/<int:tournament_id>/dolacz/", tournaments.tournament_join_view, name="tournament_join"),
-    path("turnieje/<int:tournament_id>/wycofaj/", tournaments.tournament_withdraw_view, name="tournament_withdraw"),
-    path("partia/<int:match_id>/berserk/", tournaments.berserk_view, name="berserk"),
+    path("", include("games.tournaments.urls")),  # the arenas: /turnieje/, a game's berserk
     path("wyzwanie/", challenge.challenge_new, name="challenge_new"),
     path("wyzwanie/<str:token>/", challenge.challenge_page, name="challenge"),
     path("wyzwanie/<str:token>/przyjmij/", challenge.challenge_accept_view, name="challenge_accept"),

@@ -226,7 +226,7 @@ CELERY_TASK_ROUTES = {
 # lands within deadline + grace + SWEEP_SECONDS (docs/protocol.md, "The clock").
 # A sweep not run within its interval expires: the next one does the same work.
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 1)
-# How often an arena's wave runs (games/play/tournaments.py): a free player waits at most this long.
+# How often an arena's wave runs (games/tournaments/services.py): a free player waits at most this long.
 TOURNAMENT_PAIR_SECONDS = env_float("TOURNAMENT_PAIR_SECONDS", 2)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "sweep-expired-turns": {

@@ -270,7 +270,7 @@ def _word_in(name: str, path: str, *, flags: int = 0) -> bool:
 
 def module_exists(dotted: str) -> bool:
     """games.play.core is a module; games.play.core.lock a name that occurs in it;
-    games.ChatMessage a model of the app (the app label's way)."""
+    games.ChatMessage a model of the app (the app label's way: games/models/, games/tournaments/models.py)."""
     parts = dotted.split(".")
     folder = parts[0]
     for i, part in enumerate(parts[1:], 1):
@@ -282,8 +282,19 @@ def module_exists(dotted: str) -> bool:
         elif f"{folder}/__init__.py" in FILE_SET and _word_in(part, f"{folder}/__init__.py"):
             return True
         else:
-            models = f"{folder}/models.py"
-            return models in FILE_SET and _word_in(rf"class {part}", models, flags=re.I)
+            # The app's models: its models.py or models/ package, or a feature folder's models.py (app label games).
+            models = [
+                path
+                for path in FILE_SET
+                if path == f"{folder}/models.py"
+                or path.startswith(f"{folder}/models/")
+                or (
+                    path.startswith(f"{folder}/")
+                    and path.count("/") == folder.count("/") + 2
+                    and path.endswith("/models.py")
+                )
+            ]
+            return any(_word_in(rf"class {part}", path, flags=re.I) for path in models if path.endswith(".py"))
     return True
 
 

@@ -22,8 +22,8 @@ from django.db.models import Prefetch, Q
 from django.utils.text import slugify
 
 from accounts.models import Block, User
-from games import catalogue
-from games.models import BLUE, PINK, Analysis, ChatMessage, Match, Move, Report, TournamentPlayer
+from games import catalogue, hooks
+from games.models import BLUE, PINK, Analysis, ChatMessage, Match, Move, Report
 from ratings.models import Rating, RatingChange
 
 from .snapshot import player_name, reason_text
@@ -151,7 +151,8 @@ def account_json(user: User) -> dict[str, Any]:
     """Everything kept about ``user`` ("Download my data", docs/privacy.md): the account
     and its settings, its ratings, every match it played (each in ``match_json``'s
     form, the one of a record's JSON export), its chat lines, its blocks, the
-    reports it made, its lines in tournaments and the computer analyses it asked for.
+    reports it made, the computer analyses it asked for, and each feature's part
+    (``games.hooks.account_export``: its lines in tournaments).
     A few queries, whatever the number of matches."""
     matches = list(
         Match.objects.filter(Q(pink=user) | Q(blue=user))
@@ -202,21 +203,9 @@ def account_json(user: User) -> dict[str, Any]:
             }
             for r in Report.objects.filter(reporter=user).select_related("reported").order_by("created_at")
         ],
-        "tournaments": [
-            {
-                "tournament": e.tournament_id,
-                "name": e.tournament.name,
-                "variant": e.tournament.variant,
-                "joined": _iso(e.joined_at),
-                "points": e.points,
-                "games": e.games,
-                "results": e.results,
-                "place": e.rank,
-            }
-            for e in TournamentPlayer.objects.filter(user=user).select_related("tournament").order_by("joined_at")
-        ],
         "analyses_asked": [
             {"match": a.match_id, "status": a.status, "at": _iso(a.requested_at)}
             for a in Analysis.objects.filter(requested_by=user).order_by("requested_at")
         ],
+        **hooks.account_parts(user),  # the features' parts (an arena player's lines: "tournaments")
     }

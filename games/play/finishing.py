@@ -1,5 +1,6 @@
 """The one door out: every ending of a match goes through ``finish``, which
-rates a rated match that was played, once, inside the finishing transaction."""
+rates a rated match that was played, once, inside the finishing transaction, then
+tells the features that hear a match's end (``hooks.after_finish``: an arena scores it)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Any
 
 from django.db import transaction
 
+from games import hooks
 from games.live import transport
 from games.models import BLUE, PINK, Match
 from ratings.services import ratings_apply_result
 
-from . import arena, botaccounts, core, trust
+from . import botaccounts, core, trust
 
 
 def finish(
@@ -37,7 +39,7 @@ def finish(
         update_fields=["status", "winner", "end_reason", "finished_at", "turn_deadline", "to_move", "draw_offer"]
     )
     deltas = rate(match)
-    arena.score_match(match)  # an arena's game: its points (after the end, none)
+    hooks.run_after_finish(match)  # the features' hooks (an arena's game: its points)
     extra: dict[str, Any] = {"rating_deltas": deltas}
     if last_move:
         extra.update(last_move)

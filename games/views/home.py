@@ -6,9 +6,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import selectors
+from games.tournaments.views import upcoming_public
 
 from .rules import current_language, game_cards
-from .tournaments import upcoming_public
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -31,7 +31,8 @@ from accounts.models import User
 from games import catalogue
 from games import selectors as game_selectors
 from games.display.snapshot import player_name
-from games.models import BLUE, PINK, Match, TournamentPlayer
+from games.models import BLUE, PINK, Match
+from games.tournaments.models import TournamentPlayer
 from ratings import selectors
 from ratings.charts import rating_chart_svg
 from ratings.models import Rating

@@ -108,7 +108,7 @@
 
   // "Your next game in…" for a waiting player: the next wave (every live.wave_seconds) pairs
   // them if someone free is neither them nor the one they just played (either way), as the
-  // wave itself decides (games/play/tournaments.py, _choose_pairs).
+  // wave itself decides (games/tournaments/services.py, _choose_pairs).
   function renderNextGame(free, W) {
     var node = document.getElementById("next-game");
     if (!node || !live.me) return;

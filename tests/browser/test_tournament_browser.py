@@ -22,7 +22,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
-from games.models import Tournament
+from games.tournaments.models import Tournament
 User = get_user_model()
 now = timezone.now()
 t = Tournament.objects.create(name="Arena %(suffix)s", variant="cztery-w-rzedzie", rated=False,

@@ -142,7 +142,7 @@ def _arena():
 
     from django.utils import timezone
 
-    from games.models import Tournament
+    from games.tournaments.models import Tournament
 
     now = timezone.now()
     return Tournament.objects.create(
@@ -258,5 +258,5 @@ LEGIT_JUNK_POSTS = {
     "unblock",  # the URL names the object; the body is ignored
     "record_analysis",  # asks for the match's analysis (games/play/analysis.py)
     "tournament_join",
-    "tournament_withdraw",  # the arena is in the URL (games/play/tournaments.py)
+    "tournament_withdraw",  # the arena is in the URL (games/tournaments/services.py)
 }

@@ -44,8 +44,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
-from games.models import Tournament
-from games.play.tournaments import tournament_join
+from games.tournaments.models import Tournament
+from games.tournaments.services import tournament_join
 User = get_user_model()
 now = timezone.now()
 t = Tournament.objects.create(name="Arena testowa", variant="cztery-w-rzedzie", rated=True,
@@ -64,7 +64,8 @@ print("JSON:" + json.dumps(out))
 
 REPORT = """
 import json
-from games.models import Match, Tournament, TournamentPlayer, Move
+from games.models import Match, Move
+from games.tournaments.models import Tournament, TournamentPlayer
 from ratings.models import RatingChange
 t = Tournament.objects.get(pk=%(t)d)
 matches = []

@@ -13,8 +13,9 @@ from django.utils import timezone
 from games.api import reads
 from games.api.streams import RESYNC_NEEDED, GameView
 from games.display.frames import event_frame
-from games.models import PINK, Match, Tournament
-from games.play.tournaments import tournament_berserk, tournament_join, tournaments_pair
+from games.models import PINK, Match
+from games.tournaments.models import Tournament
+from games.tournaments.services import tournament_berserk, tournament_join, tournaments_pair
 
 pytestmark = pytest.mark.django_db
 

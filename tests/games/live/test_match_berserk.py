@@ -9,8 +9,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games.models import Match, Tournament
-from games.play.tournaments import tournament_join, tournaments_pair
+from games.models import Match
+from games.tournaments.models import Tournament
+from games.tournaments.services import tournament_join, tournaments_pair
 from tests.games.live.test_match_consumer import expect_error
 from tests.helpers import C4
 from tests.sockets import open_socket

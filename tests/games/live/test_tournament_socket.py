@@ -9,9 +9,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games.models import Tournament
 from games.play import match_resign
-from games.play.tournaments import tournament_join, tournaments_pair
+from games.tournaments.models import Tournament
+from games.tournaments.services import tournament_join, tournaments_pair
 from tests.games.live.test_site_consumer import error, frame_of, site_socket
 from tests.helpers import C4
 

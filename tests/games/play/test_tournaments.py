@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from accounts.blocks import block_create
 from games.errors import MatchError
-from games.models import BLUE, PINK, Match, Tournament, TournamentPlayer, TournamentSchedule
+from games.models import BLUE, PINK, Match
 from games.play import match_answer_draw, match_expire_turn, match_offer_draw, match_resign
-from games.play.arena import game_points
-from games.play.tournaments import (
+from games.tournaments.models import Tournament, TournamentPlayer, TournamentSchedule
+from games.tournaments.scoring import game_points
+from games.tournaments.services import (
     tournament_berserk,
     tournament_create,
     tournament_join,

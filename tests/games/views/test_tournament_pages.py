@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Match, Tournament, TournamentPlayer
+from games.models import Match
 from games.play import match_resign
-from games.play.tournaments import tournament_join, tournaments_pair
+from games.tournaments.models import Tournament, TournamentPlayer
+from games.tournaments.services import tournament_join, tournaments_pair
 from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +123,7 @@ def test_the_finished_page_shows_the_podium_and_the_profile_lists_it(client, ali
 
 
 def test_the_standings_frame_is_small_for_many_players(make_user):
-    from games.display.tournaments import standings_frame
+    from games.tournaments.display import standings_frame
 
     t = running()
     users = [make_user(f"gracz{i:04d}") for i in range(120)]
@@ -166,7 +167,7 @@ def test_a_waiting_player_hears_who_is_free_for_their_next_game(client, alice, b
     """The page and the frame list the free players with their last opponents: after their
     game alice and bob are free but may not meet again, so alice's page says she waits for
     another player (static/js/tournament.js); a third player joining is someone she can meet."""
-    from games.display.tournaments import standings_frame
+    from games.tournaments.display import standings_frame
 
     t = running()
     tournament_join(tournament_id=t.pk, user=alice)

@@ -2,7 +2,7 @@
 withdrawing, berserk, and the pairing waves that also start and end them.
 
 The only code that creates Tournament rows or changes a player's line outside scoring
-(``arena.py``, called by the one door out). The pairing runs in one place: the wave,
+(``scoring.py``, which hears the one door out). The pairing runs in one place: the wave,
 sent by beat every TOURNAMENT_PAIR_SECONDS (2 s), serialised by a transaction-scoped advisory lock on
 PostgreSQL (SQLite's single writer does it there), reading the free players with
 ``select_for_update(skip_locked=True)`` so a player withdrawing at that moment is left
@@ -23,11 +23,13 @@ from django.utils import timezone
 from accounts.models import Block, User
 from games import catalogue
 from games.errors import MatchError
-from games.models import PINK, Match, Tournament, TournamentPlayer, TournamentSchedule
+from games.models import PINK, Match
+from games.play import core, creating, trust
+from games.play.drain import drain_started
 from ratings.selectors import user_ratings
 
-from . import arena, core, creating, trust
-from .drain import drain_started
+from . import scoring
+from .models import Tournament, TournamentPlayer, TournamentSchedule
 
 MOVE_CLOCKS = (20, 30, 60)
 MIN_MINUTES, MAX_MINUTES = 15, 180
@@ -200,7 +202,7 @@ def tournament_join(
             entry.paused = False
             entry.timeouts_in_row = 0
             entry.save(update_fields=["paused", "timeouts_in_row"])
-        arena.publish_on_commit(tournament)
+        scoring.publish_on_commit(tournament)
     return entry
 
 
@@ -217,7 +219,7 @@ def tournament_withdraw(*, tournament_id: Any, user: User | AnonymousUser | None
         if not entry.paused:
             entry.paused = True
             entry.save(update_fields=["paused"])
-        arena.publish_on_commit(entry.tournament)
+        scoring.publish_on_commit(entry.tournament)
     return entry
 
 
@@ -245,7 +247,7 @@ def tournament_berserk(*, match_id: Any, user: User | AnonymousUser | None, now:
         match.save(update_fields=fields)
         core.broadcast_on_commit(match, "clock", berserk=side)  # the new deadline; who went berserk
         tournament = Tournament.objects.get(pk=match.tournament_id)
-        arena.publish_on_commit(tournament)
+        scoring.publish_on_commit(tournament)
     return match
 
 
@@ -308,7 +310,7 @@ def _finish(tournament: Tournament) -> None:
     for rank, p in enumerate(players, start=1):
         p.rank = rank
     TournamentPlayer.objects.bulk_update(players, ["rank"], batch_size=500)
-    arena.publish_on_commit(tournament)
+    scoring.publish_on_commit(tournament)
 
 
 def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
@@ -356,7 +358,7 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
             [(m.pk, tournament.pk, uid) for m in matches for uid in (m.pink_id, m.blue_id)],
         )
     told = [(m.pink_id, m.pk) for m in matches] + [(m.blue_id, m.pk) for m in matches]
-    arena.publish_on_commit(tournament, paired=told)
+    scoring.publish_on_commit(tournament, paired=told)
     return matches
 
 
@@ -378,7 +380,7 @@ def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
             else:
                 t.status = Tournament.Status.RUNNING
                 t.save(update_fields=["status"])
-                arena.publish_on_commit(t)
+                scoring.publish_on_commit(t)
         for t in Tournament.objects.filter(status=Tournament.Status.RUNNING, ends_at__gt=now):
             matches += _pair_one(t, now)
     return matches

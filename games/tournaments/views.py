@@ -1,6 +1,6 @@
 """The arenas' pages (/turnieje/): the list, making one, the tournament page, and the
 buttons (join, withdraw, berserk). Thin: each reads the display module or calls one
-service of games/play/tournaments.py; the page stays current over the site socket."""
+service of games/tournaments/services.py; the page stays current over the site socket."""
 
 from __future__ import annotations
 
@@ -23,10 +23,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue
-from games.display.tournaments import STANDINGS_SHOWN, board_version, free_players, playing_now, standings_rows
 from games.errors import MatchError
-from games.models import Match, Tournament, TournamentPlayer
-from games.play import tournaments
+from games.models import Match
+
+from . import services
+from .display import STANDINGS_SHOWN, board_version, free_players, playing_now, standings_rows
+from .models import Tournament, TournamentPlayer
 
 LIST_LIMIT = 20
 BOARD_SECONDS = 600  # a cached standings page (its key changes with the arena)
@@ -56,8 +58,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "upcoming": list(visible.filter(status=Tournament.Status.UPCOMING).order_by("starts_at", "pk")[:LIST_LIMIT]),
         "finished": list(visible.filter(status=Tournament.Status.FINISHED).order_by("-ends_at", "-pk")[:LIST_LIMIT]),
         "variants": catalogue.variant_choices(),
-        "delays": tournaments.START_DELAYS,
-        "clocks": tournaments.MOVE_CLOCKS,
+        "delays": services.START_DELAYS,
+        "clocks": services.MOVE_CLOCKS,
         "durations": (15, 30, 45, 60, 90, 120, 180),
         "can_create": request.user.is_authenticated and not getattr(request.user, "is_guest", False),
     }
@@ -76,7 +78,7 @@ def _int(value: str, default: int) -> int:
 def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     post = request.POST
     try:
-        t = tournaments.tournament_create(
+        t = services.tournament_create(
             user=request.user,
             variant=post.get("variant", ""),
             start_in_minutes=_int(post.get("start", ""), -1),
@@ -236,7 +238,7 @@ def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) 
     if t is None or not _visible(request, t):
         raise Http404
     try:
-        tournaments.tournament_join(tournament_id=tournament_id, user=request.user)
+        services.tournament_join(tournament_id=tournament_id, user=request.user)
     except MatchError as exc:
         if exc.code == "tournament_not_found":
             raise Http404 from exc
@@ -248,7 +250,7 @@ def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) 
 @require_POST
 def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        tournaments.tournament_withdraw(tournament_id=tournament_id, user=request.user)
+        services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
     except MatchError as exc:
         messages.error(request, exc.message)
     return _back(tournament_id, request)
@@ -258,7 +260,7 @@ def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: i
 @require_POST
 def berserk_view(request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
     try:
-        tournaments.tournament_berserk(match_id=match_id, user=request.user)
+        services.tournament_berserk(match_id=match_id, user=request.user)
     except MatchError as exc:
         if exc.code == "not_found":
             raise Http404 from exc

@@ -1,6 +1,6 @@
 """An arena's scoring: what a finished tournament game gives each player
-(docs/tournaments.md). Called by the one door out (``finishing.finish``) inside the
-finishing transaction, so a game is scored exactly once, with its result.
+(docs/tournaments.md). It hears the one door out (``games.play.finishing.finish``, through
+the ``after_finish`` hook) inside the finishing transaction, so a game is scored exactly once, with its result.
 
 Points: win 2, draw 1, loss 0. After two wins in a row a player is on a streak (the
 flame): the next games count double until one is not won. A draw within the first
@@ -17,9 +17,11 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from games.display.tournaments import board_changed, standings_frame
 from games.live import transport
-from games.models import BLUE, PINK, Match, Move, Tournament, TournamentPlayer
+from games.models import BLUE, PINK, Match, Move
+
+from .display import board_changed, standings_frame
+from .models import Tournament, TournamentPlayer
 
 WIN, DRAW, LOSS = 2, 1, 0
 STREAK_AFTER = 2  # wins in a row that start a streak

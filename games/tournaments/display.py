@@ -9,7 +9,10 @@ from typing import Any
 from django.core.cache import cache
 from django.urls import reverse
 
-from games.models import Match, Tournament, TournamentPlayer
+from accounts.models import User
+from games.models import Match
+
+from .models import Tournament, TournamentPlayer
 
 # The lines a frame and a page's first screen carry: a frame for 1,000 players stays small
 # (bench/tournament.py: <= 32 kB); the page pages through the rest.
@@ -138,3 +141,20 @@ def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str
         or TournamentPlayer.objects.filter(tournament=tournament, user_id=user_id).exists()
     )
     return standings_frame(tournament) if allowed else None
+
+
+def account_lines(user: User) -> list[dict[str, Any]]:
+    """The player's lines in arenas, for "Download my data" (registered as its "tournaments" part)."""
+    return [
+        {
+            "tournament": e.tournament_id,
+            "name": e.tournament.name,
+            "variant": e.tournament.variant,
+            "joined": e.joined_at.isoformat(),
+            "points": e.points,
+            "games": e.games,
+            "results": e.results,
+            "place": e.rank,
+        }
+        for e in TournamentPlayer.objects.filter(user=user).select_related("tournament").order_by("joined_at")
+    ]

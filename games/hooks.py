@@ -1,0 +1,55 @@
+"""What the core tells and asks the features (docs/features.md), so that it imports none of them.
+
+A feature folder registers its hooks at start-up (its ``feature.register()``, which
+``games.apps`` calls); the core calls every registered hook, in the order registered.
+
+- ``after_finish(fn)``: ``fn(match)`` runs in ``games.play.finishing.finish``, inside the
+  finishing transaction under the match's row lock, after the match is saved ended and
+  rated. What it writes commits or rolls back with the ending; what it tells the sockets it
+  sends after commit (``transaction.on_commit``).
+- ``account_export(key, fn)``: ``fn(user)`` is the feature's part of "Download my data"
+  (``games.display.export.account_json``), under ``key``: JSON-ready data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from accounts.models import User
+from games.models import Match
+
+AfterFinish = Callable[[Match], None]
+AccountPart = Callable[[User], Any]
+
+_after_finish: list[AfterFinish] = []
+_account_parts: dict[str, AccountPart] = {}
+
+
+def after_finish(fn: AfterFinish) -> AfterFinish:
+    """Register ``fn`` to hear every match's end (once: registering it again changes nothing)."""
+    if fn not in _after_finish:
+        _after_finish.append(fn)
+    return fn
+
+
+def forget(fn: Callable[..., Any]) -> None:
+    """Unregister ``fn`` wherever it is registered (a test's feature, when the test is over)."""
+    if fn in _after_finish:
+        _after_finish.remove(fn)
+    for key in [key for key, part in _account_parts.items() if part is fn]:
+        del _account_parts[key]
+
+
+def run_after_finish(match: Match) -> None:
+    for fn in list(_after_finish):
+        fn(match)
+
+
+def account_export(key: str, fn: AccountPart) -> None:
+    """Register ``fn(user)`` as the part ``key`` of an account's data download."""
+    _account_parts[key] = fn
+
+
+def account_parts(user: User) -> dict[str, Any]:
+    return {key: fn(user) for key, fn in _account_parts.items()}
