@@ -7,7 +7,9 @@ of them at load time.
 Each may run twice, late, or never (the sweeps cover "never"), so each is
 idempotent: the service re-checks everything under the match's row lock.
 The clock is ``sweep_expired_turns``, sent by beat every second
-(docs/protocol.md, "The clock"); a move publishes no clock task.
+(docs/protocol.md, "The clock"); a move publishes no clock task. The review's
+task lives in its folder (games/review/tasks.py), imported here so that a worker's
+discovery of this module registers it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 from celery import shared_task
 
 from games import tasknames
+from games.review.tasks import analyse_match as analyse_match  # the review's task: registered with this module's
 
 log = logging.getLogger(__name__)
 
@@ -62,14 +65,6 @@ def delete_unplayed_computer_matches() -> int:
     from games.play.creating import computer_matches_delete_unplayed
 
     return computer_matches_delete_unplayed()
-
-
-@shared_task(name=tasknames.ANALYSE_MATCH, acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
-def analyse_match(analysis_id: int) -> bool:
-    """The computer's review of one finished match (the "analysis" queue, a worker of its own)."""
-    from games.play.analysis import analysis_run
-
-    return analysis_run(analysis_id)
 
 
 @shared_task(name=tasknames.PAIR_TOURNAMENTS, ignore_result=True)  # type: ignore[untyped-decorator]

@@ -21,7 +21,7 @@ from games.kropki import review as kropki_review
 from games.models import Analysis, Match
 from games.pilkarzyki import review as pilkarzyki_review
 from games.pilkarzyki.bot_board import Board
-from games.play.analysis import analysis_request, analysis_run, queue_position
+from games.review.services import analysis_request, analysis_run, queue_position
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 
