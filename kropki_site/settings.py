@@ -461,7 +461,7 @@ USE_TZ = True
 # --- Static files ----------------------------------------------------------------
 
 STATIC_URL = "/static/"
-# The site's own files, and each game folder's (games/<slug>/static/, served as games/<slug>/...).
+# The site's own files, and each game's or feature's folder's (games/<folder>/static/, served as games/<folder>/...).
 STATICFILES_DIRS: list[Any] = [
     BASE_DIR / "static",
     *((f"games/{folder.parent.name}", folder) for folder in sorted((BASE_DIR / "games").glob("*/static"))),
