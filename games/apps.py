@@ -5,7 +5,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 # The feature folders (docs/features.md): each one's ``feature.register()`` wires it in at start-up.
-FEATURES = ("games.tournaments",)
+FEATURES = ("games.tournaments", "games.review")
 
 
 class GamesConfig(AppConfig):

@@ -84,7 +84,7 @@ MESSAGES = {
     "account_too_new": _(
         "Your account is new: rated games, reports and challenges to players you have not played open later."
     ),
-    # the computer's review of a finished match (games/play/analysis.py)
+    # the computer's review of a finished match (games/review/services.py)
     "analysis_guest": _("The computer's analysis needs an account. Sign up: your games so far stay yours."),
     "analysis_not_finished": _("Only a finished match can be analysed."),
     "analysis_unavailable": _("The computer cannot analyse this game yet."),

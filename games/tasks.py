@@ -7,7 +7,9 @@ of them at load time.
 Each may run twice, late, or never (the sweeps cover "never"), so each is
 idempotent: the service re-checks everything under the match's row lock.
 The clock is ``sweep_expired_turns``, sent by beat every second
-(docs/protocol.md, "The clock"); a move publishes no clock task.
+(docs/protocol.md, "The clock"); a move publishes no clock task. A feature's tasks live
+in its folder (games/tournaments/tasks.py, games/review/tasks.py), imported by its
+``feature.register()`` as the app loads, which is how a worker knows them.
 """
 
 from __future__ import annotations
@@ -62,11 +64,3 @@ def delete_unplayed_computer_matches() -> int:
     from games.play.creating import computer_matches_delete_unplayed
 
     return computer_matches_delete_unplayed()
-
-
-@shared_task(name=tasknames.ANALYSE_MATCH, acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
-def analyse_match(analysis_id: int) -> bool:
-    """The computer's review of one finished match (the "analysis" queue, a worker of its own)."""
-    from games.play.analysis import analysis_run
-
-    return analysis_run(analysis_id)

@@ -3,7 +3,6 @@ from django.urls import include, path, register_converter
 from accounts.usernames import UsernameConverter
 
 from .views import (
-    analysis,
     botaccount,
     challenge,
     chat,
@@ -46,7 +45,7 @@ urlpatterns = [
     path("ranking/<slug:variant>/", ranking.ranking, name="ranking_variant"),
     path("partia/<int:match_id>/zapis/", record.record, name="record"),
     path("partia/<int:match_id>/zapis/klatka/<int:ply>/", record.record_frame, name="record_frame"),
-    path("partia/<int:match_id>/analiza/", analysis.record_analysis, name="record_analysis"),
+    path("", include("games.review.urls")),  # the computer's review: partia/<id>/analiza/ (docs/analysis.md)
     path("partia/<int:match_id>/eksport.json", record.export_json, name="export_json"),
     path("partia/<int:match_id>/eksport.sgf", record.export_sgf, name="export_sgf"),
     path("graj/komputer/", computer.play_computer, name="play_computer"),

@@ -218,7 +218,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ROUTES = {
     tasknames.SWEEP_EXPIRED_TURNS: {"queue": "clock"},
     tasknames.BOT_MOVE: {"queue": "bots"},
-    # The computer's reviews of finished matches: a worker of their own (games/play/analysis.py).
+    # The computer's reviews of finished matches: a worker of their own (games/review/services.py).
     tasknames.ANALYSE_MATCH: {"queue": "analysis"},
 }
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
@@ -275,7 +275,7 @@ CELERY_TIMEZONE = "UTC"
 
 MOVE_SECONDS = env_int("MOVE_SECONDS", 60)
 
-# The computer's review of finished matches (games/play/analysis.py): a user's reviews a day,
+# The computer's review of finished matches (games/review/services.py): a user's reviews a day,
 # and how long a queued or running one may go without progress before it counts as failed.
 ANALYSES_PER_DAY = env_int("ANALYSES_PER_DAY", 10)
 ANALYSIS_STALE_MINUTES = env_int("ANALYSIS_STALE_MINUTES", 20)
@@ -461,7 +461,7 @@ USE_TZ = True
 # --- Static files ----------------------------------------------------------------
 
 STATIC_URL = "/static/"
-# The site's own files, and each game folder's (games/<slug>/static/, served as games/<slug>/...).
+# The site's own files, and each game's or feature's folder's (games/<folder>/static/, served as games/<folder>/...).
 STATICFILES_DIRS: list[Any] = [
     BASE_DIR / "static",
     *((f"games/{folder.parent.name}", folder) for folder in sorted((BASE_DIR / "games").glob("*/static"))),

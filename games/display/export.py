@@ -23,7 +23,7 @@ from django.utils.text import slugify
 
 from accounts.models import Block, User
 from games import catalogue, hooks
-from games.models import BLUE, PINK, Analysis, ChatMessage, Match, Move, Report
+from games.models import BLUE, PINK, ChatMessage, Match, Move, Report
 from ratings.models import Rating, RatingChange
 
 from .snapshot import player_name, reason_text
@@ -203,9 +203,5 @@ def account_json(user: User) -> dict[str, Any]:
             }
             for r in Report.objects.filter(reporter=user).select_related("reported").order_by("created_at")
         ],
-        "analyses_asked": [
-            {"match": a.match_id, "status": a.status, "at": _iso(a.requested_at)}
-            for a in Analysis.objects.filter(requested_by=user).order_by("requested_at")
-        ],
-        **hooks.account_parts(user),  # the features' parts (an arena player's lines: "tournaments")
+        **hooks.account_parts(user),  # the features' parts ("tournaments", "analyses_asked": docs/features.md)
     }

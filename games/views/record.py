@@ -33,12 +33,11 @@ from django.views.decorators.http import require_GET
 
 from games import catalogue
 from games.display import export
-from games.display.analysis import analysis_context
 from games.display.boards import render_board
 from games.display.snapshot import clock_ends, move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match, Move
-from games.play.analysis import analysis_for, queue_position
 from games.play.chat import chat_record_page
+from games.review.display import better_frame, review_section
 from games.views.expensive import history_digest, rate_limited
 from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
@@ -140,14 +139,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     total = len(match.history)
     chat_page = _chat_page(request.GET.get("czat"))
-    review = _review(request, match)
-    if "accuracy" in review:
-        accuracy, counts = review["accuracy"], review["counts"]
-        assert isinstance(accuracy, dict) and isinstance(counts, dict)
-        review["summary"] = [
-            {"colour": p["colour"], "name": p["name"], "accuracy": accuracy[str(p["side"])], **counts[str(p["side"])]}
-            for p in players
-        ]
+    review = review_section(request.user, match, players)
     return render(
         request,
         "games/record.html",
@@ -180,49 +172,11 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
-def _review(request: HttpRequest, match: Match) -> dict[str, object]:
-    """The analysis section: whether the game has a reviewer, who may ask, the stored
-    review's state (queued with its place, running with its progress, failed, done)."""
-    spec = catalogue.variant(match.variant).game_spec
-    if spec.review is None:
-        return {"available": False}
-    analysis = analysis_for(match)
-    user = request.user
-    review: dict[str, object] = {
-        "available": True,
-        "analysis": analysis,
-        "may_ask": user.is_authenticated and not getattr(user, "is_guest", False),
-        "guest": getattr(user, "is_guest", False),
-    }
-    if analysis is not None:
-        review["queue"] = queue_position(analysis)
-        review["percent"] = round(100 * analysis.done / analysis.total) if analysis.total else 0
-        if analysis.status == analysis.Status.DONE and analysis.result:
-            review.update(analysis_context(match, analysis))
-    return review
-
-
-def _frame(match: Match, ply: int, better: bool) -> dict[str, object]:
-    """The board after ``ply`` moves; ``better``: before that move, with the review's better
-    move marked instead. A move the game explains (Kropki's captures) says what it took."""
+def _frame(match: Match, ply: int) -> dict[str, object]:
+    """The board after ``ply`` moves. A move the game explains (Kropki's captures) says what it took."""
     game = catalogue.variant(match.variant).game()
     spec = game_spec_of(match)
     lang = get_language()
-    if better:
-        analysis = analysis_for(match)
-        result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None
-        best = result["moves"][ply - 1]["best"] if result and 0 < ply <= len(result["moves"]) else None
-        if best is None:
-            raise Http404
-        state = game.state_from_history(match.history[: ply - 1])
-        pink, blue = state.scores()
-        return {
-            "ply": ply,
-            "svg": render_board(state.view(), game.slug, lang=lang, highlight=spec.board.marks(game, [best])),
-            "move": game.action_to_string(best),
-            "scores": [pink, blue],
-            "better": True,
-        }
     state = game.state_from_history(match.history[: ply - 1] if ply else [])
     explained = None
     if ply:
@@ -260,13 +214,16 @@ def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
     if better and not 0 < ply <= len(match.history):
         raise Http404
     if better:  # depends on the stored review (its version): not cached
-        response = JsonResponse(_frame(match, ply, better=True))
+        frame = better_frame(match, ply)
+        if frame is None:
+            raise Http404
+        response = JsonResponse(frame)
         response["Cache-Control"] = "private, no-cache"
         return response
     key = f"record-frame:{match.variant}:{ply}:{history_digest(match.history[:ply])}:{get_language()}"
     data: dict[str, object] | None = cache.get(key)
     if data is None:
-        data = _frame(match, ply, better=False)
+        data = _frame(match, ply)
         cache.set(key, data, RECORD_CACHE_SECONDS)
     response = JsonResponse(data)
     response["Cache-Control"] = f"public, max-age={FRAME_MAX_AGE}"

@@ -73,7 +73,7 @@
       case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
       case "tournament_paired": paired(frame); break;
       case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
-      // Frames for one page's own script (an analysis' progress: static/js/analysis.js).
+      // Frames for one page's own script (an analysis' progress: games/review/static/analysis.js).
       default: document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame })); break;
     }
   }

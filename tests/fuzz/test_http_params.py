@@ -256,7 +256,7 @@ LEGIT_JUNK_POSTS = {
     "challenge_accept",
     "block",
     "unblock",  # the URL names the object; the body is ignored
-    "record_analysis",  # asks for the match's analysis (games/play/analysis.py)
+    "record_analysis",  # asks for the match's analysis (games/review/services.py)
     "tournament_join",
     "tournament_withdraw",  # the arena is in the URL (games/tournaments/services.py)
 }

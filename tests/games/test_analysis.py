@@ -18,10 +18,11 @@ from games.dots_and_boxes import review as dab_review
 from games.engine import GAMES
 from games.errors import MatchError
 from games.kropki import review as kropki_review
-from games.models import Analysis, Match
+from games.models import Match
 from games.pilkarzyki import review as pilkarzyki_review
 from games.pilkarzyki.bot_board import Board
-from games.play.analysis import analysis_request, analysis_run, queue_position
+from games.review.models import Analysis
+from games.review.services import analysis_request, analysis_run, queue_position
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 

@@ -135,7 +135,7 @@ def test_visitors_and_guests_cannot_delete_or_download(client):
 
 
 def test_download_my_data_is_one_json_file_of_everything_kept(client, alice, bob, charlie, history):
-    from games.models import Analysis
+    from games.review.models import Analysis
 
     Analysis.objects.create(match=history["done"], version="v", requested_by=alice)
     client.force_login(alice)

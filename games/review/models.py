@@ -1,4 +1,10 @@
-"""The computer's review of a finished match."""
+"""The stored review of a finished match: the games app's model, kept in the review's folder.
+
+Django registers it when the feature registers (``games/review/feature.py``, called by
+``games.apps``); its table and migrations are the games app's
+(games/migrations/0009_analysis.py). The match is named by its label, not imported:
+this module imports nothing of the games app.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .match import Match
-
 
 class Analysis(models.Model):
-    """The computer's review of a finished match (games/play/analysis.py): asked once, kept.
+    """The computer's review of a finished match (games/review/services.py): asked once, kept.
 
     One row per match and engine version: asking again for a match whose review is done
     (or queued) gets the same row; a new ``version`` (the reviewer's figures changed)
@@ -25,7 +29,7 @@ class Analysis(models.Model):
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="analyses")
     version = models.CharField(max_length=64)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
@@ -38,6 +42,7 @@ class Analysis(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        app_label = "games"  # a model of the games app (its migrations), kept in the feature's folder
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["match", "version"], name="one_analysis_per_match_version"),
         ]

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.errors import MatchError
-from games.play.analysis import analysis_request
+from games.review.services import analysis_request
 
 
 @require_POST

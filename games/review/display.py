@@ -1,4 +1,5 @@
-"""The computer's review on the record page: the evaluation curve (SVG), the words for each move.
+"""The computer's review on the record page: its section, the evaluation curve (SVG), the words
+for each move, the replay's frame of the better move.
 
 The curve is drawn by the server like the rating chart (ratings/charts.py): pink's expected
 result after each move, from 0 % (blue wins) to 100 % (pink wins), the moves classified
@@ -11,11 +12,15 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from games import catalogue
+from games.display.boards import render_board
 from games.display.snapshot import move_words
+from games.models import Match
+
+from .services import analysis_for, queue_position
 
 WIDTH, HEIGHT = 640, 200
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
@@ -108,9 +113,8 @@ def value_words(position: dict[str, Any]) -> str:
     return ""
 
 
-def analysis_context(match: Any, analysis: Any) -> dict[str, Any]:
-    """The template's figures of a finished review: rows per move, accuracy, the curve."""
-    result = analysis.result
+def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
+    """The template's figures of a finished review (its ``result``): rows per move, accuracy, the curve."""
     game = catalogue.variant(match.variant).game()
     words = class_words()
     notation = move_words(game, list(match.history), {})
@@ -149,4 +153,57 @@ def analysis_context(match: Any, analysis: Any) -> dict[str, Any]:
         "counts": result["counts"],
         "svg": curve_svg(result),
         "script": script,
+    }
+
+
+def review_section(user: Any, match: Match, players: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record page's analysis section for ``user``: whether the game has a reviewer, who
+    may ask, the stored review's state (queued with its place, running with its progress,
+    failed, done: its figures, and each of ``players``' accuracy and counts)."""
+    spec = catalogue.variant(match.variant).game_spec
+    if spec.review is None:
+        return {"available": False}
+    analysis = analysis_for(match)
+    review: dict[str, Any] = {
+        "available": True,
+        "analysis": analysis,
+        "may_ask": user.is_authenticated and not getattr(user, "is_guest", False),
+        "guest": getattr(user, "is_guest", False),
+    }
+    if analysis is not None:
+        review["queue"] = queue_position(analysis)
+        review["percent"] = round(100 * analysis.done / analysis.total) if analysis.total else 0
+        if analysis.status == analysis.Status.DONE and analysis.result:
+            review.update(analysis_context(match, analysis.result))
+            accuracy, counts = review["accuracy"], review["counts"]
+            review["summary"] = [
+                {
+                    "colour": p["colour"],
+                    "name": p["name"],
+                    "accuracy": accuracy[str(p["side"])],
+                    **counts[str(p["side"])],
+                }
+                for p in players
+            ]
+    return review
+
+
+def better_frame(match: Match, ply: int) -> dict[str, Any] | None:
+    """The replay's frame of move ``ply``'s better move (``?lepszy=1``): the position before the
+    move with the reviewer's move marked; None when the stored review names none."""
+    analysis = analysis_for(match)
+    result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None
+    best = result["moves"][ply - 1]["best"] if result and 0 < ply <= len(result["moves"]) else None
+    if best is None:
+        return None
+    game = catalogue.variant(match.variant).game()
+    spec = catalogue.variant(match.variant).game_spec
+    state = game.state_from_history(match.history[: ply - 1])
+    pink, blue = state.scores()
+    return {
+        "ply": ply,
+        "svg": render_board(state.view(), game.slug, lang=get_language(), highlight=spec.board.marks(game, [best])),
+        "move": game.action_to_string(best),
+        "scores": [pink, blue],
+        "better": True,
     }

@@ -28,9 +28,10 @@ from games import catalogue, tasknames
 from games.bots.review import analyse
 from games.errors import MatchError
 from games.live import transport
-from games.models import Analysis, Match
+from games.models import Match
+from games.play.publisher import send_now
 
-from .publisher import send_now
+from .models import Analysis
 
 log = logging.getLogger(__name__)
 

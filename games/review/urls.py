@@ -1,0 +1,9 @@
+"""The review's address, included by games/urls.py."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("partia/<int:match_id>/analiza/", views.record_analysis, name="record_analysis"),
+]
