@@ -1,7 +1,7 @@
 """The review's Celery task, on the ``analysis`` queue (a worker of its own; kropki_site/settings.py).
 
-Thin, like games/tasks.py's (which imports this module, so a worker's discovery of the
-app's tasks registers it); the name stays ``games.tasks.analyse_match`` (games/tasknames.py).
+Thin, like games/tasks.py's; ``games/review/feature.py`` imports this module as the app loads,
+which is how a worker knows it. Its name stays the one games/tasknames.py gives (``ANALYSE_MATCH``).
 """
 
 from __future__ import annotations
