@@ -67,6 +67,7 @@
 
   // static/js/socket.js: the reconnect; 4404 (no such match) and 4401 (logged out) end it.
   var socket = window.kropkiSocket(page.ws_path, {
+    name: "match", // window.kropkiFrames.match: the test hook (socket.js)
     stopCodes: [4404, 4401],
     connecting: function () { setConn(everConnected ? "offline" : "connecting"); },
     open: function () {

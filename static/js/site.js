@@ -40,6 +40,7 @@
 
   // static/js/socket.js: the reconnect; 4401 (logged out) ends it.
   var socket = window.kropkiSocket(cfg.ws_path, {
+    name: "site", // window.kropkiFrames.site: the test hook (socket.js)
     stopCodes: [4401],
     open: function () {
       document.documentElement.dataset.site = "connected";

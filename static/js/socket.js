@@ -7,6 +7,12 @@
  *   (4401: the session ended; 4404: no such match). Any other close reconnects with
  *   exponential backoff and jitter: half to all of min(8 s, 0.5 s × 2^attempts).
  *   send(frame) -> false when the socket is not open (the caller says so).
+ *
+ * A test hook (docs/protocol.md "Test hooks"): with on.name ("match", "site"),
+ * window.kropkiFrames[on.name] = {handled: {all: n, <type>: n}, sent: {all: n, <type>: n}}
+ * counts the frames this socket has handled (bumped once on.frame has returned: what the
+ * frame says is on the page, but for a board fetched over HTTP) and the frames it has sent.
+ * Tests wait for a count to pass its value before an action instead of sleeping.
  */
 (function () {
   "use strict";
@@ -15,6 +21,13 @@
     var ws = null;
     var attempts = 0;
     var stopped = false;
+    var counts = { handled: { all: 0 }, sent: { all: 0 } };
+    if (on.name) (window.kropkiFrames = window.kropkiFrames || {})[on.name] = counts;
+
+    function count(bucket, type) {
+      bucket.all += 1;
+      bucket[type] = (bucket[type] || 0) + 1;
+    }
 
     function connect() {
       if (stopped) return;
@@ -29,6 +42,7 @@
         var frame;
         try { frame = JSON.parse(event.data); } catch (e) { return; }
         on.frame(frame);
+        count(counts.handled, String(frame && frame.type));
       };
       ws.onclose = function (event) {
         ws = null;
@@ -46,6 +60,7 @@
     function send(frame) {
       if (!isOpen()) return false;
       ws.send(JSON.stringify(frame));
+      count(counts.sent, String(frame.type));
       return true;
     }
 

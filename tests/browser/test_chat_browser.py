@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.frames import frames, wait_frames
 from tests.browser.test_match_browser import at_ply, click, open_match, shot
 from tests.live_play.conftest import create_match
 
@@ -94,8 +95,10 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
     bob.reload()
     expect(bob.get_by_test_id("chat-mute")).to_be_checked()
     expect(bob.get_by_test_id("chat-lines")).to_be_hidden()
+    chats = frames(bob, "chat")
     say(alice, "Halo?")
     expect(lines(alice)).to_have_count(3)
+    wait_frames(bob, after=chats, type="chat")  # the line reached bob's muted page: not said
     expect(bob.get_by_test_id("chat-announce")).not_to_have_text(re.compile("Halo"))
     bob.get_by_test_id("chat-mute").uncheck()
     expect(lines(bob)).to_have_count(3)

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from .frames import wait_frames
 from .test_match_browser import at_ply, click
 
 SETUP = r"""
@@ -132,7 +133,7 @@ def test_english_pages_stay_english_through_a_win(new_context, live_url, english
     reload_all(pages, len(moves))
     for page in pages.values():
         expect(page.get_by_test_id("result")).to_have_text(re.compile("Pink wins: four in a row"))
-        page.wait_for_timeout(500)  # the socket's state frame rewrites the result: it must stay English
+        wait_frames(page, after=0, type="state")  # its state frame rewrites the result: it must stay English
     assert_english(pages, "after a reload at the end")
     watcher = pages["spectator"]
     watcher.goto(reverse("record", args=[match_id]))
@@ -166,5 +167,5 @@ def test_english_pages_stay_english_through_a_resignation(new_context, live_url,
     reload_all(pages, 2)
     for page in pages.values():
         expect(page.get_by_test_id("result")).to_have_text(re.compile("Pink wins: the opponent resigned"))
-        page.wait_for_timeout(500)
+        wait_frames(page, after=0, type="state")  # the socket's state frame: the result stays English
     assert_english(pages, "after a reload at the end")

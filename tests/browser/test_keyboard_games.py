@@ -15,6 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .frames import sent
 from .test_a11y_keyboard import said, start_against_computer, tab_until
 
 IN_BOARD = "document.activeElement && !!document.activeElement.closest('#board [data-action]')"
@@ -127,11 +128,13 @@ def kick_by_keys(page, rng: random.Random) -> None:
     action = rng.choice(legal)
     key = rng.choice(DIRECTION_KEYS[action])
     before = ply(page)
-    page.keyboard.press(key)
-    page.wait_for_timeout(150)
-    assert ply(page) == before, "the first press must point, not kick"
+    moves_sent = sent(page, "move")
+    page.keyboard.press(key)  # handled when press() returns: a kick would have sent its move
+    assert sent(page, "move") == moves_sent, "the first press must point, not kick"
+    assert ply(page) == before
     assert page.evaluate(FOCUS)["action"] == action
     page.keyboard.press(key)
+    assert sent(page, "move") == moves_sent + 1, "the same key again kicks, once"
     wait_past(page, before)  # (the computer may have answered already)
     assert page.get_by_test_id("moves").locator("li").count() >= before + 1
     expect(page.get_by_test_id("error")).to_have_text("")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games.catalogue import variant as get_variant
 from tests.live_play.conftest import create_match
 
+from .frames import sent
 from .test_match_browser import P, at_ply, click, open_match
 from .test_pilkarzyki_browser import first_bounce
 
@@ -94,15 +95,17 @@ def test_pilkarzyki_a_key_points_and_the_same_key_again_kicks(new_context, live_
     bob = open_match(new_context, live_url, data["match"], data["bob"])
     tab_into_board(alice)
     assert alice.evaluate(FOCUSED)["action"] == 0  # Tab lands on "up" already
+    # a press is handled when press() returns: a kick would have sent its move by then
     alice.keyboard.press("ArrowUp")  # points (it was focused: still no kick)
-    alice.wait_for_timeout(400)
+    assert sent(alice, "move") == 0
     at_ply(alice, 0)
     assert alice.evaluate(FOCUSED)["action"] == 0
     alice.keyboard.press("ArrowUp")  # the same key again: one kick
+    assert sent(alice, "move") == 1
     at_ply(alice, 1)
     at_ply(bob, 1)
     alice.keyboard.press("ArrowUp")  # the opponent's turn now: points, no move, no error
-    alice.wait_for_timeout(400)
+    assert sent(alice, "move") == 1
     at_ply(alice, 1)
     expect(alice.get_by_test_id("error")).to_have_text("")
     expect(alice.get_by_test_id("moves").locator("li")).to_have_count(1)
@@ -113,10 +116,11 @@ def test_pilkarzyki_a_key_points_and_the_same_key_again_kicks(new_context, live_
     assert 3 in state.legal_actions()
     tab_into_board(bob)
     bob.keyboard.press("Digit3")
-    bob.wait_for_timeout(400)
+    assert sent(bob, "move") == 0
     at_ply(bob, 1)
     assert bob.evaluate(FOCUSED)["action"] == 3
     bob.keyboard.press("Digit3")
+    assert sent(bob, "move") == 1
     at_ply(bob, 2)
     expect(bob.get_by_test_id("error")).to_have_text("")
 
@@ -186,6 +190,9 @@ document.addEventListener("readystatechange", () => { // "interactive": parsed, 
     if (document.readyState === "interactive" && el) new MutationObserver(() => window.__warned.push(el.textContent))
         .observe(el, {childList: true, characterData: true, subtree: true}); });"""
 
+# The seconds the page's clock shows are at most this many.
+CLOCK_AT_MOST = "(s) => parseInt(document.getElementById('clock').textContent, 10) <= s"
+
 
 def test_the_low_time_warning_is_said_once_with_a_sound(new_context, live_url, live_site):
     data = create_match(live_site, "cztery-w-rzedzie")  # (makes the users on a first run)
@@ -206,7 +213,10 @@ def test_the_low_time_warning_is_said_once_with_a_sound(new_context, live_url, l
             re.compile(r"^Zostało [1-5]\d s na Twój ruch\.$"), timeout=8000
         )
         expect(alice.get_by_test_id("clock-warning")).to_have_attribute("aria-live", "polite")
-        alice.wait_for_timeout(2500)
+        # the clock ticks on (match.js: every 250 ms) two more seconds, each page's: still said once
+        warned_at = int(re.findall(r"\d+", alice.get_by_test_id("clock-warning").text_content() or "")[0])
+        for page in (alice, bob):
+            page.wait_for_function(CLOCK_AT_MOST, arg=warned_at - 2)
         assert len(alice.evaluate("window.__warned")) == 1  # once, not every second
         assert alice.evaluate("window.__beeps") == 1  # her sounds are on
         assert bob.evaluate("window.__warned") == []  # not his move
@@ -277,18 +287,19 @@ def test_kropki_20_tap_to_select_then_tap_to_play_at_360_px(new_context, live_ur
         expect(bob.get_by_test_id("tap-confirm")).not_to_be_checked()  # his setting: never
         target = alice.locator(f'#board [data-action="{7 * 20 + 7}"]')
         target.tap()
-        alice.wait_for_timeout(500)
-        at_ply(alice, 0)  # a first tap only selects
-        expect(target).to_have_class(re.compile(r"\bselected\b"))
+        expect(target).to_have_class(re.compile(r"\bselected\b"))  # the tap's click is handled:
+        assert sent(alice, "move") == 0  # a first tap only selects
+        at_ply(alice, 0)
         expect(alice.get_by_test_id("tap-hint")).to_have_text(re.compile(r"^Wybrano: kropka h8\. Dotknij jeszcze raz"))
         other = alice.locator(f'#board [data-action="{7 * 20 + 8}"]')
         other.tap()  # another point moves the selection
-        alice.wait_for_timeout(300)
-        at_ply(alice, 0)
         expect(other).to_have_class(re.compile(r"\bselected\b"))
+        assert sent(alice, "move") == 0
+        at_ply(alice, 0)
         expect(target).not_to_have_class(re.compile(r"\bselected\b"))
         other.tap()  # the second tap on it plays
         at_ply(alice, 1)
+        assert sent(alice, "move") == 1  # one move, for both taps on it
         expect(alice.get_by_test_id("moves").locator("li")).to_have_text(["1. i8"])
         expect(alice.get_by_test_id("tap-hint")).to_have_text("")
         # fits the phone: no sideways scroll

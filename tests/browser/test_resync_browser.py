@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.live_play.conftest import create_match
 
+from .frames import frames, sent
 from .test_match_browser import at_ply, board_picture, click, open_match, until
 
 
@@ -85,8 +86,10 @@ HOLD_SOCKETS = """
 (() => {
   const Real = window.WebSocket;
   window.letSocketsOpen = false;
+  window.heldMatchSockets = 0;  // the match sockets closed so
   window.WebSocket = function (url, protocols) {
     if (window.letSocketsOpen) return new Real(url, protocols);
+    if (String(url).includes("/ws/match/")) window.heldMatchSockets += 1;
     const fake = {readyState: 3, send() { throw new Error("closed"); }, close() {}};
     setTimeout(() => fake.onclose && fake.onclose({code: 1006}), 0);
     return fake;
@@ -107,14 +110,21 @@ def test_a_move_made_before_the_socket_opens_goes_when_it_opens(new_context, liv
     expect(alice.locator("#match")).to_have_attribute("data-ready", "1")
     expect(alice.locator("#conn")).not_to_have_attribute("data-state", "connected")
 
+    bob_frames = frames(bob, "moved")
     click(alice, 3)  # the socket is not open: the move waits, and the page says so
     expect(alice.get_by_test_id("error")).to_contain_text("ruch")
-    alice.wait_for_timeout(1000)
+    # alice's page tries its match socket once more (the back-off: up to 8 s): the move still waits
+    held = alice.evaluate("window.heldMatchSockets")
+    alice.wait_for_function("(n) => window.heldMatchSockets > n", arg=held, timeout=15_000)
+    expect(alice.get_by_test_id("error")).to_contain_text("ruch")
+    assert sent(alice) == 0
     at_ply(alice, 0)
     at_ply(bob, 0)
+    assert frames(bob, "moved") == bob_frames
 
     alice.evaluate("window.letSocketsOpen = true")
     expect(alice.locator("#conn")).to_have_attribute("data-state", "connected", timeout=15_000)
     at_ply(alice, 1)
     at_ply(bob, 1)
+    assert sent(alice, "move") == 1  # the waiting move, once
     expect(alice.get_by_test_id("error")).to_be_empty()

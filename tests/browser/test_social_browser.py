@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import live
+from tests.browser.frames import wait_frames
 from tests.browser.test_match_browser import shot
 
 EXPIRY_SECONDS = 6
@@ -74,6 +75,7 @@ def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
         alice.goto("/graj/")
         connected(alice)
         online = alice.get_by_test_id("online-list")
+        wait_frames(alice, after=0, type="online", socket="site")  # the list as it is: bob is not on it
         expect(online.get_by_role("link", name="bob", exact=True)).to_have_count(0)
         bob.goto("/zasady/")
         connected(bob)
