@@ -85,3 +85,16 @@ def run_together(*calls: Callable[..., Any], timeout: float = 30.0) -> list:
         thread.join(timeout)
         assert not thread.is_alive(), "a racing thread hung"
     return results
+
+
+def cut_hub_connection() -> int:
+    """Close this process's hub's pub/sub connection to Redis, as a network fault would (only
+    its own: the other pytest-xdist processes share the Redis); returns how many were cut."""
+    from games.live import hub
+
+    name = hub.hub().client_name
+    client = hub._client()
+    ids = [c["id"] for c in client.client_list(_type="pubsub") if c.get("name") == name]
+    for client_id in ids:
+        client.client_kill_filter(_id=client_id)
+    return len(ids)

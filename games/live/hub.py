@@ -133,10 +133,17 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         tcp = {} if self.url.startswith("unix://") else {"socket_keepalive": True}  # a unix socket has none
-        self.redis = aioredis.Redis.from_url(
-            self.url, socket_connect_timeout=2, socket_timeout=None, max_connections=64, **tcp
-        )
         self.control = f"{self.prefix}hub:{os.getpid()}:{id(self)}"  # always subscribed: keeps the reader alive
+        # Named, so that CLIENT LIST tells which process's hub a connection is (and a test cuts only its own).
+        self.client_name = f"kropki-hub-{os.getpid()}-{id(self)}"
+        self.redis = aioredis.Redis.from_url(
+            self.url,
+            socket_connect_timeout=2,
+            socket_timeout=None,
+            max_connections=64,
+            client_name=self.client_name,
+            **tcp,
+        )
         self.reconnects = 0
         self.ever_connected = False
 

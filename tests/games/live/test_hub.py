@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.live import hub, transport
 from kropki_site.asgi import application
-from tests.helpers import play
+from tests.helpers import cut_hub_connection, play
 from tests.sockets import ORIGIN, logged_in_client, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,7 +68,7 @@ async def test_after_the_connection_to_redis_breaks_every_socket_gets_the_positi
     ws = await open_socket(match.pk, bob)
     the_hub = hub.hub()
     reconnects = the_hub.reconnects
-    hub._client().client_kill_filter(_type="pubsub")  # every pub/sub connection of this Redis
+    assert cut_hub_connection() == 1  # this process's hub: the other test processes share the Redis
     await database_sync_to_async(play)(match, alice, 44)  # published while the hub may be away
     loop = asyncio.get_running_loop()
     start, state = loop.time(), None

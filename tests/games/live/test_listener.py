@@ -10,6 +10,7 @@ import secrets
 from games.live import hub
 from games.live.listener import HubListener
 from kropki_site.lib import limits
+from tests.helpers import cut_hub_connection
 
 
 class Inbox(HubListener):
@@ -75,7 +76,7 @@ async def test_after_the_hub_reconnects_a_listener_resyncs_and_hears_again_until
         await listener.listen(topic, listener.hear)
         listener.rejoin_after_reconnect()
     await ended.stop_listening()
-    hub._client().client_kill_filter(_type="pubsub")  # every pub/sub connection of this Redis
+    assert cut_hub_connection() == 1  # this process's hub: the other test processes share the Redis
     await asyncio.wait_for(inbox.resynced.wait(), 5)
     hub.publish(topic, "after")
     assert await asyncio.wait_for(inbox.heard.get(), 5) == "after"
