@@ -49,9 +49,7 @@ def clock_words_players(*, lang: str) -> dict[str, Any]:
         name = f"clk_{lang}_{colour}"
         user = user_made(name, language=lang)
         out[colour] = {"id": user.pk, "name": name, "cookie": session_cookie(user)}
-    out["match"] = services.match_create(
-        variant="kropki-10", pink_id=out["pink"]["id"], blue_id=out["blue"]["id"]
-    ).pk
+    out["match"] = services.match_create(variant="kropki-10", pink_id=out["pink"]["id"], blue_id=out["blue"]["id"]).pk
     return out
 
 
@@ -85,9 +83,7 @@ def a11y_pages() -> dict[str, Any]:
     for lang in ("pl", "en"):
         pink, blue = _numbered("u", f"a11y_{lang}_pink", lang), _numbered("u", f"a11y_{lang}_blue", lang)
         done = services.match_create(variant="cztery-w-rzedzie", pink_id=pink.pk, blue_id=blue.pk, rated=True)
-        for ply, (who, col) in enumerate(
-            [(pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3)]
-        ):
+        for ply, (who, col) in enumerate([(pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3)]):
             services.match_play(match_id=done.pk, user_id=who.pk, ply=ply, action=col)
         active = services.match_create(variant="kropki-10", pink_id=pink.pk, blue_id=xss.pk)
         services.match_play(match_id=active.pk, user_id=pink.pk, ply=0, action=44)

@@ -84,9 +84,7 @@ def players_with_match(
     for name in names or ["alice", "bob", "charlie"]:
         user = user_made(name, password=password)
         out[name] = {"id": user.pk, "cookie": session_cookie(user), "cookie_name": settings.SESSION_COOKIE_NAME}
-    match = services.match_create(
-        variant=variant, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"], rated=rated
-    )
+    match = services.match_create(variant=variant, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"], rated=rated)
     out["match"] = match.pk
     return out
 
@@ -94,8 +92,7 @@ def players_with_match(
 def players_signed_in(*, names: list[str]) -> dict[str, Any]:
     """Users ``names``, each with a session: ``{name: {cookie, cookie_name}}``."""
     return {
-        name: {"cookie": session_cookie(user_made(name)), "cookie_name": settings.SESSION_COOKIE_NAME}
-        for name in names
+        name: {"cookie": session_cookie(user_made(name)), "cookie_name": settings.SESSION_COOKIE_NAME} for name in names
     }
 
 
@@ -198,7 +195,9 @@ def match_db_state(*, match_id: int) -> dict[str, Any]:
         "deadline": _iso(m.turn_deadline),
         "finished_at": _iso(m.finished_at),
         "moves": [list(move) for move in moves],
-        "rating_changes": [list(row) for row in RatingChange.objects.filter(match_id=m.pk).values_list("user_id", "side")],
+        "rating_changes": [
+            list(row) for row in RatingChange.objects.filter(match_id=m.pk).values_list("user_id", "side")
+        ],
         "games": {str(r.user_id): r.games for r in Rating.objects.filter(user_id__in=[m.pink_id, m.blue_id])},
         "active_deadlines": [
             [pk, deadline.isoformat()]
