@@ -165,9 +165,10 @@ class LiveSite:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result
 
-    def call(self, name: str, timeout: float = 300, **kwargs: object) -> dict:
-        """Run ``tests.sitecalls``' function ``name`` with ``kwargs`` in this site's database; its result."""
-        return site_call(self.env, name, kwargs, timeout=timeout)
+    def call(self, name: str, **kwargs: object) -> dict:
+        """Run ``tests.sitecalls``' function ``name`` with ``kwargs`` in this site's database (a
+        subprocess with the site's environment); the dict it returned."""
+        return site_call(self.env, name, kwargs)
 
     def start_daphne(self, port: int | None = None, name: str = "daphne", ready_path: str = "/") -> tuple[Proc, str]:
         port = port or free_port()
