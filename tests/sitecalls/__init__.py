@@ -14,6 +14,7 @@ JSON. ``LiveSite.call(NAME, **kwargs)`` in tests/live.py runs it and returns the
 The functions, one family a module (each module's ``__all__`` is what may be called):
 
 - ``players``: accounts and their session cookies, matches between them, a match's rows;
+- ``clock``: the clock's task sent by hand, a turn's end tried again;
 - ``pages``: what the browser tests' pages need (tests/browser);
 - ``tournaments``: arenas and what became of them;
 - ``screenshots``: the site tests/screenshots.py takes pictures of.
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 PASSWORD = "kropka-Trudna-2024"  # every account the calls make, unless told otherwise
-FAMILIES = ("players", "pages", "tournaments", "screenshots")
+FAMILIES = ("players", "clock", "pages", "tournaments", "screenshots")
 
 
 def names() -> dict[str, Callable[..., dict[str, Any]]]:
