@@ -165,6 +165,11 @@ class LiveSite:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result
 
+    def call(self, name: str, **kwargs: object) -> dict:
+        """Run ``tests.sitecalls``' function ``name`` with ``kwargs`` in this site's database (a
+        subprocess with the site's environment); the dict it returned."""
+        return site_call(self.env, name, kwargs)
+
     def start_daphne(self, port: int | None = None, name: str = "daphne", ready_path: str = "/") -> tuple[Proc, str]:
         port = port or free_port()
         proc = start(
@@ -240,6 +245,21 @@ class LiveSite:
         for proc in reversed(self.procs):
             proc.stop()
         self.procs.clear()
+
+
+def site_call(
+    env: dict[str, str], name: str, kwargs: dict | None = None, python: str = sys.executable, timeout: float = 300
+) -> dict:
+    """``python -m tests.sitecalls name '<kwargs as JSON>'`` with the environment ``env`` (a site's
+    settings): the dict the function returned (tests/sitecalls/__init__.py)."""
+    args = [python, "-m", "tests.sitecalls", name, json.dumps(kwargs or {})]
+    result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        raise RuntimeError(f"site call {name}({kwargs}) failed:\n{result.stdout}\n{result.stderr}")
+    line = next((line for line in result.stdout.splitlines() if line.startswith("JSON:")), None)
+    if line is None:
+        raise RuntimeError(f"site call {name}({kwargs}) printed no JSON: line:\n{result.stdout}\n{result.stderr}")
+    return json.loads(line[5:])
 
 
 def wait_for_log(proc: Proc, needle: str, timeout: float) -> None:

@@ -28,7 +28,6 @@ Files: ``<page>[-<game>][-<phase>]-<width>[-en].png``, full page, device scale 1
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import shutil
@@ -54,101 +53,6 @@ GAMES = {
     "kropki-i-kwadraty": (24, "finish"),
     "pilkarzyki": (12, "finish"),
 }
-
-SEED = r"""
-import json
-import random
-from datetime import timedelta
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
-from games import play as services
-from games.models import Match
-from games.catalogue import variant as get_variant
-User = get_user_model()
-
-def user(name, language):
-    return User.objects.create_user(username=name, email=name + "@example.com", password=%(password)r,
-                                    language=language)
-
-def cookie(u):
-    client = Client()
-    client.force_login(u)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-def play(match, players, plies, rng, now):
-    # up to ``plies`` random legal moves (never Kropki's "end"); stops at the game's end
-    state = get_variant(match.variant).game().new_initial_state()
-    for ply in range(plies):
-        side = state.current_player()
-        if side is None:
-            break
-        end = getattr(state.game, "end_action", None)
-        action = rng.choice([a for a in state.legal_actions() if a != end])
-        services.match_play(match_id=match.pk, user_id=players[side].pk, ply=ply, action=action, now=now)
-        state.apply_action(action)
-
-ania, bartek = user("ania", "pl"), user("bartek", "en")
-celina, dorota = user("celina", "pl"), user("dorota", "pl")
-rng = random.Random(13)
-start = timezone.now() - timedelta(days=40)
-# (variant, pink, blue, loser by resignation or None for a draw by agreement, plies first)
-history = [
-    ("kropki-10", ania, bartek, bartek, 30), ("cztery-w-rzedzie", bartek, ania, ania, 8),
-    ("kropki-i-kwadraty", ania, bartek, bartek, 20), ("kropki-10", bartek, ania, None, 40),
-    ("kropki-20", ania, celina, celina, 60), ("cztery-w-rzedzie", ania, bartek, bartek, 6),
-    ("kropki-10", celina, ania, celina, 24), ("kropki-i-kwadraty", bartek, dorota, dorota, 30),
-    ("cztery-w-rzedzie", dorota, ania, ania, 10), ("kropki-10", ania, dorota, dorota, 36),
-    ("kropki-20", bartek, ania, bartek, 50), ("kropki-i-kwadraty", celina, ania, celina, 26),
-    ("kropki-10", bartek, celina, bartek, 28), ("cztery-w-rzedzie", celina, dorota, dorota, 12),
-]
-for n, (variant, pink, blue, loser, plies) in enumerate(history):
-    now = start + timedelta(days=2.5 * n, minutes=n * 7)
-    match = services.match_create(variant=variant, pink_id=pink.pk, blue_id=blue.pk, rated=True, now=now)
-    play(match, {1: pink, 2: blue}, plies, rng, now)
-    match.refresh_from_db()
-    if match.status != "active":
-        pass
-    elif loser is None:
-        services.match_offer_draw(match_id=match.pk, user_id=pink.pk)
-        services.match_answer_draw(match_id=match.pk, user_id=blue.pk, accept=True, now=now)
-    else:
-        services.match_resign(match_id=match.pk, user_id=loser.pk, now=now)
-    Match.objects.filter(pk=match.pk).update(created_at=now)  # auto_now_add: backdate it like the rest
-User.objects.update(date_joined=start - timedelta(days=3))
-# for the lobby: a match being played and an open challenge
-watched = services.match_create(variant="kropki-20", pink_id=celina.pk, blue_id=dorota.pk, rated=True)
-play(watched, {1: celina, 2: dorota}, 40, rng, timezone.now())
-services.challenge_create(user_id=dorota.pk, variant="kropki-i-kwadraty", rated=False, listed=True)
-services.challenge_create(user_id=celina.pk, variant="cztery-w-rzedzie", rated=True, listed=True)
-out = {"cookie_name": settings.SESSION_COOKIE_NAME, "ania": cookie(ania), "bartek": cookie(bartek),
-       "ids": {"ania": ania.pk, "bartek": bartek.pk}, "matches": {}}
-for variant in %(games)r:
-    out["matches"][variant] = services.match_create(variant=variant, pink_id=ania.pk, blue_id=bartek.pk,
-                                                    rated=True).pk
-print("JSON:" + json.dumps(out))
-"""
-
-# The error pages Django renders with DEBUG=0 (the live site's settings) for failing views.
-ERRORS = r"""
-import json
-from django.test import Client, override_settings
-out = {}
-with override_settings(ROOT_URLCONF="tests.web.error_urls"):
-    for lang in ("pl", "en"):
-        client = Client(raise_request_exception=False, HTTP_HOST="127.0.0.1")
-        client.cookies["kropki_language"] = lang
-        for status, path in ((400, "/test-400/"), (403, "/test-403/"), (500, "/test-500/")):
-            response = client.get(path)
-            out[f"{status}-{lang}"] = [response.status_code, response.content.decode()]
-print("JSON:" + json.dumps(out))
-"""
-
-
-def manage_json(site: live.LiveSite, script: str) -> dict:
-    result = site.manage("shell", "-c", script)
-    return json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
 
 
 class Shooter:
@@ -342,8 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         _proc, url = site.start_daphne()
         site.start_worker()
         print("==> seeding players and matches", flush=True)
-        seed = manage_json(site, SEED % {"password": PASSWORD, "games": list(GAMES)})
-        errors = manage_json(site, ERRORS)
+        seed = site.call("screenshot_seed", games=list(GAMES), password=PASSWORD)
+        errors = site.call("error_pages")
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:

@@ -25,48 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = {"serious", "critical"}
 
-SETUP = r"""
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-from ratings.models import Rating
-User = get_user_model()
-
-def user(name, language="pl"):
-    found = User.objects.filter(username=name).first()
-    return found or User.objects.create_user(username=name, email=f"u{User.objects.count()}@example.com",
-                                             password="kropka-Trudna-2024", language=language)
-
-def cookie(u):
-    client = Client()
-    client.force_login(u)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-out = {"cookie_name": settings.SESSION_COOKIE_NAME, "lang": {}}
-xss = user("<img src=x onerror=alert(1)>")
-for lang in ("pl", "en"):
-    pink, blue = user(f"a11y_{lang}_pink", lang), user(f"a11y_{lang}_blue", lang)
-    done = services.match_create(variant="cztery-w-rzedzie", pink_id=pink.pk, blue_id=blue.pk, rated=True)
-    for ply, (who, col) in enumerate([(pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3), (blue, 4), (pink, 3)]):
-        services.match_play(match_id=done.pk, user_id=who.pk, ply=ply, action=col)
-    active = services.match_create(variant="kropki-10", pink_id=pink.pk, blue_id=xss.pk)
-    services.match_play(match_id=active.pk, user_id=pink.pk, ply=0, action=44)
-    services.match_play(match_id=active.pk, user_id=xss.pk, ply=1, action=45)
-    out["lang"][lang] = {"username": pink.username, "cookie": cookie(pink), "finished": done.pk,
-                         "active": active.pk}
-Rating.objects.update(deviation=80)  # established: listed in the ranking
-out["xss"] = {"username": xss.username, "cookie": cookie(xss)}
-print("JSON:" + json.dumps(out))
-"""
-
 
 @pytest.fixture(scope="module")
 def a11y_data(live_site):
-    result = live_site.manage("shell", "-c", SETUP)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
+    return live_site.call("a11y_pages")
 
 
 def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:

@@ -19,50 +19,13 @@ from tests.browser.test_match_browser import play_all, shot, until
 PASSWORD = "kropka-Trudna-2024"
 C4_PINK_WINS = [(1, 0), (2, 1), (1, 0), (2, 1), (1, 0), (2, 1), (1, 0)]
 
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-User = get_user_model()
-out = {"cookie_name": settings.SESSION_COOKIE_NAME}
-for key, name in (("pink", %(pink)r), ("blue", %(blue)r)):
-    user = User.objects.create_user(username=name, email=name + "@example.com", password=%(password)r)
-    client = Client()
-    client.force_login(user)
-    out[key] = {"id": user.pk, "name": name, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value}
-if %(variant)r:
-    out["match"] = services.match_create(variant=%(variant)r, pink_id=out["pink"]["id"], blue_id=out["blue"]["id"],
-                                         rated=%(rated)r).pk
-print("JSON:" + json.dumps(out))
-"""
-
-DELTAS = """
-from ratings.models import RatingChange
-print("JSON:" + __import__("json").dumps({c.side: c.delta for c in RatingChange.objects.filter(match_id=%d)}))
-"""
-
-
-def manage_json(live_site, script: str) -> dict:
-    result = live_site.manage("shell", "-c", script)
-    return json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
-
 
 def two_players(live_site, variant: str = "", rated: bool = False) -> dict:
     """Two new players (fresh names: no other test's queue or lobby meets them) and, with ``variant``,
     a match between them (the first is pink)."""
     suffix = uuid.uuid4().hex[:6]
-    return manage_json(
-        live_site,
-        SETUP
-        % {
-            "pink": f"ania{suffix}",
-            "blue": f"bartek{suffix}",
-            "password": PASSWORD,
-            "variant": variant,
-            "rated": rated,
-        },
+    return live_site.call(
+        "two_players", pink=f"ania{suffix}", blue=f"bartek{suffix}", password=PASSWORD, variant=variant, rated=rated
     )
 
 
@@ -121,7 +84,7 @@ def test_a_rated_match_ends_live_with_the_winner_both_ratings_and_the_way_on(new
 
     play_all({1: ania, 2: bartek}, C4_PINK_WINS, watchers=[english])
 
-    deltas = {int(k): v for k, v in manage_json(live_site, DELTAS % match_id).items()}
+    deltas = {int(k): v for k, v in live_site.call("rating_deltas", match_id=match_id).items()}
     assert deltas[1] > 0 > deltas[2]
     polish_lines = [
         re.compile(rf"^{ania_name}: \+{deltas[1]} \(ranking \d+\??\)$"),

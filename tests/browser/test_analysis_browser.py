@@ -12,36 +12,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_a11y import BLOCKING, axe_violations
-from tests.browser.test_after_match import as_player, fits, manage_json
+from tests.browser.test_after_match import as_player, fits
 
 pytestmark = pytest.mark.usefixtures("celery_worker_proc")
 
 # tests/games/test_analysis.py's KROPKI_DOT_LEFT: blue leaves its dot at (4,4) to be surrounded
 # (ply 6, a mistake; the better move is (4,5): "e6"), pink surrounds it at ply 7.
 HISTORY = [34, 44, 43, 0, 45, 99, 54, 88]
-
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
-from games.models import Match
-User = get_user_model()
-out = {"cookie_name": settings.SESSION_COOKIE_NAME}
-users = {}
-for key, name, language in (("pink", %(pink)r, "pl"), ("blue", %(blue)r, "en")):
-    user = User.objects.create_user(username=name, email=name + "@example.com", password="kropka-Trudna-2024",
-                                    language=language)
-    client = Client()
-    client.force_login(user)
-    users[key] = user
-    out[key] = {"id": user.pk, "name": name, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value}
-out["match"] = Match.objects.create(
-    variant="kropki-10", pink=users["pink"], blue=users["blue"], status=Match.Status.FINISHED, winner=1,
-    end_reason="resignation", ply=%(ply)d, history=%(history)r, finished_at=timezone.now()).pk
-print("JSON:" + json.dumps(out))
-"""
 
 RECORD_FRAMES = """
 window.__analysisFrames = [];
@@ -59,10 +36,7 @@ def test_ask_watch_read_the_curve_jump_to_a_mistake_see_the_better_move_and_the_
     new_context, live_url, live_site
 ):
     suffix = uuid.uuid4().hex[:6]
-    data = manage_json(
-        live_site,
-        SETUP % {"pink": f"ola{suffix}", "blue": f"piotr{suffix}", "ply": len(HISTORY), "history": HISTORY},
-    )
+    data = live_site.call("analysed_match", pink=f"ola{suffix}", blue=f"piotr{suffix}", history=HISTORY)
     match_id = data["match"]
     context = as_player(new_context, live_url, data, "pink")
     context.add_init_script(RECORD_FRAMES)

@@ -7,7 +7,6 @@ claims the timeout, so no Celery is needed) and its own Redis."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -20,26 +19,6 @@ from .test_match_browser import at_ply, click
 
 MOVE_SECONDS = 10
 P = lambda x, y: y * 10 + x  # noqa: E731 - a Kropki 10x10 point as its action id
-
-SETUP = r"""
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-User = get_user_model()
-lang = %r
-out = {"cookie_name": settings.SESSION_COOKIE_NAME}
-for colour in ("pink", "blue"):
-    name = f"clk_{lang}_{colour}"
-    user = User.objects.filter(username=name).first() or User.objects.create_user(
-        username=name, email=name + "@example.com", password="kropka-Trudna-2024", language=lang)
-    client = Client()
-    client.force_login(user)
-    out[colour] = {"id": user.pk, "name": name, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value}
-out["match"] = services.match_create(variant="kropki-10", pink_id=out["pink"]["id"], blue_id=out["blue"]["id"]).pk
-print("JSON:" + json.dumps(out))
-"""
 
 WORDS = {
     "pl": {
@@ -94,8 +73,7 @@ def move_list(page) -> list[str]:
 @pytest.mark.parametrize("lang", ["pl", "en"])
 def test_a_kropki_player_whose_clock_ran_out_is_told_so(browser, clock_url, lang):
     site, url = clock_url
-    result = site.manage("shell", "-c", SETUP % lang)
-    data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+    data = site.call("clock_words_players", lang=lang)
     words = {key: text.format(name=data["pink"]["name"]) for key, text in WORDS[lang].items()}
     pink, blue = (open_page(browser, url, data, colour, lang) for colour in ("pink", "blue"))
     try:

@@ -5,7 +5,6 @@ frames carry codes; state frames are worded in each socket's language)."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -14,25 +13,6 @@ from playwright.sync_api import expect
 
 from .frames import wait_frames
 from .test_match_browser import at_ply, click
-
-SETUP = r"""
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-User = get_user_model()
-out = {"cookie_name": settings.SESSION_COOKIE_NAME}
-for name in ("eng_pink", "eng_blue"):
-    user = User.objects.filter(username=name).first() or User.objects.create_user(
-        username=name, email=name + "@example.com", password="kropka-Trudna-2024", language="en")
-    client = Client()
-    client.force_login(user)
-    out[name] = client.cookies[settings.SESSION_COOKIE_NAME].value
-out["matches"] = [services.match_create(variant="cztery-w-rzedzie", pink_id=User.objects.get(username="eng_pink").pk,
-                                        blue_id=User.objects.get(username="eng_blue").pk).pk for _ in range(2)]
-print("JSON:" + json.dumps(out))
-"""
 
 # Words of the Polish pages, and any Polish letter. The games have English names on
 # English pages (issue 25 item 9: "Four in a Row"); only the site's name, Kropki, is left out.
@@ -72,9 +52,7 @@ def assert_english(pages: dict, when: str) -> None:
 
 @pytest.fixture(scope="module")
 def english(live_site):
-    result = live_site.manage("shell", "-c", SETUP)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
+    return live_site.call("english_players")
 
 
 def open_pages(new_context, live_url, english, match_id: int) -> dict:

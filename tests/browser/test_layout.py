@@ -28,75 +28,10 @@ from .test_match_browser import at_ply, open_match, shot
 PHONE = {"width": 360, "height": 740}
 HEADER_MAX_PX = 90  # two rows (about 70 px); three rows are about 100
 
-SETUP = r"""
-import json
-import random
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-from games.catalogue import variant as get_variant
-from ratings.models import Rating
-User = get_user_model()
-
-def user(name, language):
-    found = User.objects.filter(username=name).first()
-    return found or User.objects.create_user(username=name, email=f"l{User.objects.count()}@example.com",
-                                             password="kropka-Trudna-2024", language=language)
-
-def cookie(u):
-    client = Client()
-    client.force_login(u)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-def play(match, players, plies, seed):
-    # ``plies`` legal moves of the match's game (no "end"), chosen at random.
-    rng = random.Random(seed)
-    state = get_variant(match.variant).game().new_initial_state()
-    for ply in range(plies):
-        if state.current_player() is None:
-            break
-        side = state.current_player()
-        end = getattr(state.game, "end_action", None)
-        action = rng.choice([a for a in state.legal_actions() if a != end])
-        services.match_play(match_id=match.pk, user_id=players[side].pk, ply=ply, action=action)
-        state.apply_action(action)
-
-out = {"cookie_name": settings.SESSION_COOKIE_NAME, "lang": {}}
-for lang in ("pl", "en"):
-    # a long (but allowed) name: it must wrap or be cut, never widen a page
-    me = user(f"Grzegorz_Brzęczyszczykiewicz_{lang}", lang)
-    rival = user(f"layout_rywal_{lang}", lang)
-    players = {1: me, 2: rival}
-    for n in range(3):
-        done = services.match_create(variant="cztery-w-rzedzie", pink_id=me.pk, blue_id=rival.pk, rated=True)
-        play(done, players, 6, n)
-        services.match_resign(match_id=done.pk, user_id=rival.pk)
-    record = services.match_create(variant="kropki-20", pink_id=me.pk, blue_id=rival.pk, rated=True)
-    play(record, players, 120, 7)
-    services.match_resign(match_id=record.pk, user_id=rival.pk)
-    boxes = services.match_create(variant="kropki-i-kwadraty", pink_id=rival.pk, blue_id=me.pk)
-    play(boxes, {1: rival, 2: me}, 20, 8)
-    active = services.match_create(variant="kropki-20", pink_id=me.pk, blue_id=rival.pk, rated=True)
-    play(active, players, 80, 9)
-    mine = services.challenge_create(user_id=me.pk, variant="kropki-i-kwadraty", rated=False, listed=True)
-    theirs = services.challenge_create(user_id=rival.pk, variant="kropki-20", rated=True, listed=True)
-    record.refresh_from_db()
-    game = get_variant(record.variant).game()
-    out["lang"][lang] = {"username": me.username, "cookie": cookie(me), "record": record.pk,
-                         "record_moves": [game.action_to_string(a) for a in record.history],
-                         "active": active.pk, "boxes": boxes.pk,
-                         "challenges": [str(mine.token), str(theirs.token)]}
-Rating.objects.update(deviation=80)  # established: listed in the ranking
-print("JSON:" + json.dumps(out))
-"""
-
 
 @pytest.fixture(scope="module")
 def layout_data(live_site):
-    result = live_site.manage("shell", "-c", SETUP)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
+    return live_site.call("layout_pages")
 
 
 # --- item 1: the live move list ------------------------------------------------------------------

@@ -24,12 +24,7 @@ FOCUSED = """() => { const t = document.activeElement && document.activeElement.
 
 def set_user(site, name: str, **fields) -> None:
     """Change a user's settings in the live database (the browser reads them on the next page)."""
-    assignments = "; ".join(f"u.{key} = {value!r}" for key, value in fields.items())
-    site.manage(
-        "shell",
-        "-c",
-        f"from accounts.models import User; u = User.objects.get(username={name!r}); {assignments}; u.save()",
-    )
+    site.call("user_update", username=name, **fields)
 
 
 def tab_into_board(page) -> None:

@@ -12,25 +12,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-SETUP = r"""
-from django.contrib.auth import get_user_model
-from games import play as services
-from games.models import Match
-from tests.factories import bulk_finished_matches
-User = get_user_model()
-ola, _ = User.objects.get_or_create(username="ola_strony", defaults={"email": "ola_strony@example.com"})
-ewa, _ = User.objects.get_or_create(username="ewa_strony", defaults={"email": "ewa_strony@example.com"})
-if not Match.objects.filter(pink=ola).exists():
-    bulk_finished_matches(ola, [ewa], 25)
-Match.objects.filter(status="active").update(status="aborted", end_reason="aborted", turn_deadline=None)
-services.match_create(variant="cztery-w-rzedzie", pink_id=ola.pk, blue_id=ewa.pk)
-services.match_create(variant="kropki-10", pink_id=ewa.pk, blue_id=None, bot_level="latwy")
-"""
-
 
 @pytest.fixture(scope="module")
 def seeded(live_site):
-    live_site.manage("shell", "-c", SETUP)
+    live_site.call("polish_pages_seed")
 
 
 def test_pagination_and_the_password_message_are_polish(page, seeded):

@@ -25,44 +25,10 @@ PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 HEADER_MAX_PX = 90  # two rows (tests/browser/test_layout.py)
 
-SETUP = r"""
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-User = get_user_model()
-
-def user(name, language):
-    return User.objects.filter(username=name).first() or User.objects.create_user(
-        username=name, email=name.lower() + "@example.com", password="kropka-Trudna-2024", language=language)
-
-def cookie(u):
-    client = Client()
-    client.force_login(u)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-out = {"cookie_name": settings.SESSION_COOKIE_NAME, "lang": {}}
-for lang in ("pl", "en"):
-    me = user(f"Grzegorz_Brzęczyszczykiewicz_ux2_{lang}", lang)
-    # a long opponent's name and long game names: the table is wider than the page, its
-    # columns shrink, and "Zapis" must not be the one that breaks ("Zapi/s")
-    rival = user(f"Konstantynopolitańczykowianeczka_z_Brzęczyszczykiewiczów_{lang}", lang)
-    for variant in ("kropki-20", "kropki-i-kwadraty", "cztery-w-rzedzie"):
-        done = services.match_create(variant=variant, pink_id=me.pk, blue_id=rival.pk)
-        services.match_resign(match_id=done.pk, user_id=rival.pk)
-    out["lang"][lang] = {"username": me.username, "cookie": cookie(me)}
-leaving = user("odchodzi_ux2", "pl")
-out["leaving"] = {"username": leaving.username, "cookie": cookie(leaving)}
-print("JSON:" + json.dumps(out))
-"""
-
 
 @pytest.fixture(scope="module")
 def ux2(live_site):
-    result = live_site.manage("shell", "-c", SETUP)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
+    return live_site.call("ux2_profiles")
 
 
 def member_page(new_context, live_url, data, cookie: str, lang: str = "pl", **kwargs):

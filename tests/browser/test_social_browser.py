@@ -6,7 +6,6 @@ alice from the lobby's online list and, left unanswered, it expires on both scre
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -18,30 +17,13 @@ from tests.browser.test_match_browser import shot
 
 EXPIRY_SECONDS = 6
 
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-User = get_user_model()
-out = {}
-for name in ("alice", "bob", "charlie"):
-    user = User.objects.filter(username=name).first() or User.objects.create_user(
-        username=name, email=name + "@example.com", password="kropka-Trudna-2024")
-    client = Client()
-    client.force_login(user)
-    out[name] = {"cookie": client.cookies[settings.SESSION_COOKIE_NAME].value, "cookie_name": settings.SESSION_COOKIE_NAME}
-print("JSON:" + json.dumps(out))
-"""
-
 
 @pytest.fixture(scope="module")
 def social_site():
     # A Redis of its own: presence is per Redis.
     with live.own_site("social", DIRECT_CHALLENGE_SECONDS=str(EXPIRY_SECONDS), MOVE_SECONDS="60") as site:
         _proc, url = site.start_daphne(name="daphne-social")
-        result = site.manage("shell", "-c", SETUP)
-        users = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+        users = site.call("players_signed_in", names=["alice", "bob", "charlie"])
         yield url, users
 
 

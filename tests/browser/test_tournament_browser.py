@@ -12,31 +12,8 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.browser.test_a11y import BLOCKING, axe_violations
-from tests.browser.test_after_match import PASSWORD, manage_json
+from tests.browser.test_after_match import PASSWORD
 from tests.browser.test_match_browser import play_all
-
-SETUP = """
-import json
-from datetime import timedelta
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
-from games.tournaments.models import Tournament
-User = get_user_model()
-now = timezone.now()
-t = Tournament.objects.create(name="Arena %(suffix)s", variant="cztery-w-rzedzie", rated=False,
-    starts_at=now - timedelta(seconds=1), ends_at=now + timedelta(minutes=20), minutes=20, move_seconds=60,
-    status="running")
-out = {"cookie_name": settings.SESSION_COOKIE_NAME, "tournament": t.pk}
-for name in ("ania%(suffix)s", "bartek%(suffix)s", "celina%(suffix)s"):
-    user = User.objects.create_user(username=name, email=name + "@example.com", password=%(password)r)
-    client = Client()
-    client.force_login(user)
-    out[name[:-6]] = {"name": name, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value}
-print("JSON:" + json.dumps(out))
-"""
-
 
 # Every text the "your next game in…" line is given, from now on.
 RECORD_NEXT_GAME = """window.__nextGame = [];
@@ -54,7 +31,7 @@ def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
     new_context, live_url, live_site, celery_worker_proc, celery_beat_proc
 ):
     suffix = uuid.uuid4().hex[:6]
-    data = manage_json(live_site, SETUP % {"suffix": suffix, "password": PASSWORD})
+    data = live_site.call("running_arena", suffix=suffix, password=PASSWORD)
     arena = f"/turnieje/{data['tournament']}/"
     watcher = player(new_context, live_url, data, "celina", viewport={"width": 360, "height": 740}, bypass_csp=True)
     watcher.goto(arena)

@@ -12,18 +12,10 @@ from playwright.sync_api import expect
 
 from tests.browser.test_a11y import AXE, BLOCKING, axe_violations
 
-SETUP = r"""
-from django.contrib.auth import get_user_model
-from ratings.models import Rating
-u, _ = get_user_model().objects.get_or_create(username="nowicjusz_ux", defaults={"email": "nowicjusz@example.com"})
-Rating.objects.update_or_create(user=u, variant="kropki-i-kwadraty", defaults={"rating": 1620, "deviation": 290, "games": 2})
-"""
-
 
 @pytest.fixture(scope="module")
 def provisional_player(live_site):
-    live_site.manage("shell", "-c", SETUP)
-    return "nowicjusz_ux"
+    return live_site.call("provisional_player")["username"]
 
 
 def fill_signup(page, password1: str, password2: str) -> None:

@@ -80,47 +80,6 @@ class PrivateRedis:
 # -- the site -------------------------------------------------------------------
 
 
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-User = get_user_model()
-out = {}
-for name in ("alice", "bob"):
-    user = User.objects.filter(username=name).first() or User.objects.create_user(
-        username=name, email=name + "@example.com", password=%(password)r)
-    client = Client()
-    client.force_login(user)
-    out[name] = {"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                 "cookie_name": settings.SESSION_COOKIE_NAME}
-match = services.match_create(variant=%(variant)r, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"],
-                              rated=%(rated)r)
-out["match"] = match.pk
-print("JSON:" + json.dumps(out))
-"""
-
-DB_STATE = """
-import json
-from games.models import Match, Move
-from ratings.models import Rating, RatingChange
-m = Match.objects.get(pk=%(match)d)
-moves = list(Move.objects.filter(match=m).order_by("ply").values_list("ply", "player", "action", "by_timeout"))
-out = {
-    "ply": m.ply, "history": m.history, "status": m.status, "end_reason": m.end_reason, "winner": m.winner,
-    "to_move": m.to_move, "deadline": m.turn_deadline.isoformat() if m.turn_deadline else None,
-    "finished_at": m.finished_at.isoformat() if m.finished_at else None,
-    "moves": moves,
-    "rating_changes": list(RatingChange.objects.filter(match_id=m.pk).values_list("user_id", "side")),
-    "games": {str(r.user_id): r.games for r in Rating.objects.filter(user_id__in=[m.pink_id, m.blue_id])},
-    "active_deadlines": [[pk, d.isoformat()] for pk, d in Match.objects.filter(
-        status="active", turn_deadline__isnull=False).values_list("pk", "turn_deadline")],
-}
-print("JSON:" + json.dumps(out, default=str))
-"""
-
-
 @dataclass
 class FaultSite:
     site: live.LiveSite
@@ -166,16 +125,16 @@ class FaultSite:
 
     # database
 
-    def shell(self, code: str) -> dict:
-        result = self.site.manage("shell", "-c", code)
-        line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-        return json.loads(line[5:])
+    def call(self, name: str, **kwargs: object) -> dict:
+        """A function of tests/sitecalls/ run in this site's database (LiveSite.call)."""
+        return self.site.call(name, **kwargs)
 
     def create_match(self, variant: str = "kropki-10", rated: bool = False) -> dict:
-        return self.shell(SETUP % {"variant": variant, "rated": rated, "password": PASSWORD})
+        """alice and bob, each with a session, and a new match: alice (pink) against bob."""
+        return self.call("players_with_match", variant=variant, names=["alice", "bob"], rated=rated, password=PASSWORD)
 
     def db_state(self, match_id: int) -> dict:
-        return self.shell(DB_STATE % {"match": match_id})
+        return self.call("match_db_state", match_id=match_id)
 
 
 @pytest.fixture

@@ -155,16 +155,7 @@ async def play(mover: Page, other: Page, ply: int, action: int) -> dict:
 
 def in_database(cl: cluster_lib.Cluster, match_ids: list[int]) -> dict[int, dict]:
     """Each match's move plies, end reason and end time (epoch seconds) in the database."""
-    code = (
-        "import json; from games.models import Match, Move; "
-        "print('JSON:' + json.dumps({m.pk: {'plies': list(Move.objects.filter(match=m).order_by('ply')"
-        ".values_list('ply', flat=True)), 'end_reason': m.end_reason, "
-        "'finished_at': m.finished_at.timestamp() if m.finished_at else None} "
-        f"for m in Match.objects.filter(pk__in={match_ids!r})}}))"
-    )
-    out = cl.site.manage("shell", "-c", code).stdout
-    line = next(line for line in out.splitlines() if line.startswith("JSON:"))
-    return {int(k): v for k, v in json.loads(line[5:]).items()}
+    return {int(k): v for k, v in cl.site.call("match_rows", match_ids=match_ids).items()}
 
 
 async def idle_match(cl: cluster_lib.Cluster) -> tuple[int, float]:

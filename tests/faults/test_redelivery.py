@@ -32,17 +32,6 @@ pytestmark = pytest.mark.slow
 
 MOVE_SECONDS = 8  # the held messages wait ~6 s after being sent: several visibility timeouts
 
-HOLD = """
-import json
-from games import tasks
-from games.models import Match
-from games.play import core
-m = Match.objects.get(pk=%(match)d)
-due = m.turn_deadline + core.grace()
-held = [tasks.sweep_expired_turns.apply_async(eta=due).id for _ in range(2)]
-print("JSON:" + json.dumps(held))
-"""
-
 
 def runs(logs: list[str], task: str) -> tuple[list[str], list[str]]:
     """Ids of every delivery of ``task`` (one per "received"), and the results its runs returned."""
@@ -64,7 +53,7 @@ async def test_a_redelivered_clock_task_ends_the_match_once_and_rates_it_once(fa
     await play(a, b, 3)
     await play(b, a, 3)  # rated from here on; alice to move, and she will not
     deadline = deadline_ts(a.snapshot)
-    held = await asyncio.to_thread(fs.shell, HOLD % {"match": data["match"]})
+    held = (await asyncio.to_thread(fs.call, "clock_sweeps_held", match_id=data["match"]))["held"]
     assert time.time() < deadline - 2, "the held messages were sent too late to be redelivered"
 
     for p in (a, b):

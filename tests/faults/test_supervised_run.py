@@ -41,7 +41,7 @@ import pytest
 from tests import live
 from tests.helpers import C4
 
-from .conftest import PASSWORD, SETUP, Player, PrivateRedis, play
+from .conftest import PASSWORD, Player, PrivateRedis, play
 
 pytestmark = pytest.mark.slow
 
@@ -94,21 +94,12 @@ class RunCommand:
     def pid(self, part: str) -> int:
         return int(self.ctl("pid", self.program(part)))
 
-    def shell(self, code: str) -> dict:
-        result = subprocess.run(
-            [str(live.VENV_BIN / "python"), "manage.py", "shell", "-c", code],
-            cwd=live.ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert result.returncode == 0, result.stderr
-        line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-        return json.loads(line[5:])
+    def call(self, name: str, **kwargs: object) -> dict:
+        """A function of tests/sitecalls/ run in this site's database (tests/live.py's site_call)."""
+        return live.site_call(self.env, name, kwargs, python=str(live.VENV_BIN / "python"), timeout=120)
 
     def create_match(self, variant: str = C4) -> dict:
-        return self.shell(SETUP % {"variant": variant, "rated": False, "password": PASSWORD})
+        return self.call("players_with_match", variant=variant, names=["alice", "bob"], password=PASSWORD)
 
     def match_state(self, match_id: int) -> dict:
         """The match's row, read straight from the site's database (a manage.py call takes seconds)."""

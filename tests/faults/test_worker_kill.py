@@ -31,17 +31,6 @@ from .conftest import (
 
 pytestmark = pytest.mark.slow
 
-AGAIN = """
-import json
-from games import play as services, tasks
-from games.models import Match
-m = Match.objects.get(pk=%(match)d)
-sent = tasks.sweep_expired_turns.apply_async().id  # a clock task delivered again
-again = [services.match_expire_turn(match_id=m.pk), services.match_expire_turn(match_id=m.pk, ply=%(ply)d),
-         services.sweep_expired()]
-print("JSON:" + json.dumps([again, sent]))
-"""
-
 
 async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     fs = fault_site
@@ -69,7 +58,8 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
 
     # every path to the end, again: a new worker (a sweep sent again, beat's sweeps), the players, the sweep
     worker2 = await asyncio.to_thread(fs.site.start_worker, "default,clock,bots", "worker-2")
-    again, sent = await asyncio.to_thread(fs.shell, AGAIN % {"match": data["match"], "ply": db["ply"]})
+    ended = await asyncio.to_thread(fs.call, "match_ended_again", match_id=data["match"], ply=db["ply"])
+    again, sent = ended["again"], ended["sent"]
     assert again == [False, False, 0]
     await a.send({"type": "resign"})
     await b.send({"type": "claim_timeout"})

@@ -4,7 +4,6 @@ take its tasks or hear its groups)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -51,32 +50,9 @@ def clock_url(clock_site) -> str:
     return url
 
 
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from games import play as services
-User = get_user_model()
-out = {}
-for name in ("alice", "bob", "charlie"):
-    user = User.objects.filter(username=name).first() or User.objects.create_user(
-        username=name, email=name + "@example.com", password="kropka-Trudna-2024")
-    client = Client()
-    client.force_login(user)
-    out[name] = {"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                 "cookie_name": settings.SESSION_COOKIE_NAME}
-match = services.match_create(variant=%r, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"])
-out["match"] = match.pk
-print("JSON:" + json.dumps(out))
-"""
-
-
 def create_match(site: live.LiveSite, variant: str) -> dict:
     """Users alice/bob/charlie (sessions included) and a new alice-vs-bob match in the live database."""
-    result = site.manage("shell", "-c", SETUP % variant)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
+    return site.call("players_with_match", variant=variant)
 
 
 def env_flag(name: str) -> bool:

@@ -37,35 +37,6 @@ pytestmark = pytest.mark.slow
 VARIANTS = {v.key: (v.game_slug, v.params) for v in catalogue.variants()}  # every game of the site
 ENGINE = f"{sys.executable} {live.ROOT / 'bench' / 'kropki_engine.py'} --level losowy"
 
-SETUP = """
-import json
-from django.conf import settings
-from django.test import Client
-from accounts.models import User
-from accounts.tokens import token_create
-from games.play.botaccounts import user_become_bot
-from games import play as services
-out = {}
-for name in ("ania", "robot1", "robot2", "robot3"):
-    user = User.objects.create_user(username=name, email=name + "@example.com", password="kropka-Trudna-2024")
-    client = Client()
-    client.force_login(user)
-    out[name] = {"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                 "cookie_name": settings.SESSION_COOKIE_NAME}
-    if name.startswith("robot"):
-        user_become_bot(user_id=user.pk)
-    out[name]["token"] = token_create(user=user, name="all", scopes=["bot:play", "challenge:write", "board:read"])[1]
-ania = User.objects.get(username="ania")
-out["ania"]["read_token"] = token_create(user=ania, name="read", scopes=["board:read"])[1]
-revoked, secret = token_create(user=ania, name="gone", scopes=["challenge:write"])
-from accounts.tokens import token_revoke
-token_revoke(user=ania, token_id=revoked.pk)
-out["ania"]["revoked_token"] = secret
-match = services.match_create(variant="cztery-w-rzedzie", pink_id=out["robot3"]["id"], blue_id=out["ania"]["id"])
-out["restart_match"] = match.pk
-print("JSON:" + json.dumps(out))
-"""
-
 
 @pytest.fixture(scope="module")
 def api_site() -> Iterator[live.LiveSite]:
@@ -82,9 +53,7 @@ def api_url(api_site) -> str:
 
 @pytest.fixture(scope="module")
 def people(api_site, api_url) -> dict:
-    result = api_site.manage("shell", "-c", SETUP)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
+    return api_site.call("api_people")
 
 
 def call(url: str, method: str, path: str, token: str | None = None, data: dict | None = None) -> tuple[int, dict]:

@@ -17,42 +17,12 @@ from tests import live
 
 pytestmark = pytest.mark.slow
 
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from accounts.guests import guest_create
-from games import play
-User = get_user_model()
-out = {}
-def session(user):
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-alice = User.objects.create_user(username="alice", email="alice@example.com", password="kropka-Trudna-2024")
-bob = User.objects.create_user(username="bob", email="bob@example.com", password="kropka-Trudna-2024")
-guest = guest_create()
-out["cookie_name"] = settings.SESSION_COOKIE_NAME
-out["alice"], out["bob"], out["guest"] = session(alice), session(bob), session(guest)
-out["match"] = play.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk).pk
-ended = play.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
-play.match_resign(match_id=ended.pk, user_id=bob.pk)
-out["ended"] = ended.pk
-out["computer"] = play.computer_match_start(variant="cztery-w-rzedzie", user_id=guest.pk, level="latwy",
-                                            colour="pink").pk
-print("JSON:" + json.dumps(out))
-"""
-
-COUNT = "from games.models import ChatMessage; print('COUNT:', ChatMessage.objects.count())"
-
 
 @pytest.fixture(scope="module")
 def chat_site():
     # CHAT_CLOSE_MINUTES=0: the resigned match's chat is closed at once.
     with live.own_site("chat-abuse", CHAT_CLOSE_MINUTES="0") as site:
-        result = site.manage("shell", "-c", SETUP)
-        data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+        data = site.call("chat_abuse_setup")
         _proc, url = site.start_daphne()
         yield site, url, data
 
@@ -79,8 +49,7 @@ async def chat_codes(url: str, data: dict, who: str, match: int, texts: list[str
 
 
 def stored_lines(site) -> int:
-    result = site.manage("shell", "-c", COUNT)
-    return int(next(line for line in result.stdout.splitlines() if line.startswith("COUNT:")).split()[1])
+    return site.call("chat_lines_count")["count"]
 
 
 async def test_a_guest_writing_in_its_own_computer_game_is_refused_live(chat_site):

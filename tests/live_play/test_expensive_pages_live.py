@@ -4,7 +4,6 @@ distinct plies of a finished match from one address. The site answers the limit'
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -18,25 +17,11 @@ from tests import live
 pytestmark = pytest.mark.slow
 LIMIT = 30
 
-SETUP = """
-import json
-from django.contrib.auth import get_user_model
-from games import play
-User = get_user_model()
-alice = User.objects.create_user(username="alice", email="a@example.com", password="kropka-Trudna-2024")
-bob = User.objects.create_user(username="bob", email="b@example.com", password="kropka-Trudna-2024")
-match = play.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
-for ply, column in enumerate([0, 1, 0, 1, 0, 1, 0]):
-    play.match_play(match_id=match.pk, user_id=(alice if ply % 2 == 0 else bob).pk, ply=ply, action=column)
-print("JSON:" + json.dumps({"match": match.pk}))
-"""
-
 
 @pytest.fixture(scope="module")
 def board_site():
     with live.own_site("boards", EXPENSIVE_GETS_PER_MINUTE=str(LIMIT)) as site:
-        result = site.manage("shell", "-c", SETUP)
-        data = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))[5:])
+        data = site.call("c4_won_by_alice")
         _proc, url = site.start_daphne()
         yield site, url, data, site.workdir / "redis.sock"
 

@@ -20,16 +20,12 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.slow
 
 LOGIN = "/konto/logowanie/"
-MAKE_ALICE = (
-    "from django.contrib.auth import get_user_model; "
-    f"get_user_model().objects.create_user(username='alice', email='alice@example.com', password={PASSWORD!r})"
-)
 
 
 @pytest.fixture(scope="module")
 def proxied_site():
     with live.own_site("lockout", BEHIND_PROXY="1") as site:
-        site.manage("shell", "-c", MAKE_ALICE)
+        site.call("user_create", username="alice", email="alice@example.com", password=PASSWORD)
         _proc, url = site.start_daphne()
         yield url
 

@@ -37,57 +37,6 @@ STARTS_IN = 12  # the bots' sockets are open well before the first wave
 SLEEPER = "gracz7"  # never moves
 BERSERKERS = {"gracz0", "gracz1"}
 
-SETUP = """
-import json
-from datetime import timedelta
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
-from games.tournaments.models import Tournament
-from games.tournaments.services import tournament_join
-User = get_user_model()
-now = timezone.now()
-t = Tournament.objects.create(name="Arena testowa", variant="cztery-w-rzedzie", rated=True,
-    starts_at=now + timedelta(seconds=%(starts)d), ends_at=now + timedelta(seconds=%(starts)d + %(length)d),
-    minutes=1, move_seconds=%(move)d)
-out = {"tournament": t.pk, "ends_at": t.ends_at.isoformat(), "players": {}}
-for i in range(%(players)d):
-    user = User.objects.create_user(username="gracz%%d" %% i, email="g%%d@example.com" %% i, password="kropka-Trudna-2024")
-    tournament_join(tournament_id=t.pk, user=user)
-    client = Client()
-    client.force_login(user)
-    out["players"][user.username] = {"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                                     "cookie_name": settings.SESSION_COOKIE_NAME}
-print("JSON:" + json.dumps(out))
-"""
-
-REPORT = """
-import json
-from games.models import Match, Move
-from games.tournaments.models import Tournament, TournamentPlayer
-from ratings.models import RatingChange
-t = Tournament.objects.get(pk=%(t)d)
-matches = []
-for m in Match.objects.filter(tournament=t).order_by("pk"):
-    moves = list(Move.objects.filter(match=m).values_list("player", "by_timeout"))
-    matches.append({"id": m.pk, "pink": m.pink_id, "blue": m.blue_id, "status": m.status, "winner": m.winner,
-        "ply": m.ply, "created": m.created_at.timestamp(), "finished": m.finished_at.timestamp() if m.finished_at else None,
-        "pink_berserk": m.pink_berserk, "blue_berserk": m.blue_berserk, "end_reason": m.end_reason,
-        "own_moves": {str(s): sum(1 for p, bt in moves if p == s and not bt) for s in (1, 2)},
-        "rating_changes": RatingChange.objects.filter(match_id=m.pk).count()})
-lines = [{"user": p.user_id, "name": p.user.username, "points": p.points, "games": p.games, "rank": p.rank,
-          "paused": p.paused, "results": p.results, "match": p.match_id}
-         for p in TournamentPlayer.objects.filter(tournament=t).select_related("user")]
-print("JSON:" + json.dumps({"status": t.status, "ends_at": t.ends_at.timestamp(), "matches": matches, "lines": lines}))
-"""
-
-
-def shell_json(site: live.LiveSite, code: str) -> dict:
-    result = site.manage("shell", "-c", code)
-    line = next(line for line in result.stdout.splitlines() if line.startswith("JSON:"))
-    return json.loads(line[5:])
-
 
 async def connect(base_url: str, path: str, player: dict):
     host = urlparse(base_url).netloc
@@ -173,14 +122,12 @@ async def test_an_arena_of_eight_bots_on_the_real_stack_to_its_end():
         worker = site.start_worker(queues="default,clock", name="worker-1")
         site.start_beat()
         data = await asyncio.to_thread(
-            shell_json,
-            site,
-            SETUP % {"starts": STARTS_IN, "length": ARENA_SECONDS, "move": MOVE_SECONDS, "players": PLAYERS},
+            site.call, "arena_with_players", starts=STARTS_IN, length=ARENA_SECONDS, move=MOVE_SECONDS, players=PLAYERS
         )
         t0 = time.monotonic()
         stop = asyncio.Event()
         bots = [Bot(name, p, url, i) for i, (name, p) in enumerate(sorted(data["players"].items()))]
-        end = t0 + STARTS_IN + ARENA_SECONDS  # a little after the real end (SETUP took some time)
+        end = t0 + STARTS_IN + ARENA_SECONDS  # a little after the real end (the set-up took some time)
         for bot in bots:
             bot.slow = (end - 7, end + 2)
         runs = [asyncio.create_task(bot.run(stop)) for bot in bots]
@@ -193,7 +140,7 @@ async def test_an_arena_of_eight_bots_on_the_real_stack_to_its_end():
         await asyncio.sleep(t0 + STARTS_IN + ARENA_SECONDS + 2 - time.monotonic())
         deadline = time.monotonic() + 60
         while True:
-            report = await asyncio.to_thread(shell_json, site, REPORT % {"t": data["tournament"]})
+            report = await asyncio.to_thread(site.call, "arena_report", tournament_id=data["tournament"])
             if report["status"] == "finished" and all(m["status"] != "active" for m in report["matches"]):
                 break
             assert time.monotonic() < deadline, "the arena or its last games did not end"

@@ -158,7 +158,7 @@ async def test_no_frame_is_lost_while_sockets_churn(site, urls):
                 notice = await until(site_a, lambda f: f["type"] == "challenge_received", FRAME_WAIT)
                 assert notice["from"] == "charlie"
             if ply == 70:  # charlie logs out: his match socket is closed with 4401
-                await asyncio.to_thread(site.manage, "shell", "-c", LOGOUT % data["charlie"]["id"])
+                await asyncio.to_thread(site.call, "user_log_out", user_id=data["charlie"]["id"])
                 assert await asyncio.wait_for(charlie_closed, FRAME_WAIT) == 4401
         assert sorted(chat_seen) == sorted(
             [f"linia {i}" for i in range(5)] * 2
@@ -183,16 +183,6 @@ async def test_no_frame_is_lost_while_sockets_churn(site, urls):
     assert {"alice", "bob"} <= {p["name"] for p in listed["players"]}
     for ws in (ws_a, ws_b, site_a, site_b, site_c):
         await ws.close()
-
-
-LOGOUT = """
-from django.contrib.sessions.models import Session
-from games.live.transport import close_user_sockets
-for s in Session.objects.all():
-    if str(s.get_decoded().get("_auth_user_id")) == str(%d):
-        uid = int(s.get_decoded()["_auth_user_id"]); s.delete()
-close_user_sockets(uid)
-"""
 
 
 @pytest.fixture

@@ -1,0 +1,234 @@
+"""Accounts and their session cookies, matches between them, and what the database holds of a
+match afterwards: the live-play, fault and cluster tests' calls (tests/sitecalls/__init__.py)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.test import Client
+
+from accounts.guests import guest_create
+from accounts.models import User
+from accounts.tokens import token_create, token_revoke
+from games import play as services
+from games.catalogue import variant as get_variant
+from games.live.transport import close_user_sockets
+from games.models import ChatMessage, Match, Move, Report
+from games.play.botaccounts import user_become_bot
+from ratings.models import Rating, RatingChange
+
+from . import PASSWORD
+
+__all__ = [
+    "api_people",
+    "c4_won_by_alice",
+    "chat_abuse_setup",
+    "chat_lines_count",
+    "match_db_state",
+    "match_rows",
+    "players_signed_in",
+    "players_with_match",
+    "rating_deltas",
+    "reports_count",
+    "user_create",
+    "user_log_out",
+    "user_update",
+]
+
+
+# -- shared by the families ----------------------------------------------------------
+
+
+def session_cookie(user: User) -> str:
+    """A new logged-in session of ``user``: its cookie's value (named settings.SESSION_COOKIE_NAME)."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def user_made(name: str, *, password: str = PASSWORD, email: str = "", **extra: Any) -> User:
+    """The user ``name`` if there is one (a module's calls may run again on the same site), else a new one."""
+    found = User.objects.filter(username=name).first()
+    return found or User.objects.create_user(
+        username=name, email=email or name + "@example.com", password=password, **extra
+    )
+
+
+def play_random(match: Match, players: dict[int, User], plies: int, rng: random.Random, now: datetime | None = None):
+    """Up to ``plies`` random legal moves of the match's game (never Kropki's "end"), through the
+    services; stops at the game's end."""
+    state = get_variant(match.variant).game().new_initial_state()
+    for ply in range(plies):
+        side = state.current_player()
+        if side is None:
+            break
+        end = getattr(state.game, "end_action", None)
+        action = rng.choice([a for a in state.legal_actions() if a != end])
+        services.match_play(match_id=match.pk, user_id=players[side].pk, ply=ply, action=action, now=now)
+        state.apply_action(action)
+
+
+# -- set-ups ---------------------------------------------------------------------------
+
+
+def players_with_match(
+    *, variant: str, names: list[str] | None = None, rated: bool = False, password: str = PASSWORD
+) -> dict[str, Any]:
+    """Users ``names`` (alice, bob, charlie unless told), each with a session, and a new match of
+    ``variant``: alice (pink) against bob. ``{name: {id, cookie, cookie_name}, "match": id}``."""
+    out: dict[str, Any] = {}
+    for name in names or ["alice", "bob", "charlie"]:
+        user = user_made(name, password=password)
+        out[name] = {"id": user.pk, "cookie": session_cookie(user), "cookie_name": settings.SESSION_COOKIE_NAME}
+    match = services.match_create(variant=variant, pink_id=out["alice"]["id"], blue_id=out["bob"]["id"], rated=rated)
+    out["match"] = match.pk
+    return out
+
+
+def players_signed_in(*, names: list[str]) -> dict[str, Any]:
+    """Users ``names``, each with a session: ``{name: {cookie, cookie_name}}``."""
+    return {
+        name: {"cookie": session_cookie(user_made(name)), "cookie_name": settings.SESSION_COOKIE_NAME} for name in names
+    }
+
+
+def user_create(*, username: str, email: str, password: str = PASSWORD) -> dict[str, Any]:
+    User.objects.create_user(username=username, email=email, password=password)
+    return {}
+
+
+def user_update(*, username: str, **fields: Any) -> dict[str, Any]:
+    """Set fields of a user's row (their settings: the browser reads them on the next page)."""
+    user = User.objects.get(username=username)
+    for key, value in fields.items():
+        setattr(user, key, value)
+    user.save()
+    return {}
+
+
+def user_log_out(*, user_id: int) -> dict[str, Any]:
+    """Delete the user's sessions and close their sockets, as a logout does."""
+    found = False
+    for session in Session.objects.all():
+        if str(session.get_decoded().get("_auth_user_id")) == str(user_id):
+            session.delete()
+            found = True
+    if not found:
+        raise LookupError(f"user {user_id} has no session")
+    close_user_sockets(user_id)
+    return {}
+
+
+def chat_abuse_setup() -> dict[str, Any]:
+    """alice and bob with a match, and one she won by bob's resignation; a guest with a computer
+    match. Session cookies of the three (tests/live_play/test_chat_abuse_live.py)."""
+    alice = User.objects.create_user(username="alice", email="alice@example.com", password=PASSWORD)
+    bob = User.objects.create_user(username="bob", email="bob@example.com", password=PASSWORD)
+    guest = guest_create()
+    out: dict[str, Any] = {"cookie_name": settings.SESSION_COOKIE_NAME}
+    out["alice"], out["bob"], out["guest"] = session_cookie(alice), session_cookie(bob), session_cookie(guest)
+    out["match"] = services.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk).pk
+    ended = services.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
+    services.match_resign(match_id=ended.pk, user_id=bob.pk)
+    out["ended"] = ended.pk
+    out["computer"] = services.computer_match_start(
+        variant="cztery-w-rzedzie", user_id=guest.pk, level="latwy", colour="pink"
+    ).pk
+    return out
+
+
+def c4_won_by_alice() -> dict[str, Any]:
+    """A Cztery w rzędzie match alice won in 7 plies against bob (tests/live_play/test_expensive_pages_live.py)."""
+    alice = User.objects.create_user(username="alice", email="a@example.com", password=PASSWORD)
+    bob = User.objects.create_user(username="bob", email="b@example.com", password=PASSWORD)
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=alice.pk, blue_id=bob.pk)
+    for ply, column in enumerate([0, 1, 0, 1, 0, 1, 0]):
+        services.match_play(match_id=match.pk, user_id=(alice if ply % 2 == 0 else bob).pk, ply=ply, action=column)
+    return {"match": match.pk}
+
+
+def api_people() -> dict[str, Any]:
+    """ania and the bot accounts robot1-3, each with a session and an all-scopes token; ania's
+    read-only and revoked tokens; a match robot3 (pink) against ania (tests/live_play/test_api_live.py)."""
+    out: dict[str, Any] = {}
+    for name in ("ania", "robot1", "robot2", "robot3"):
+        user = User.objects.create_user(username=name, email=name + "@example.com", password=PASSWORD)
+        out[name] = {"id": user.pk, "cookie": session_cookie(user), "cookie_name": settings.SESSION_COOKIE_NAME}
+        if name.startswith("robot"):
+            user_become_bot(user_id=user.pk)
+        out[name]["token"] = token_create(user=user, name="all", scopes=["bot:play", "challenge:write", "board:read"])[
+            1
+        ]
+    ania = User.objects.get(username="ania")
+    out["ania"]["read_token"] = token_create(user=ania, name="read", scopes=["board:read"])[1]
+    revoked, secret = token_create(user=ania, name="gone", scopes=["challenge:write"])
+    token_revoke(user=ania, token_id=revoked.pk)
+    out["ania"]["revoked_token"] = secret
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=out["robot3"]["id"], blue_id=out["ania"]["id"])
+    out["restart_match"] = match.pk
+    return out
+
+
+# -- read-backs ------------------------------------------------------------------------
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def match_db_state(*, match_id: int) -> dict[str, Any]:
+    """A match's row, its moves, its rating changes, both players' games, and every active match's
+    deadline (tests/faults/)."""
+    m = Match.objects.get(pk=match_id)
+    moves = Move.objects.filter(match=m).order_by("ply").values_list("ply", "player", "action", "by_timeout")
+    return {
+        "ply": m.ply,
+        "history": m.history,
+        "status": m.status,
+        "end_reason": m.end_reason,
+        "winner": m.winner,
+        "to_move": m.to_move,
+        "deadline": _iso(m.turn_deadline),
+        "finished_at": _iso(m.finished_at),
+        "moves": [list(move) for move in moves],
+        "rating_changes": [
+            list(row) for row in RatingChange.objects.filter(match_id=m.pk).values_list("user_id", "side")
+        ],
+        "games": {str(r.user_id): r.games for r in Rating.objects.filter(user_id__in=[m.pink_id, m.blue_id])},
+        "active_deadlines": [
+            [pk, deadline.isoformat()]
+            for pk, deadline in Match.objects.filter(status="active", turn_deadline__isnull=False).values_list(
+                "pk", "turn_deadline"
+            )
+            if deadline is not None
+        ],
+    }
+
+
+def match_rows(*, match_ids: list[int]) -> dict[str, Any]:
+    """Each match's move plies, end reason and end time (epoch seconds), by id (tests/faults/test_cluster.py)."""
+    return {
+        str(m.pk): {
+            "plies": list(Move.objects.filter(match=m).order_by("ply").values_list("ply", flat=True)),
+            "end_reason": m.end_reason,
+            "finished_at": m.finished_at.timestamp() if m.finished_at else None,
+        }
+        for m in Match.objects.filter(pk__in=match_ids)
+    }
+
+
+def rating_deltas(*, match_id: int) -> dict[str, Any]:
+    """The match's rating changes: side ("1", "2") -> delta."""
+    return {str(c.side): c.delta for c in RatingChange.objects.filter(match_id=match_id)}
+
+
+def chat_lines_count() -> dict[str, Any]:
+    return {"count": ChatMessage.objects.count()}
+
+
+def reports_count() -> dict[str, Any]:
+    return {"count": Report.objects.count()}
