@@ -37,6 +37,7 @@ from games.display.boards import render_board
 from games.display.snapshot import move_words, player_name, reason_text
 from games.models import BLUE, PINK, Match
 from games.play.chat import chat_record_page
+from games.review import selectors as review_reads
 from games.review.display import better_frame, review_section
 from games.selectors import match as match_reads
 from games.selectors import record as record_reads
@@ -129,7 +130,9 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     total = len(match.history)
     chat_page = _chat_page(request.GET.get("czat"))
-    review = review_section(request.user, match, players)
+    analysis = review_reads.analysis_for(match)
+    queue = review_reads.queue_position(analysis) if analysis is not None else 0
+    review = review_section(request.user, match, players, analysis, queue)
     return render(
         request,
         "games/record.html",
@@ -204,7 +207,7 @@ def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
     if better and not 0 < ply <= len(match.history):
         raise Http404
     if better:  # depends on the stored review (its version): not cached
-        frame = better_frame(match, ply)
+        frame = better_frame(match, ply, review_reads.analysis_for(match))
         if frame is None:
             raise Http404
         response = JsonResponse(frame)
