@@ -19,9 +19,13 @@ from games.selectors.account import account_rows
 from tests.helpers import play
 
 ROOT = Path(__file__).resolve().parents[3]
-# What the displays are: the shared ones; a feature's display.py joins when its reads are in
-# its selectors.py.
-DISPLAYS = sorted((ROOT / "games" / "display").glob("*.py"))
+# What the displays are: the shared ones and each feature's display.py (its reads are in its
+# selectors.py).
+DISPLAYS = [
+    *sorted((ROOT / "games" / "display").glob("*.py")),
+    ROOT / "games" / "tournaments" / "display.py",
+    ROOT / "games" / "review" / "display.py",
+]
 
 # Methods of a manager or a queryset that run a query or build one. Names dicts and lists
 # share (get, count, values, items, ...) are left out: the manager and the imports catch those.
