@@ -127,7 +127,7 @@ def _run(args, database: str) -> int:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from games.tournaments.display import standings_frame
+    from games.tournaments.selectors import standings_frame
     from games.tournaments.services import tournaments_pair
 
     setup_test_environment()

@@ -22,6 +22,7 @@ from games.display.snapshot import VERSION_FIELDS, match_version
 from games.errors import MatchError
 from games.models import Match
 from games.play import chat
+from games.selectors import match as match_reads
 from games.tournaments import services as tournaments
 
 
@@ -145,8 +146,11 @@ class MatchDesk:
 
     def state(self, match_id: int, user_id: int | None, language: str) -> dict[str, Any] | None:
         """The ``state`` frame in ``language``, with ``you`` (the side of ``user_id``, or null)."""
+        match = match_reads.committed_match(match_id)
+        if match is None:
+            return None
         with translation.override(language):
-            frame = state_frame(match_id)
+            frame = state_frame(match, match_reads.snapshot_rows(match))
         if frame is not None:
             frame["you"] = _side_for(frame["snapshot"], user_id)
         return frame

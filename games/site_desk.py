@@ -22,7 +22,7 @@ from games import selectors
 from games.errors import MatchError
 from games.live import transport
 from games.play import challenges
-from games.tournaments.display import tournament_frame_for
+from games.tournaments.selectors import tournament_frame_for
 from games.tournaments.services import tournament_berserk
 from kropki_site.lib import limits
 

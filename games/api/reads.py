@@ -16,6 +16,7 @@ from games.errors import MatchError
 from games.models import BLUE, PINK, Match
 from games.play import core
 from games.play.challenges import challenges_direct_pending_for
+from games.selectors.match import stored_movers
 
 # The header fields (games/display/snapshot.match_header) a gameState line carries.
 HEADER_FIELDS = ("status", "to_move", "deadline", "server_now", "scores", "winner", "end_reason", "draw_offer")
@@ -90,7 +91,13 @@ def game_full(match_id: int, user_id: int) -> dict[str, Any]:
         "grace_seconds": settings.MOVE_GRACE_SECONDS,
         "created_at": match.created_at.isoformat(),
         "state": state_line(
-            match.pk, match.ply, history, movers(match, game, history), header_of(match), None, clocks_of(match)
+            match.pk,
+            match.ply,
+            history,
+            movers(stored_movers(match), game, history),
+            header_of(match),
+            None,
+            clocks_of(match),
         ),
     }
 

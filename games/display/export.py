@@ -15,18 +15,18 @@ result says how it ended).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, Q
 from django.utils.text import slugify
 
 from accounts.models import Block, User
-from games import catalogue, hooks
+from games import catalogue
 from games.models import BLUE, PINK, ChatMessage, Match, Move, Report
 from ratings.models import Rating, RatingChange
 
-from .snapshot import player_name, reason_text
+from .snapshot import clock_ends_of, player_name, reason_text
 
 
 def _slug(text: str) -> str:
@@ -86,7 +86,7 @@ def match_json(match: Match, moves: list[Move], ratings: dict[int, Any] | None =
             else None
         ),
         "end_reason": match.end_reason or None,
-        "result": reason_text(match),
+        "result": reason_text(match, clock_ends_of(match, moves)),
         "scores": [match.pink_score, match.blue_score],
         "started_at": _iso(match.created_at),
         "finished_at": _iso(match.finished_at),
@@ -126,8 +126,8 @@ def has_sgf(variant_key: str) -> bool:
     return catalogue.variant(variant_key).game_spec.sgf_moves is not None
 
 
-def match_sgf(match: Match) -> str:
-    """The SGF of a match whose game writes SGF (Kropki)."""
+def match_sgf(match: Match, ends: dict[int, int]) -> str:
+    """The SGF of a match whose game writes SGF (Kropki); ``ends``: games.selectors.match.clock_ends."""
     variant = catalogue.variant(match.variant)
     sgf_moves = variant.game_spec.sgf_moves
     if sgf_moves is None:
@@ -139,7 +139,7 @@ def match_sgf(match: Match) -> str:
         f"(;GM[{props['GM']}]FF[4]CA[UTF-8]AP[Kropki]{game_props}"
         f"PB[{_sgf_text(player_name(match, PINK))}]PW[{_sgf_text(player_name(match, BLUE))}]"
         f"DT[{date}]RE[{_sgf_result(match)}]GN[{_sgf_text(f'Kropki #{match.pk}')}]"
-        f"C[{_sgf_text(reason_text(match))}]"
+        f"C[{_sgf_text(reason_text(match, ends))}]"
     )
     return root + "".join(nodes) + ")\n"
 
@@ -147,22 +147,28 @@ def match_sgf(match: Match) -> str:
 ACCOUNT_EXPORT_FORMAT = 1
 
 
-def account_json(user: User) -> dict[str, Any]:
+@dataclass(frozen=True)
+class AccountRows:
+    """Everything kept about one account, as read by games.selectors.account.account_rows."""
+
+    user: User
+    ratings: list[Rating]  # by variant
+    matches: list[tuple[Match, list[Move]]]  # every match it played, oldest first, with its moves in ply order
+    changes: dict[int, dict[int, RatingChange]]  # match id -> side -> the rating change
+    chat: list[ChatMessage]  # its lines, oldest first
+    blocks: list[Block]  # with the blocked account, oldest first
+    reports: list[Report]  # with the reported account, oldest first
+    parts: dict[str, Any]  # each feature's part (games.hooks.account_export)
+
+
+def account_json(rows: AccountRows) -> dict[str, Any]:
     """Everything kept about ``user`` ("Download my data", docs/privacy.md): the account
     and its settings, its ratings, every match it played (each in ``match_json``'s
     form, the one of a record's JSON export), its chat lines, its blocks, the
     reports it made, the computer analyses it asked for, and each feature's part
-    (``games.hooks.account_export``: its lines in tournaments).
-    A few queries, whatever the number of matches."""
-    matches = list(
-        Match.objects.filter(Q(pink=user) | Q(blue=user))
-        .select_related("pink", "blue")
-        .order_by("created_at", "pk")
-        .prefetch_related(Prefetch("moves", queryset=Move.objects.order_by("ply")))
-    )
-    changes: dict[int, dict[int, RatingChange]] = {}
-    for change in RatingChange.objects.filter(match_id__in=[m.pk for m in matches]):
-        changes.setdefault(change.match_id, {})[change.side] = change
+    (``games.hooks.account_export``: its lines in tournaments). ``rows``:
+    games.selectors.account.account_rows (a few queries, whatever the number of matches)."""
+    user = rows.user
     return {
         "format": ACCOUNT_EXPORT_FORMAT,
         "site": "Kropki",
@@ -182,17 +188,11 @@ def account_json(user: User) -> dict[str, Any]:
         },
         "ratings": [
             {"variant": r.variant, "rating": round(r.rating), "deviation": round(r.deviation), "games": r.games}
-            for r in Rating.objects.filter(user=user).order_by("variant")
+            for r in rows.ratings
         ],
-        "matches": [match_json(m, list(m.moves.all()), changes.get(m.pk)) for m in matches],
-        "chat": [
-            {"match": c.match_id, "room": c.room, "text": c.text, "at": _iso(c.created_at)}
-            for c in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
-        ],
-        "blocks": [
-            {"blocked": b.blocked.username, "at": _iso(b.created_at)}
-            for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("created_at")
-        ],
+        "matches": [match_json(m, moves, rows.changes.get(m.pk)) for m, moves in rows.matches],
+        "chat": [{"match": c.match_id, "room": c.room, "text": c.text, "at": _iso(c.created_at)} for c in rows.chat],
+        "blocks": [{"blocked": b.blocked.username, "at": _iso(b.created_at)} for b in rows.blocks],
         "reports": [
             {
                 "reported": r.reported.username,
@@ -201,7 +201,7 @@ def account_json(user: User) -> dict[str, Any]:
                 "reason": r.reason,
                 "at": _iso(r.created_at),
             }
-            for r in Report.objects.filter(reporter=user).select_related("reported").order_by("created_at")
+            for r in rows.reports
         ],
-        **hooks.account_parts(user),  # the features' parts ("tournaments", "analyses_asked": docs/features.md)
+        **rows.parts,  # the features' parts ("tournaments", "analyses_asked": docs/features.md)
     }

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.models import Match
 
-from .snapshot import match_header, match_snapshot
+from .snapshot import SnapshotRows, match_header, match_snapshot
 
 
 def event_frame(match: Match, kind: str, **extra: Any) -> dict[str, Any]:
@@ -16,10 +16,7 @@ def event_frame(match: Match, kind: str, **extra: Any) -> dict[str, Any]:
     return {"type": kind, "ply": match.ply, "match": match_header(match), **extra}
 
 
-def state_frame(match_id: int) -> dict[str, Any] | None:
-    """The ``state`` frame from a fresh read of the match: the whole picture as
-    data, words in the active language (one socket's)."""
-    match = Match.objects.select_related("pink", "blue").filter(pk=match_id).first()
-    if match is None:
-        return None
-    return {"type": "state", "ply": match.ply, "snapshot": match_snapshot(match)}
+def state_frame(match: Match, rows: SnapshotRows) -> dict[str, Any]:
+    """The ``state`` frame of a fresh read of the match (games.selectors.match.committed_match
+    and snapshot_rows): the whole picture as data, words in the active language (one socket's)."""
+    return {"type": "state", "ply": match.ply, "snapshot": match_snapshot(match, rows)}

@@ -1,11 +1,14 @@
 """The pictures of a match as data: ``match_snapshot`` (the whole of it, for
 first paints and ``state`` frames) and ``match_header`` (what changes with a
-move or an offer, carried by every live frame), so pages and frames agree."""
+move or an offer, carried by every live frame), so pages and frames agree.
+
+No queries: the rows come from the selectors (``games.selectors.match.snapshot_rows``)."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -14,12 +17,22 @@ from django.utils import timezone
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from games import catalogue, selectors
+from games import catalogue
 from games.engine import Game, State
 from games.models import BLUE, PINK, Match, Move
-from ratings.selectors import deltas_for_match
 
 from .boards import render_board
+
+
+@dataclass(frozen=True)
+class SnapshotRows:
+    """What a match's snapshot is drawn from besides the match row (read by
+    games.selectors.match.snapshot_rows)."""
+
+    state: State
+    ends: dict[int, int]  # Kropki: ply -> the side whose clock played "end" (clock_ends)
+    deltas: dict[str, dict[str, Any]] | None  # both players' rating changes, once a rated match is over
+    movers: list[int]  # who made each stored move, in order
 
 
 def result_words(status: str, winner: int | None, reason: str) -> str:
@@ -52,14 +65,16 @@ def _end_action(variant: str) -> int | None:
     return catalogue.variant(variant).game().end_action
 
 
-def clock_ends(match: Match) -> dict[int, int]:
-    """Kropki: the plies where the clock played "end" for a player whose time
-    ran out (docs/rules.md, "The clock"), as ply -> side. One query, and none
-    unless the history holds an end."""
+def clock_may_have_ended(match: Match) -> bool:
+    """Kropki: whether the history holds an "end", which the clock may have played
+    (docs/rules.md, "The clock"); only then are the ends worth reading."""
     end = _end_action(match.variant)
-    if end is None or end not in match.history:
-        return {}
-    return dict(Move.objects.filter(match=match, by_timeout=True).values_list("ply", "player"))
+    return end is not None and end in match.history
+
+
+def clock_ends_of(match: Match, moves: list[Move]) -> dict[int, int]:
+    """The clock's ends (ply -> side) from the match's Move rows the caller read."""
+    return {m.ply: m.player for m in moves if m.by_timeout} if clock_may_have_ended(match) else {}
 
 
 def ran_out_words(match: Match, ends: dict[int, int]) -> str:
@@ -84,11 +99,11 @@ def move_words(game: Game, history: list[int], ends: dict[int, int]) -> list[str
     return out
 
 
-def movers(match: Match, game: Game, history: list[int]) -> list[int]:
+def movers(stored: list[int], game: Game, history: list[int]) -> list[int]:
     """Who made each move (1 pink, 2 blue), in order: the players need not
     alternate (a bounce, a closed box, a player who ended in Kropki). The
-    stored moves say it in one query; a history without them is replayed."""
-    stored = list(Move.objects.filter(match=match).order_by("ply").values_list("player", flat=True)) if match.pk else []
+    stored moves say it (``stored``: games.selectors.match.stored_movers); a
+    history without them is replayed."""
     if len(stored) == len(history):
         return stored
     state = game.new_initial_state()
@@ -100,13 +115,11 @@ def movers(match: Match, game: Game, history: list[int]) -> list[int]:
     return out
 
 
-def reason_text(match: Match, ends: dict[int, int] | None = None) -> str:
-    """The result in words, and whose clock ran out in Kropki (``ends``: clock_ends)."""
+def reason_text(match: Match, ends: dict[int, int]) -> str:
+    """The result in words, and whose clock ran out in Kropki (``ends``: games.selectors.match.clock_ends)."""
     text = result_words(match.status, match.winner, match.end_reason)
-    if text and match.status == Match.Status.FINISHED:
-        ends = clock_ends(match) if ends is None else ends
-        if ends:
-            text = f"{text} {ran_out_words(match, ends)}"
+    if text and match.status == Match.Status.FINISHED and ends:
+        text = f"{text} {ran_out_words(match, ends)}"
     return text
 
 
@@ -119,14 +132,6 @@ def result_table() -> dict[str, str]:
             for reason in [*Match.EndReason.values, *catalogue.end_reasons()]:
                 table[f"{status}:{winner or 0}:{reason}"] = result_words(status, winner, reason)
     return table
-
-
-def rating_deltas(match: Match) -> dict[str, dict[str, Any]] | None:
-    """Both players' rating change in a rated match once it is over (the ``finished``
-    frame's ``rating_deltas``, read back for first paints and ``state`` frames)."""
-    if not match.rated or match.status != Match.Status.FINISHED:
-        return None
-    return deltas_for_match(match.pk)
 
 
 def player_name(match: Match, side: int) -> str:
@@ -194,14 +199,15 @@ def match_header(match: Match) -> dict[str, Any]:
     }
 
 
-def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
+def match_snapshot(match: Match, rows: SnapshotRows) -> dict[str, Any]:
     """The whole picture of ``match`` as data (no SVG): first paints and
-    ``state`` frames. Words (names, the result) are in the active language."""
-    state = state if state is not None else selectors.match_state(match)
+    ``state`` frames. Words (names, the result) are in the active language.
+    ``rows``: games.selectors.match.snapshot_rows (the match's players are read with it)."""
+    state = rows.state
     variant = catalogue.variant(match.variant)
     game = state.game
     active = match.is_active
-    ends = clock_ends(match)
+    ends = rows.ends
     return {
         **match_header(match),
         "id": match.pk,
@@ -218,9 +224,9 @@ def match_snapshot(match: Match, state: State | None = None) -> dict[str, Any]:
             str(side): {"name": player_name(match, side), "user_id": match.user_id_of(side)} for side in (PINK, BLUE)
         },
         "result_text": reason_text(match, ends),
-        "rating_deltas": rating_deltas(match),
+        "rating_deltas": rows.deltas,
         "moves": move_words(game, state.history, ends),
-        "movers": movers(match, game, state.history),
+        "movers": movers(rows.movers, game, state.history),
         "clock_ends": [ends[ply] for ply in sorted(ends)],  # Kropki: whose time ran out, in order
         "legal": state.legal_actions() if active else [],
         "view": state.view(),

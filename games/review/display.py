@@ -20,7 +20,7 @@ from games.display.boards import render_board
 from games.display.snapshot import move_words
 from games.models import Match
 
-from .services import analysis_for, queue_position
+from .models import Analysis
 
 WIDTH, HEIGHT = 640, 200
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
@@ -156,14 +156,16 @@ def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def review_section(user: Any, match: Match, players: list[dict[str, Any]]) -> dict[str, Any]:
+def review_section(
+    user: Any, match: Match, players: list[dict[str, Any]], analysis: Analysis | None, queue: int
+) -> dict[str, Any]:
     """The record page's analysis section for ``user``: whether the game has a reviewer, who
     may ask, the stored review's state (queued with its place, running with its progress,
-    failed, done: its figures, and each of ``players``' accuracy and counts)."""
+    failed, done: its figures, and each of ``players``' accuracy and counts). ``analysis``
+    and ``queue``: selectors.analysis_for and queue_position."""
     spec = catalogue.variant(match.variant).game_spec
     if spec.review is None:
         return {"available": False}
-    analysis = analysis_for(match)
     review: dict[str, Any] = {
         "available": True,
         "analysis": analysis,
@@ -171,7 +173,7 @@ def review_section(user: Any, match: Match, players: list[dict[str, Any]]) -> di
         "guest": getattr(user, "is_guest", False),
     }
     if analysis is not None:
-        review["queue"] = queue_position(analysis)
+        review["queue"] = queue
         review["percent"] = round(100 * analysis.done / analysis.total) if analysis.total else 0
         if analysis.status == analysis.Status.DONE and analysis.result:
             review.update(analysis_context(match, analysis.result))
@@ -188,10 +190,10 @@ def review_section(user: Any, match: Match, players: list[dict[str, Any]]) -> di
     return review
 
 
-def better_frame(match: Match, ply: int) -> dict[str, Any] | None:
+def better_frame(match: Match, ply: int, analysis: Analysis | None) -> dict[str, Any] | None:
     """The replay's frame of move ``ply``'s better move (``?lepszy=1``): the position before the
-    move with the reviewer's move marked; None when the stored review names none."""
-    analysis = analysis_for(match)
+    move with the reviewer's move marked; None when the stored review (``analysis``:
+    selectors.analysis_for) names none."""
     result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None
     best = result["moves"][ply - 1]["best"] if result and 0 < ply <= len(result["moves"]) else None
     if best is None:

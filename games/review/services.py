@@ -32,48 +32,11 @@ from games.models import Match
 from games.play.publisher import send_now
 
 from .models import Analysis
+from .selectors import ACTIVE, is_stale, queue_position, reviewer_version
 
 log = logging.getLogger(__name__)
 
-ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
 PROGRESS_EVERY_S = 0.5  # progress rows and frames at most this often
-
-
-def reviewer_version(variant: str) -> str | None:
-    """The version of the variant's reviewer, or None for a game with no review."""
-    review = catalogue.variant(variant).game_spec.review
-    return review.VERSION if review is not None else None
-
-
-def _stale(analysis: Analysis) -> bool:
-    if analysis.status not in ACTIVE:
-        return False
-    since = analysis.started_at or analysis.requested_at
-    return since < timezone.now() - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES)
-
-
-def analysis_for(match: Match) -> Analysis | None:
-    """The match's review by its game's current reviewer, if anyone asked (a stale one reads
-    as failed, so it can be asked again)."""
-    version = reviewer_version(match.variant)
-    if version is None:
-        return None
-    analysis = Analysis.objects.filter(match=match, version=version).first()
-    if analysis is not None and _stale(analysis):
-        analysis.status = Analysis.Status.FAILED
-        analysis.error = "stale"
-    return analysis
-
-
-def queue_position(analysis: Analysis) -> int:
-    """1 for the next review to run (or the one running), 2 for the one after it..."""
-    if analysis.status != Analysis.Status.QUEUED:
-        return 0
-    return (
-        Analysis.objects.filter(status=Analysis.Status.QUEUED, requested_at__lt=analysis.requested_at).count()
-        + Analysis.objects.filter(status=Analysis.Status.RUNNING).count()
-        + 1
-    )
 
 
 def analysis_request(user: Any, match_id: int) -> Analysis:
@@ -95,7 +58,7 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
         existing = Analysis.objects.select_for_update().filter(match=match, version=version).first()
         if existing is not None and existing.status == Analysis.Status.DONE:
             return existing
-        if existing is not None and existing.status in ACTIVE and not _stale(existing):
+        if existing is not None and existing.status in ACTIVE and not is_stale(existing):
             return existing
         _check_limits(user, exclude=existing)
         now = timezone.now()
@@ -127,7 +90,7 @@ def _check_limits(user: Any, exclude: Analysis | None) -> None:
     if exclude is not None:
         mine = mine.exclude(pk=exclude.pk)
     for other in mine.filter(status__in=ACTIVE):
-        if not _stale(other):
+        if not is_stale(other):
             raise MatchError("analysis_busy")
     since = timezone.now() - timedelta(days=1)
     if mine.filter(requested_at__gte=since).count() >= settings.ANALYSES_PER_DAY:
@@ -159,7 +122,7 @@ def analysis_run(analysis_id: int) -> bool:
         analysis = Analysis.objects.select_for_update().select_related("match").filter(pk=analysis_id).first()
         if analysis is None or analysis.status == Analysis.Status.DONE:
             return False
-        if analysis.status == Analysis.Status.RUNNING and not _stale(analysis):
+        if analysis.status == Analysis.Status.RUNNING and not is_stale(analysis):
             return False
         match = analysis.match
         analysis.status = Analysis.Status.RUNNING

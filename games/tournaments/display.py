@@ -1,16 +1,15 @@
 """An arena as data: the standings frame its sockets hear (docs/protocol.md "Tournaments")
-and the lines its page shows. Reads only; the services publish the frames after commit."""
+and the lines its page shows. No queries: the rows come from selectors.py (the board's version
+is the shared cache's); the services publish the frames after commit."""
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.urls import reverse
-
-from accounts.models import User
-from games.models import Match
 
 from .models import Tournament, TournamentPlayer
 
@@ -18,6 +17,10 @@ from .models import Tournament, TournamentPlayer
 # (bench/tournament.py: <= 32 kB); the page pages through the rest.
 STANDINGS_SHOWN = 30
 PLAYING_SHOWN = 20
+FREE_SHOWN = 8
+
+# A line of the standings as read: rank, name, points, wins in a row, paused, match id, games, results.
+StandingsLine = tuple[Any, ...]
 
 
 def _version_key(tournament_id: int) -> str:
@@ -47,16 +50,8 @@ def result_marks(results: list[dict[str, Any]]) -> str:
     return " ".join(marks)
 
 
-def standings_rows(tournament: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -> list[dict[str, Any]]:
-    """Lines ``offset`` … ``offset + limit`` of the standings, best first (points, then
-    performance, then who joined first)."""
-    players = (
-        TournamentPlayer.objects.filter(tournament=tournament)
-        .order_by("-points", "-performance", "joined_at", "pk")
-        .values_list("rank", "user__username", "points", "wins_in_row", "paused", "match_id", "games", "results")[
-            offset : offset + limit
-        ]
-    )
+def standings_rows(players: list[StandingsLine], *, offset: int = 0) -> list[dict[str, Any]]:
+    """Lines ``offset`` … of the standings, best first (``players``: selectors.standings_lines)."""
     profile_prefix = reverse("profile", args=["_"])[:-2]  # one reverse, not one per line
     rows = []
     for i, (rank, name, points, wins_in_row, paused, match_id, games, results) in enumerate(players, start=offset + 1):
@@ -76,85 +71,63 @@ def standings_rows(tournament: Tournament, *, offset: int = 0, limit: int = STAN
     return rows
 
 
-FREE_SHOWN = 8
-
-
-def free_players(tournament: Tournament, limit: int = FREE_SHOWN) -> list[list[str]]:
+def free_players(rows: list[tuple[Any, ...]]) -> list[list[str]]:
     """The arena's players waiting for a game (neither paused nor playing), each as [name,
-    their last opponent's name or ""], at most ``limit``: a waiting player's page tells from
-    them whether the next wave can pair them (someone free who is neither them nor the
-    opponent they just played), so it says when their next game comes."""
-    rows = (
-        TournamentPlayer.objects.filter(tournament=tournament, paused=False, match__isnull=True)
-        .order_by("-points", "-rating", "pk")
-        .values_list("user__username", "last_opponent__username")[:limit]
-    )
+    their last opponent's name or ""] (``rows``: selectors.free_lines): a waiting player's page
+    tells from them whether the next wave can pair them (someone free who is neither them nor
+    the opponent they just played), so it says when their next game comes."""
     return [[name, last or ""] for name, last in rows]
 
 
-def playing_now(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[dict[str, Any]]:
-    """The arena's games being played (the newest first), for watching."""
-    matches = (
-        Match.objects.filter(tournament=tournament, status=Match.Status.ACTIVE)
-        .order_by("-created_at")
-        .values_list("pk", "pink__username", "blue__username")[:limit]
-    )
+def playing_now(matches: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The arena's games being played (the newest first), for watching (``matches``:
+    selectors.playing_lines)."""
     match_prefix = reverse("match", args=[0])[:-2]
     return [
         {"id": pk, "url": f"{match_prefix}{pk}/", "pink": pink or "", "blue": blue or ""} for pk, pink, blue in matches
     ]
 
 
-def standings_frame(tournament: Tournament) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FrameRows:
+    """What the ``tournament`` frame is drawn from besides the arena (selectors.frame_rows)."""
+
+    standings: list[StandingsLine]  # the first STANDINGS_SHOWN lines
+    count: int  # its players
+    free: list[tuple[Any, ...]]
+    playing: list[tuple[Any, ...]]
+
+
+def standings_frame(tournament: Tournament, rows: FrameRows) -> dict[str, Any]:
     """The ``tournament`` frame: its state, the first lines of the standings (each a list:
     rank, name, points, on fire, paused, playing, games' marks), how many players wait for a
     game, and the games being played."""
-    rows = standings_rows(tournament)
+    lines = standings_rows(rows.standings)
     return {
         "type": "tournament",
         "id": tournament.pk,
         "status": tournament.status,
         "starts_at": tournament.starts_at.isoformat(),
         "ends_at": tournament.ends_at.isoformat(),
-        "count": TournamentPlayer.objects.filter(tournament=tournament).count(),
-        "free": free_players(tournament),
+        "count": rows.count,
+        "free": free_players(rows.free),
         "standings": [
             [r["rank"], r["name"], r["points"], int(r["fire"]), int(r["paused"]), int(r["playing"]), r["marks"]]
-            for r in rows
+            for r in lines
         ],
-        "playing": [[g["id"], g["pink"], g["blue"]] for g in playing_now(tournament)],
+        "playing": [[g["id"], g["pink"], g["blue"]] for g in playing_now(rows.playing)],
     }
 
 
-def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str, Any] | None:
-    """The frame for a site socket asking to watch an arena, or None (not found, or private
-    and neither the key nor a part in it)."""
-    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
-        return None
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return None
-    allowed = (
-        tournament.public
-        or key == str(tournament.token)
-        or tournament.creator_id == user_id
-        or TournamentPlayer.objects.filter(tournament=tournament, user_id=user_id).exists()
-    )
-    return standings_frame(tournament) if allowed else None
-
-
-def account_lines(user: User) -> list[dict[str, Any]]:
-    """The player's lines in arenas, for "Download my data" (registered as its "tournaments" part)."""
-    return [
-        {
-            "tournament": e.tournament_id,
-            "name": e.tournament.name,
-            "variant": e.tournament.variant,
-            "joined": e.joined_at.isoformat(),
-            "points": e.points,
-            "games": e.games,
-            "results": e.results,
-            "place": e.rank,
-        }
-        for e in TournamentPlayer.objects.filter(user=user).select_related("tournament").order_by("joined_at")
-    ]
+def account_line(e: TournamentPlayer) -> dict[str, Any]:
+    """One of the player's lines in arenas, for "Download my data" (its "tournaments" part)."""
+    return {
+        "tournament": e.tournament_id,
+        "name": e.tournament.name,
+        "variant": e.tournament.variant,
+        "joined": e.joined_at.isoformat(),
+        "points": e.points,
+        "games": e.games,
+        "results": e.results,
+        "place": e.rank,
+    }

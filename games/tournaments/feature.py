@@ -8,9 +8,9 @@ from games import hooks
 
 
 def register() -> None:
-    from . import display, scoring  # import the rows (models.py): Django registers them here
+    from . import scoring, selectors  # import the rows (models.py): Django registers them here
 
     for module in ("admin", "tasks"):  # the staff pages; the beat's tasks (Celery knows them by import)
         import_module(f"{__package__}.{module}")
     hooks.after_finish(scoring.score_match)  # a finished arena game: its points
-    hooks.account_export("tournaments", display.account_lines)  # "Download my data"
+    hooks.account_export("tournaments", selectors.account_lines)  # "Download my data"

@@ -20,8 +20,9 @@ from django.urls import reverse
 from games.live import transport
 from games.models import BLUE, PINK, Match, Move
 
-from .display import board_changed, standings_frame
+from .display import board_changed
 from .models import Tournament, TournamentPlayer
+from .selectors import standings_frame
 
 WIN, DRAW, LOSS = 2, 1, 0
 STREAK_AFTER = 2  # wins in a row that start a streak

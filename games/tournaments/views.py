@@ -10,9 +10,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -26,37 +25,19 @@ from games import catalogue
 from games.errors import MatchError
 from games.models import Match
 
-from . import services
+from . import selectors, services
 from .display import STANDINGS_SHOWN, board_version, free_players, playing_now, standings_rows
-from .models import Tournament, TournamentPlayer
+from .models import Tournament
 
 LIST_LIMIT = 20
 BOARD_SECONDS = 600  # a cached standings page (its key changes with the arena)
 
 
-def _mine(request: HttpRequest) -> Q:
-    """Private arenas this visitor may see in lists: their own and those they play in."""
-    if not request.user.is_authenticated:
-        return Q(pk__in=[])
-    return Q(creator_id=request.user.pk) | Q(players__user_id=request.user.pk)
-
-
-def upcoming_public(limit: int = 5) -> list[Tournament]:
-    """The next public arenas (the home page's list)."""
-    return list(
-        Tournament.objects.filter(public=True)
-        .exclude(status=Tournament.Status.FINISHED)
-        .order_by("starts_at", "pk")[:limit]
-    )
-
-
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    visible = Tournament.objects.filter(Q(public=True) | _mine(request)).distinct()
+    user_id = request.user.pk if request.user.is_authenticated else None
     context: dict[str, Any] = {
-        "running": list(visible.filter(status=Tournament.Status.RUNNING).order_by("ends_at", "pk")[:LIST_LIMIT]),
-        "upcoming": list(visible.filter(status=Tournament.Status.UPCOMING).order_by("starts_at", "pk")[:LIST_LIMIT]),
-        "finished": list(visible.filter(status=Tournament.Status.FINISHED).order_by("-ends_at", "-pk")[:LIST_LIMIT]),
+        **selectors.visible_lists(user_id, LIST_LIMIT),
         "variants": catalogue.variant_choices(),
         "delays": services.START_DELAYS,
         "clocks": services.MOVE_CLOCKS,
@@ -105,7 +86,7 @@ def _visible(request: HttpRequest, t: Tournament) -> bool:
         return True
     if not request.user.is_authenticated:
         return False
-    return t.creator_id == request.user.pk or TournamentPlayer.objects.filter(tournament=t, user=request.user).exists()
+    return t.creator_id == request.user.pk or selectors.plays_in(t, request.user.pk)
 
 
 @require_GET
@@ -117,12 +98,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     me = None
     my_match = None
     if request.user.is_authenticated:
-        me = (
-            TournamentPlayer.objects.filter(tournament=t, user=request.user)
-            .select_related("match")
-            .only("pk", "paused", "match__id", "match__ply", "match__status")
-            .first()
-        )
+        me = selectors.my_line(t, request.user.pk)
         if me is not None and me.match is not None and me.match.status == Match.Status.ACTIVE:
             my_match = me.match
     now = timezone.now()
@@ -175,16 +151,24 @@ def _board(tournament_id: int, page_asked: str | None) -> dict[str, Any]:
     key = f"arena-board:{tournament_id}:{board_version(tournament_id)}:{asked}:{get_language()}"
     board = cache.get(key)
     if board is None:
-        t = get_object_or_404(Tournament, pk=tournament_id)
-        count = TournamentPlayer.objects.filter(tournament=t).count()
+        t = selectors.tournament_row(tournament_id)
+        if t is None:
+            raise Http404
+        count = selectors.player_count(t)
         page = Paginator(range(count), STANDINGS_SHOWN).get_page(asked)
         offset = (page.number - 1) * STANDINGS_SHOWN
         board = {
             "t": t,
-            "lines": str(_standings_lines(standings_rows(t, offset=offset, limit=STANDINGS_SHOWN))),
-            "podium": standings_rows(t, limit=3) if t.status == Tournament.Status.FINISHED else [],
-            "playing": playing_now(t),
-            "free": free_players(t),
+            "lines": str(
+                _standings_lines(
+                    standings_rows(selectors.standings_lines(t, offset=offset, limit=STANDINGS_SHOWN), offset=offset)
+                )
+            ),
+            "podium": standings_rows(selectors.standings_lines(t, limit=3))
+            if t.status == Tournament.Status.FINISHED
+            else [],
+            "playing": playing_now(selectors.playing_lines(t)),
+            "free": free_players(selectors.free_lines(t)),
             "count": count,
             "page": page,
         }
@@ -225,7 +209,7 @@ def _standings_lines(rows: list[dict[str, Any]]) -> SafeString:
 
 
 def _back(t_id: int, request: HttpRequest) -> HttpResponse:
-    t = Tournament.objects.filter(pk=t_id).first()
+    t = selectors.tournament_row(t_id)
     if t is None:
         raise Http404
     return redirect(tournament_url(t))
@@ -234,7 +218,7 @@ def _back(t_id: int, request: HttpRequest) -> HttpResponse:
 @account_required
 @require_POST
 def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
-    t = Tournament.objects.filter(pk=tournament_id).first()
+    t = selectors.tournament_row(tournament_id)
     if t is None or not _visible(request, t):
         raise Http404
     try:

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -18,6 +18,7 @@ from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue, play
 from games.errors import MatchError
 from games.models import Challenge
+from games.selectors import lobby as lobby_reads
 
 
 def _parse_token(token: str) -> uuid.UUID:
@@ -57,7 +58,9 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
     """Open to everyone: a visitor without an account sees who challenges them
     and to what, and signs up (or logs in) straight back to this page."""
-    challenge = get_object_or_404(Challenge.objects.select_related("creator"), token=_parse_token(token))
+    challenge = lobby_reads.challenge_page_row(_parse_token(token))
+    if challenge is None:
+        raise Http404
     is_creator = request.user.is_authenticated and challenge.creator_id == request.user.pk
     if challenge.status == Challenge.Status.ACCEPTED and challenge.match_id:
         match = challenge.match
@@ -105,7 +108,9 @@ def challenge_cancel_view(request: AuthenticatedHttpRequest, token: str) -> Http
 @require_GET
 def challenge_status(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by the creator's page (htmx, every 2 s): 204 while open; a redirect once accepted."""
-    challenge = get_object_or_404(Challenge, token=_parse_token(token))
+    challenge = lobby_reads.challenge_row(_parse_token(token))
+    if challenge is None:
+        raise Http404
     if challenge.status == Challenge.Status.ACCEPTED and challenge.match_id:
         url = reverse("match", args=[challenge.match_id])
         response = HttpResponse(status=200)

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import selectors
-from games.tournaments.views import upcoming_public
+from games.tournaments.selectors import upcoming_public
 
 from .rules import current_language, game_cards
 

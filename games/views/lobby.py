@@ -21,10 +21,10 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue, selectors
 from games.errors import MatchError
-from games.models import Challenge, Match
 from games.play import matchmaking
+from games.selectors import lobby as lobby_reads
 
-LIST_LIMIT = 30
+LIST_LIMIT = lobby_reads.LIST_LIMIT
 
 
 def _elapsed(seconds: float) -> str:
@@ -34,16 +34,8 @@ def _elapsed(seconds: float) -> str:
 
 def _lobby_lists(request: HttpRequest) -> dict[str, Any]:
     sizes = selectors.queue_sizes()
-    challenges = list(
-        Challenge.objects.filter(Challenge.open_q(), listed=True)  # never a private link, nor an expired one
-        .select_related("creator")
-        .order_by("-created_at")[:LIST_LIMIT]
-    )
-    live = list(
-        Match.objects.filter(status=Match.Status.ACTIVE)
-        .select_related("pink", "blue")
-        .order_by("-created_at")[:LIST_LIMIT]
-    )
+    challenges = lobby_reads.listed_challenges(LIST_LIMIT)
+    live = lobby_reads.live_matches(LIST_LIMIT)
     return {
         "queues": [
             {"key": key, "name": catalogue.variant_name(key), "waiting": sizes[key]} for key in catalogue.variant_keys()

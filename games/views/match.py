@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language, pgettext
@@ -20,11 +20,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from games import catalogue, selectors
+from games import catalogue
 from games.display.boards import board_words
 from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
 from games.play.core import has_moved
+from games.selectors import match as match_reads
 from games.views.chat import chat_panel
 from games.views.expensive import history_digest, rate_limited
 from games.views.rules import rule_url
@@ -42,9 +43,12 @@ def _rule_links(slug: str) -> dict[str, str]:
 
 @require_GET
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("pink", "blue", "tournament"), pk=match_id)
-    state = selectors.match_state(match)
-    snapshot = match_snapshot(match, state)
+    match = match_reads.match_for_page(match_id)
+    if match is None:
+        raise Http404
+    rows = match_reads.snapshot_rows(match)
+    state = rows.state
+    snapshot = match_snapshot(match, rows)
     user_id = request.user.pk if request.user.is_authenticated else None
     you = match.side_of(user_id)
     lang = get_language()
@@ -211,8 +215,8 @@ def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
     ``?live=1``: with the targets of a match in play; ``?lang=pl|en``: the
     words. A position never changes once played, so the answer is cached by
     browsers, and a finished match's in the shared cache (games/views/expensive.py)."""
-    match = get_object_or_404(Match, pk=match_id)
-    if ply > match.ply:
+    match = match_reads.match_row(match_id)
+    if match is None or ply > match.ply:
         raise Http404
     lang = request.GET.get("lang")
     known = {code for code, _name in settings.LANGUAGES}

@@ -18,6 +18,7 @@ from accounts.decorators import AuthenticatedHttpRequest, account_required
 from accounts.forms import DeleteAccountForm
 from games.display.export import account_json
 from games.play.privacy import account_delete
+from games.selectors.account import account_rows
 
 
 @require_GET
@@ -37,7 +38,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
 @account_required
 @require_GET
 def account_download(request: AuthenticatedHttpRequest) -> HttpResponse:
-    data = account_json(request.user)
+    data = account_json(account_rows(request.user))
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
     )

@@ -9,14 +9,11 @@ their rating changes (none while the list's markup is cached).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
 from django.core.cache import cache
-from django.db import connection
-from django.db.models import Case, QuerySet, Sum, When, Window
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import dateformat, formats
@@ -32,12 +29,12 @@ from games import catalogue
 from games import selectors as game_selectors
 from games.display.snapshot import player_name
 from games.models import BLUE, PINK, Match
-from games.tournaments.models import TournamentPlayer
+from games.selectors import profile as profile_reads
+from games.tournaments import selectors as tournament_reads
 from ratings import selectors
 from ratings.charts import rating_chart_svg
 from ratings.models import Rating
 
-PER_PAGE = 20
 MAX_PAGE = 10**6  # a higher ?strona= is a 404 before any query
 CHART_POINTS = 200
 CHART_CACHE_SECONDS = 24 * 3600
@@ -52,72 +49,16 @@ def _result_of(match: Match, user_id: int) -> str:
     return "win" if match.user_id_of(match.winner) == user_id else "loss"
 
 
-@dataclass
-class _Page:
-    """A page without a COUNT: one extra row tells whether an older page exists
-    (a count of 10 000 matches cost more than the rest of the query)."""
-
-    object_list: list[int]  # the page's match ids
-    number: int
-    has_next: bool
-    paginator: None = None
-
-    @property
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    def has_other_pages(self) -> bool:
-        return self.has_previous or self.has_next
-
-    def previous_page_number(self) -> int:
-        return self.number - 1
-
-    def next_page_number(self) -> int:
-        return self.number + 1
-
-
-def _side_query(user_id: int, side: int, variant: str, result: str) -> QuerySet[Match, tuple[datetime, int]]:
-    """One colour's matches of the player, as (created_at, id): the (colour, -created_at) index serves it."""
-    qs = Match.objects.filter(status__in=[Match.Status.FINISHED, Match.Status.ABORTED])
-    qs = qs.filter(pink_id=user_id) if side == PINK else qs.filter(blue_id=user_id)
-    if variant:
-        qs = qs.filter(variant=variant)
-    if result:
-        mine, theirs = (PINK, BLUE) if side == PINK else (BLUE, PINK)
-        qs = qs.filter(status=Match.Status.FINISHED)
-        qs = {"win": qs.filter(winner=mine), "loss": qs.filter(winner=theirs), "draw": qs.filter(winner__isnull=True)}[
-            result
-        ]
-    return qs.order_by().values_list("created_at", "id")
-
-
-def _matches_page(user_id: int, variant: str, result: str, number: str | int | None) -> _Page:
-    """A page of the player's matches, newest first, in two small queries.
-
-    The ids come from a UNION ALL of the pink and the blue side, each read in
-    index order (PostgreSQL merges them and stops after the page: no sort of
-    10 000 wide rows, no COUNT); then the page's rows with both players.
-    """
+def _page_number(value: str | None) -> int:
+    """``?strona=N``: the page of the player's matches (anything else is page 1; a page past
+    MAX_PAGE is a 404 before any query: an OFFSET past 64 bits was a 500, issue 12)."""
     try:
-        number = max(1, int(number)) if number is not None else 1  # None: int() would raise TypeError
+        number = max(1, int(value)) if value is not None else 1  # None: int() would raise TypeError
     except (TypeError, ValueError):
         number = 1
-    if number > MAX_PAGE:  # an OFFSET past 64 bits was a 500 (issue 12); no player has that many pages
+    if number > MAX_PAGE:
         raise Http404
-    start = (number - 1) * PER_PAGE
-    end = start + PER_PAGE + 1
-    pink, blue = _side_query(user_id, PINK, variant, result), _side_query(user_id, BLUE, variant, result)
-    if connection.features.supports_slicing_ordering_in_compound:
-        # PostgreSQL does not push the outer LIMIT into the branches: without these it
-        # read and sorted all 10 000 rows (10 ms); with them each side stops after ``end`` index rows.
-        pink, blue = (q.order_by("-created_at", "-id")[:end] for q in (pink, blue))
-    union = pink.union(blue, all=True)
-    ids = [pk for _at, pk in union.order_by("-created_at", "-id")[start:end]]
-    if not ids and number > 1:  # past the end: the last page (a count only in this rare case)
-        total = sum(_side_query(user_id, side, variant, result).count() for side in (PINK, BLUE))
-        last = max(1, -(-total // PER_PAGE))
-        return _matches_page(user_id, variant, result, last) if last < number else _Page([], number, False)
-    return _Page(ids[:PER_PAGE], number, len(ids) > PER_PAGE)
+    return number
 
 
 def _linkable(user: User | None) -> User | None:
@@ -128,10 +69,9 @@ def _linkable(user: User | None) -> User | None:
 def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
     """The rows of the page's matches (``ids``, newest first): two queries, the matches with both
     players and the player's rating changes in them."""
-    matches = {m.pk: m for m in Match.objects.filter(pk__in=ids).select_related("pink", "blue")}
-    changes = selectors.changes_for_matches(ids, user_id)
+    matches, changes = profile_reads.page_matches(user_id, ids)
     games = []
-    for m in (matches[pk] for pk in ids if pk in matches):
+    for m in matches:
         side = m.side_of(user_id)
         other = BLUE if side == PINK else PINK
         games.append(
@@ -146,25 +86,6 @@ def _games(user_id: int, ids: list[int]) -> list[dict[str, Any]]:
             }
         )
     return games
-
-
-def _arenas(user_id: int) -> dict[str, Any]:
-    """The player's tournaments (the newest ten, with their points and final places) and podiums:
-    one query (the podiums over all their tournaments are window sums on each line)."""
-    lines = list(
-        TournamentPlayer.objects.filter(user_id=user_id)
-        .select_related("tournament")
-        .annotate(
-            podiums=Window(Sum(Case(When(rank__lte=3, then=1), default=0))),
-            firsts=Window(Sum(Case(When(rank=1, then=1), default=0))),
-        )
-        .order_by("-tournament__starts_at", "-pk")[:10]
-    )
-    return {
-        "lines": lines,
-        "podiums": lines[0].podiums if lines else 0,
-        "wins": lines[0].firsts if lines else 0,
-    }
 
 
 def _digest(*parts: object) -> str:
@@ -245,14 +166,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     result = request.GET.get("wynik", "")
     variant = variant if variant in catalogue.variant_keys() else ""
     result = result if result in RESULTS else ""
-    page = _matches_page(user.pk, variant, result, request.GET.get("strona"))
+    page = profile_reads.matches_page(user.pk, variant, result, _page_number(request.GET.get("strona")))
     query = urlencode({k: v for k, v in (("wariant", variant), ("wynik", result)) if v})
     # Finished and aborted matches never change, so the list's markup is cached under what it
     # is drawn from; on a hit the template never reads ``games`` and its two queries do not run.
     games = SimpleLazyObject(lambda: _games(user.pk, page.object_list))
     # An opponent who deleted their account turns into "deleted account": the number of
     # deleted accounts (an indexed count) is part of the key.
-    deleted = User.objects.filter(is_deleted=True).count()
+    deleted = profile_reads.deleted_accounts()
     games_key = _digest(
         user.pk,
         page.object_list,
@@ -276,7 +197,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "filter_result": result,
             "variants": [(k, catalogue.variant_name(k)) for k in catalogue.variant_keys()],
             "filter_query": query,
-            "arenas": _arenas(user.pk),
+            "arenas": tournament_reads.player_arenas(user.pk),
             **_social(request, user),
         },
     )

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import catalogue
+from games.selectors import ranking as ranking_reads
+from games.selectors.ranking import leaderboard_page
 from ratings.models import Rating
-from ratings.selectors import leaderboard
 
-PER_PAGE = 50
+PER_PAGE = ranking_reads.PER_PAGE
 
 
 class RankingRow(TypedDict):
@@ -35,8 +35,7 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
     if variant not in keys:
         variant = keys[0]
     bots = request.GET.get("boty") == "1"  # the bot accounts' leaderboard (docs/api.md "Bot accounts")
-    paginator: Paginator[Rating] = Paginator(leaderboard(variant, bots=bots), PER_PAGE)
-    page = paginator.get_page(request.GET.get("strona"))
+    page = leaderboard_page(variant, bots=bots, number=request.GET.get("strona"))
     start = (page.number - 1) * PER_PAGE
     # Established ratings come first, so their rank is their place in the list;
     # a heading row opens the provisional ones on each page that has them.

@@ -25,7 +25,7 @@ from typing import TypedDict
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -34,27 +34,31 @@ from django.views.decorators.http import require_GET
 from games import catalogue
 from games.display import export
 from games.display.boards import render_board
-from games.display.snapshot import clock_ends, move_words, player_name, reason_text
-from games.models import BLUE, PINK, Match, Move
+from games.display.snapshot import move_words, player_name, reason_text
+from games.models import BLUE, PINK, Match
 from games.play.chat import chat_record_page
+from games.review import selectors as review_reads
 from games.review.display import better_frame, review_section
+from games.selectors import match as match_reads
+from games.selectors import record as record_reads
 from games.views.expensive import history_digest, rate_limited
-from ratings.models import RatingChange
 from ratings.selectors import changes_for_match
 
 FRAME_MAX_AGE = 24 * 3600
-RECORD_CACHE_SECONDS = 24 * 3600
+RECORD_CACHE_SECONDS = record_reads.RECORD_CACHE_SECONDS
 
 
 def _finished_match(match_id: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("pink", "blue", "tournament"), pk=match_id)
+    match = record_reads.match_for_record(match_id)
+    if match is None:
+        raise Http404
     return match
 
 
 def record_key(variant: str, history: list[int], lang: str, ends: dict[int, int] | None = None) -> str:
     """The cache key of a record's board and move list: what they are drawn from, and nothing else
     (so a key can never show another match's moves, whatever the ids). ``ends``: Kropki's
-    ends played by the clock (snapshot.clock_ends), which the move list words apart."""
+    ends played by the clock (games.selectors.match.clock_ends), which the move list words apart."""
     digest = hashlib.blake2b(json.dumps([history, sorted(ends or {})]).encode(), digest_size=16).hexdigest()
     return f"record:{variant}:{len(history)}:{digest}:{lang}"
 
@@ -91,19 +95,6 @@ def _replay(match: Match, key: str, ends: dict[int, int]) -> Replay:
     return data
 
 
-def _changes(match: Match) -> dict[int, RatingChange]:
-    """The finished match's rating changes by side, from the cache or one query. They are
-    written in the transaction that finishes the match and never change after it."""
-    if match.finished_at is None:
-        return changes_for_match(match.pk)
-    key = f"record-changes:{match.pk}:{match.finished_at.isoformat()}"
-    changes: dict[int, RatingChange] | None = cache.get(key)
-    if changes is None:
-        changes = changes_for_match(match.pk)
-        cache.set(key, changes, RECORD_CACHE_SECONDS)
-    return changes
-
-
 def _chat_page(value: str | None) -> int:
     """``?czat=N``: the chat's page (1: the latest lines); anything else is page 1."""
     try:
@@ -118,11 +109,11 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     if match.is_active:
         return redirect("match", match_id=match.pk)
-    ends = clock_ends(match)
+    ends = match_reads.clock_ends(match)
     key = record_key(match.variant, match.history, get_language(), ends)
     replay = _replay(match, key, ends)
     moves = replay["moves"]
-    changes = _changes(match)
+    changes = record_reads.record_changes(match)
     players = []
     for side in (PINK, BLUE):
         user = match.pink if side == PINK else match.blue
@@ -139,7 +130,9 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     total = len(match.history)
     chat_page = _chat_page(request.GET.get("czat"))
-    review = review_section(request.user, match, players)
+    analysis = review_reads.analysis_for(match)
+    queue = review_reads.queue_position(analysis) if analysis is not None else 0
+    review = review_section(request.user, match, players, analysis, queue)
     return render(
         request,
         "games/record.html",
@@ -205,8 +198,8 @@ def game_spec_of(match: Match) -> catalogue.GameSpec:
 def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
     """The board after ``ply`` moves of a finished match (one query; a replay and a render the
     first time any process is asked, then the shared cache's copy)."""
-    match = get_object_or_404(Match.objects.only("pk", "variant", "history", "status"), pk=match_id)
-    if match.is_active:
+    match = record_reads.match_for_frame(match_id)
+    if match is None or match.is_active:
         raise Http404  # frames of a live match would leak nothing, but they would change under the cache
     if not 0 <= ply <= len(match.history):
         raise Http404
@@ -214,7 +207,7 @@ def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
     if better and not 0 < ply <= len(match.history):
         raise Http404
     if better:  # depends on the stored review (its version): not cached
-        frame = better_frame(match, ply)
+        frame = better_frame(match, ply, review_reads.analysis_for(match))
         if frame is None:
             raise Http404
         response = JsonResponse(frame)
@@ -234,7 +227,7 @@ def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
 @rate_limited()
 def export_json(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
-    moves = list(Move.objects.filter(match=match).order_by("ply"))
+    moves = match_reads.match_moves(match)
     data = export.match_json(match, moves, changes_for_match(match.pk))
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
@@ -249,6 +242,8 @@ def export_sgf(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     if not export.has_sgf(match.variant):
         raise Http404
-    response = HttpResponse(export.match_sgf(match), content_type="application/x-go-sgf; charset=utf-8")
+    response = HttpResponse(
+        export.match_sgf(match, match_reads.clock_ends(match)), content_type="application/x-go-sgf; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{export.download_name(match, "sgf")}"'
     return response

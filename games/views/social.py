@@ -12,13 +12,13 @@ from django.views.decorators.http import require_POST
 from accounts.blocks import block_create, block_delete
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from accounts.models import User
-from accounts.usernames import username_fold
 from games.play.challenges import challenges_cancel_on_block
+from games.selectors.social import player_by_name
 
 
 def _player(username: str) -> User:
     # (A NUL never gets here: the URL's converter, accounts.usernames.UsernameConverter.)
-    player = User.objects.filter(username_folded=username_fold(username), is_guest=False).first()
+    player = player_by_name(username)
     if player is None:
         raise Http404
     return player

@@ -16,6 +16,7 @@ import pytest
 from games import play
 from games.display.export import account_json
 from games.models import BLUE, PINK, Match
+from games.selectors.account import account_rows
 from tests.factories import make_match
 from tests.feature.endings import feature
 
@@ -62,7 +63,7 @@ def test_an_active_match_is_not_heard_and_a_forgotten_hook_is_silent(endings, al
 
 def test_the_feature_adds_its_part_to_the_account_download(endings, alice, bob):
     play.match_resign(match_id=make_match(alice, bob).pk, user_id=bob.pk)
-    data = account_json(alice)
+    data = account_json(account_rows(alice))
     assert data["endings"] == {"ends_heard": 1}
     assert "tournaments" in data  # the arenas' part, registered the same way at start-up
 

@@ -22,7 +22,8 @@ from games.models import Match
 from games.pilkarzyki import review as pilkarzyki_review
 from games.pilkarzyki.bot_board import Board
 from games.review.models import Analysis
-from games.review.services import analysis_request, analysis_run, queue_position
+from games.review.selectors import queue_position
+from games.review.services import analysis_request, analysis_run
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 

@@ -15,6 +15,7 @@ from django.utils import translation
 from games import play as services
 from games.display.snapshot import match_snapshot
 from games.models import Match
+from games.selectors.match import snapshot_rows
 from tests.helpers import play
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,8 @@ def moves_of(html: str) -> str:
 
 def snapshot_in(match, lang):
     with translation.override(lang):
-        return match_snapshot(Match.objects.select_related("pink", "blue").get(pk=match.pk))
+        fresh = Match.objects.select_related("pink", "blue").get(pk=match.pk)
+        return match_snapshot(fresh, snapshot_rows(fresh))
 
 
 def test_the_snapshot_says_whose_clock_ran_out(timed_out, bob):

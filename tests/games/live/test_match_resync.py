@@ -14,10 +14,18 @@ from games.display import frames
 from games.live import hub
 from games.live import transport as realtime
 from games.models import Match
+from games.selectors import match as match_reads
 from tests.helpers import play
 from tests.sockets import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fresh_state_frame(match_id: int) -> dict:
+    """The ``state`` frame from a fresh read of the match, as the desk builds it."""
+    match = match_reads.committed_match(match_id)
+    assert match is not None
+    return frames.state_frame(match, match_reads.snapshot_rows(match))
 
 
 def comparable(snapshot: dict) -> dict:
@@ -47,7 +55,7 @@ async def test_a_missed_event_shows_as_a_gap_and_sync_brings_the_full_state(make
     await ws.send_json_to({"type": "sync"})
     state = await ws.receive_json_from(timeout=5)
     assert state["type"] == "state" and state["ply"] == 2 and state["you"] is None
-    db_frame = await database_sync_to_async(frames.state_frame)(match.pk)
+    db_frame = await database_sync_to_async(fresh_state_frame)(match.pk)
     assert comparable(state["snapshot"]) == comparable(db_frame["snapshot"])
     assert state["snapshot"]["version"] == frame["match"]["version"]
     assert len(state["snapshot"]["moves"]) == 2

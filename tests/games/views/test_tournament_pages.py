@@ -123,7 +123,7 @@ def test_the_finished_page_shows_the_podium_and_the_profile_lists_it(client, ali
 
 
 def test_the_standings_frame_is_small_for_many_players(make_user):
-    from games.tournaments.display import standings_frame
+    from games.tournaments.selectors import standings_frame
 
     t = running()
     users = [make_user(f"gracz{i:04d}") for i in range(120)]
@@ -167,7 +167,7 @@ def test_a_waiting_player_hears_who_is_free_for_their_next_game(client, alice, b
     """The page and the frame list the free players with their last opponents: after their
     game alice and bob are free but may not meet again, so alice's page says she waits for
     another player (static/js/tournament.js); a third player joining is someone she can meet."""
-    from games.tournaments.display import standings_frame
+    from games.tournaments.selectors import standings_frame
 
     t = running()
     tournament_join(tournament_id=t.pk, user=alice)

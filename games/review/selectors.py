@@ -1,0 +1,54 @@
+"""The reviews' reads (docs/features.md "Reads"): a match's stored review, its place in the
+queue. The record page hands them to display.py; the services use them too."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import catalogue
+from games.models import Match
+
+from .models import Analysis
+
+ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+
+
+def reviewer_version(variant: str) -> str | None:
+    """The version of the variant's reviewer, or None for a game with no review."""
+    review = catalogue.variant(variant).game_spec.review
+    return review.VERSION if review is not None else None
+
+
+def is_stale(analysis: Analysis) -> bool:
+    """A queued or running review that has not moved for ANALYSIS_STALE_MINUTES (its worker died)."""
+    if analysis.status not in ACTIVE:
+        return False
+    since = analysis.started_at or analysis.requested_at
+    return since < timezone.now() - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES)
+
+
+def analysis_for(match: Match) -> Analysis | None:
+    """The match's review by its game's current reviewer, if anyone asked (a stale one reads
+    as failed, so it can be asked again)."""
+    version = reviewer_version(match.variant)
+    if version is None:
+        return None
+    analysis = Analysis.objects.filter(match=match, version=version).first()
+    if analysis is not None and is_stale(analysis):
+        analysis.status = Analysis.Status.FAILED
+        analysis.error = "stale"
+    return analysis
+
+
+def queue_position(analysis: Analysis) -> int:
+    """1 for the next review to run (or the one running), 2 for the one after it..."""
+    if analysis.status != Analysis.Status.QUEUED:
+        return 0
+    return (
+        Analysis.objects.filter(status=Analysis.Status.QUEUED, requested_at__lt=analysis.requested_at).count()
+        + Analysis.objects.filter(status=Analysis.Status.RUNNING).count()
+        + 1
+    )

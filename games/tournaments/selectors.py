@@ -1,0 +1,145 @@
+"""The arenas' reads (docs/features.md "Reads"): what their pages, the profile and the home
+page show of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Case, Q, Sum, When, Window
+
+from accounts.models import User
+from games.models import Match
+
+from . import display
+from .display import FREE_SHOWN, PLAYING_SHOWN, STANDINGS_SHOWN, FrameRows, StandingsLine
+from .models import Tournament, TournamentPlayer
+
+
+def player_arenas(user_id: int) -> dict[str, Any]:
+    """The player's tournaments (the newest ten, with their points and final places) and podiums:
+    one query (the podiums over all their tournaments are window sums on each line)."""
+    lines = list(
+        TournamentPlayer.objects.filter(user_id=user_id)
+        .select_related("tournament")
+        .annotate(
+            podiums=Window(Sum(Case(When(rank__lte=3, then=1), default=0))),
+            firsts=Window(Sum(Case(When(rank=1, then=1), default=0))),
+        )
+        .order_by("-tournament__starts_at", "-pk")[:10]
+    )
+    return {
+        "lines": lines,
+        "podiums": lines[0].podiums if lines else 0,
+        "wins": lines[0].firsts if lines else 0,
+    }
+
+
+def upcoming_public(limit: int = 5) -> list[Tournament]:
+    """The next public arenas (the home page's list)."""
+    return list(
+        Tournament.objects.filter(public=True)
+        .exclude(status=Tournament.Status.FINISHED)
+        .order_by("starts_at", "pk")[:limit]
+    )
+
+
+def visible_lists(user_id: int | None, limit: int) -> dict[str, list[Tournament]]:
+    """The list page's arenas a visitor may see (the public ones; for an account also the private
+    ones it made or plays in): ``running``, ``upcoming`` and ``finished``, ``limit`` of each."""
+    mine = Q(creator_id=user_id) | Q(players__user_id=user_id) if user_id is not None else Q(pk__in=[])
+    visible = Tournament.objects.filter(Q(public=True) | mine).distinct()
+    return {
+        "running": list(visible.filter(status=Tournament.Status.RUNNING).order_by("ends_at", "pk")[:limit]),
+        "upcoming": list(visible.filter(status=Tournament.Status.UPCOMING).order_by("starts_at", "pk")[:limit]),
+        "finished": list(visible.filter(status=Tournament.Status.FINISHED).order_by("-ends_at", "-pk")[:limit]),
+    }
+
+
+def tournament_row(tournament_id: int) -> Tournament | None:
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
+def plays_in(tournament: Tournament, user_id: int) -> bool:
+    """Whether ``user_id`` has a line in the arena: one query."""
+    return TournamentPlayer.objects.filter(tournament=tournament, user_id=user_id).exists()
+
+
+def my_line(tournament: Tournament, user_id: int) -> TournamentPlayer | None:
+    """The visitor's line in the arena with its game's ply and status (one query)."""
+    return (
+        TournamentPlayer.objects.filter(tournament=tournament, user_id=user_id)
+        .select_related("match")
+        .only("pk", "paused", "match__id", "match__ply", "match__status")
+        .first()
+    )
+
+
+def player_count(tournament: Tournament) -> int:
+    return TournamentPlayer.objects.filter(tournament=tournament).count()
+
+
+def standings_lines(tournament: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -> list[StandingsLine]:
+    """Lines ``offset`` … ``offset + limit`` of the standings, best first (points, then
+    performance, then who joined first): one query."""
+    return list(
+        TournamentPlayer.objects.filter(tournament=tournament)
+        .order_by("-points", "-performance", "joined_at", "pk")
+        .values_list("rank", "user__username", "points", "wins_in_row", "paused", "match_id", "games", "results")[
+            offset : offset + limit
+        ]
+    )
+
+
+def free_lines(tournament: Tournament, limit: int = FREE_SHOWN) -> list[tuple[Any, ...]]:
+    """The players waiting for a game (neither paused nor playing), best first, each with their
+    last opponent's name, at most ``limit``: one query."""
+    return list(
+        TournamentPlayer.objects.filter(tournament=tournament, paused=False, match__isnull=True)
+        .order_by("-points", "-rating", "pk")
+        .values_list("user__username", "last_opponent__username")[:limit]
+    )
+
+
+def playing_lines(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[tuple[Any, ...]]:
+    """The arena's games being played, newest first, with the players' names: one query."""
+    return list(
+        Match.objects.filter(tournament=tournament, status=Match.Status.ACTIVE)
+        .order_by("-created_at")
+        .values_list("pk", "pink__username", "blue__username")[:limit]
+    )
+
+
+def frame_rows(tournament: Tournament) -> FrameRows:
+    """What the ``tournament`` frame is drawn from: four queries (in the order the frame read them)."""
+    standings = standings_lines(tournament)
+    count = player_count(tournament)
+    free = free_lines(tournament)
+    return FrameRows(standings=standings, count=count, free=free, playing=playing_lines(tournament))
+
+
+def standings_frame(tournament: Tournament) -> dict[str, Any]:
+    """The ``tournament`` frame of the arena as committed (display.standings_frame)."""
+    return display.standings_frame(tournament, frame_rows(tournament))
+
+
+def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str, Any] | None:
+    """The frame for a site socket asking to watch an arena, or None (not found, or private
+    and neither the key nor a part in it)."""
+    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
+        return None
+    tournament = tournament_row(tournament_id)
+    if tournament is None:
+        return None
+    allowed = (
+        tournament.public
+        or key == str(tournament.token)
+        or tournament.creator_id == user_id
+        or plays_in(tournament, user_id)
+    )
+    return standings_frame(tournament) if allowed else None
+
+
+def account_lines(user: User) -> list[dict[str, Any]]:
+    """The player's lines in arenas, for "Download my data" (registered as its "tournaments" part)."""
+    lines = TournamentPlayer.objects.filter(user=user).select_related("tournament").order_by("joined_at")
+    return [display.account_line(e) for e in lines]
