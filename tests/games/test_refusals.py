@@ -31,7 +31,7 @@ def _site_tables() -> set[str]:
 
 def test_every_code_a_service_raises_is_registered():
     root = Path(settings.BASE_DIR)
-    raised = {}
+    raised: dict[str, str] = {}
     for folder in ("games", "accounts", "kropki_site"):
         for path in (root / folder).rglob("*.py"):
             for code in RAISED.findall(path.read_text()):
