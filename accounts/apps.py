@@ -9,6 +9,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
+        from . import codes  # noqa: F401  (registers the tokens' refusal codes)
         from .addresses import on_logged_in
 
         user_logged_in.connect(on_logged_in, dispatch_uid="accounts.addresses.on_logged_in")

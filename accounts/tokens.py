@@ -16,19 +16,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from kropki_site.lib.refusals import Refusal
+
+from .codes import GUEST_HAS_NO_TOKENS
 from .models import ApiToken, User
 
 PREFIX = "kro_"
 # last_used_at is written at most this often per token (not on every request).
 LAST_USED_EVERY = timedelta(minutes=1)
-
-
-class TokenError(ValueError):
-    """A token that cannot be made: ``code`` says why (docs/api.md)."""
-
-    def __init__(self, code: str) -> None:
-        self.code = code
-        super().__init__(code)
 
 
 def digest(secret: str) -> str:
@@ -37,19 +32,20 @@ def digest(secret: str) -> str:
 
 def token_create(*, user: User, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
     """A new token of ``user`` named ``name`` with ``scopes``; returns the row and the secret
-    (the only time the secret exists outside its owner's hands). Guests have none."""
+    (the only time the secret exists outside its owner's hands). Guests have none. Refusal:
+    account_required, token_name_required, token_bad_scopes, too_many_tokens (codes.py)."""
     name = " ".join(name.split())[:60]
     wanted = [scope for scope in ApiToken.SCOPES if scope in scopes]
     if user.is_guest:
-        raise TokenError("account_required")
+        raise Refusal("account_required", GUEST_HAS_NO_TOKENS)
     if not name:
-        raise TokenError("token_name_required")
+        raise Refusal("token_name_required")
     if not wanted or len(wanted) != len(set(scopes)):
-        raise TokenError("token_bad_scopes")
+        raise Refusal("token_bad_scopes")
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()  # orders the count below
         if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= settings.API_TOKENS_PER_USER:
-            raise TokenError("too_many_tokens")
+            raise Refusal("too_many_tokens")
         secret = PREFIX + secrets.token_urlsafe(32)
         token = ApiToken.objects.create(
             user=user, name=name, digest=digest(secret), prefix=secret[: len(PREFIX) + 4], scopes=" ".join(wanted)

@@ -15,11 +15,11 @@ from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from kropki_site.lib import limits
+from kropki_site.lib.refusals import Refusal
 
 from . import services, tokens
 from .decorators import AuthenticatedHttpRequest
@@ -239,14 +239,6 @@ def _settings_form(user: User) -> SettingsForm:
     )
 
 
-TOKEN_WORDS = {
-    "account_required": gettext_lazy("A guest has no tokens: create an account first."),
-    "token_name_required": gettext_lazy("Give the token a name."),
-    "token_bad_scopes": gettext_lazy("Choose at least one scope."),
-    "too_many_tokens": gettext_lazy("You have as many tokens as an account may. Revoke one first."),
-}
-
-
 @login_required
 @require_POST
 def token_new(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -255,8 +247,8 @@ def token_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         token, secret = tokens.token_create(
             user=request.user, name=request.POST.get("name", ""), scopes=request.POST.getlist("scopes")
         )
-    except tokens.TokenError as exc:
-        return _settings_page(request, _settings_form(request.user), status=400, token_error=str(TOKEN_WORDS[exc.code]))
+    except Refusal as exc:
+        return _settings_page(request, _settings_form(request.user), status=exc.status, token_error=exc.message)
     return _settings_page(request, _settings_form(request.user), new_token=token, new_secret=secret)
 
 

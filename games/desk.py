@@ -19,24 +19,24 @@ from games import play
 from games.display.chat import chat_history_frame
 from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
-from games.errors import MatchError
 from games.models import Match
 from games.play import chat
 from games.selectors import match as match_reads
 from games.tournaments import services as tournaments
+from kropki_site.lib.refusals import Refusal
 
 
 def _int(content: dict[str, Any], key: str) -> int:
     value = content.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     return value
 
 
 def _bool(content: dict[str, Any], key: str) -> bool:
     value = content.get(key)
     if not isinstance(value, bool):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     return value
 
 
@@ -91,7 +91,7 @@ def _berserk(match_id: int, user_id: int, content: dict[str, Any]) -> None:
 
 def _claim_timeout(match_id: int, user_id: int, content: dict[str, Any]) -> None:
     if not play.match_expire_turn(match_id=match_id):
-        raise MatchError("turn_not_expired")
+        raise Refusal("turn_not_expired")
 
 
 class MatchDesk:
@@ -117,15 +117,15 @@ class MatchDesk:
 
     def command(self, kind: str, match_id: int, user_id: int, content: dict[str, Any]) -> str | None:
         """Run command ``kind``; "duplicate" when it resent a move already made.
-        Raises MatchError for a refusal."""
+        Raises Refusal for a refusal."""
         return self.COMMANDS[kind](match_id, user_id, content)
 
     def chat(self, match_id: int, user_id: int | None, content: dict[str, Any]) -> None:
         """A ``chat`` frame: write its line (``chat.chat_send``; the line reaches the
-        room's sockets after commit). Raises MatchError for a refusal."""
+        room's sockets after commit). Raises Refusal for a refusal."""
         room, text = content.get("room"), content.get("text")
         if not isinstance(room, str) or not isinstance(text, str):
-            raise MatchError("bad_frame")
+            raise Refusal("bad_frame")
         chat.chat_send(match_id=match_id, user_id=user_id, room=room, text=text)
 
     def chat_history(self, match_id: int, room: str) -> dict[str, Any] | None:

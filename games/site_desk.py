@@ -19,12 +19,12 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
-from games.errors import MatchError
 from games.live import transport
 from games.play import challenges
 from games.tournaments.selectors import tournament_frame_for
 from games.tournaments.services import tournament_berserk
 from kropki_site.lib import limits
+from kropki_site.lib.refusals import Refusal
 
 # A command returns the id of a direct challenge it created (the consumer times its expiry), else None.
 Command = Callable[[int, dict[str, Any]], "int | None"]
@@ -33,7 +33,7 @@ Command = Callable[[int, dict[str, Any]], "int | None"]
 def _bool(content: dict[str, Any], key: str, default: bool | None = None) -> bool:
     value = content.get(key, default)
     if not isinstance(value, bool):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     return value
 
 
@@ -78,7 +78,7 @@ class SiteDesk:
         return kind in self.COMMANDS
 
     def command(self, kind: str, user_id: int, content: dict[str, Any]) -> int | None:
-        """Run command ``kind``. Raises MatchError for a refusal."""
+        """Run command ``kind``. Raises Refusal for a refusal."""
         return self.COMMANDS[kind](user_id, content)
 
     def may_connect(self, user_id: int) -> bool:

@@ -83,6 +83,16 @@ def _embedded_redis():
         proc.wait(timeout=10)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_live_channels():
+    """Each test process hears only its own live frames. Pub/sub channels are global to a Redis
+    server and the hub names them by the Redis database (games/live/hub.py), which every
+    pytest-xdist process shares, as it shares match ids from 1 in its own test database: without
+    this, one process's sockets heard another's ``match:1``. Tests of the default set it back."""
+    settings.LIVE_PREFIX = f"kropki:live:test-{os.getpid()}:"
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """PBKDF2 costs ~0.3 s a user on this machine; tests only need passwords to round-trip.

@@ -12,11 +12,11 @@ from django.db.models import Q
 
 from games import catalogue
 from games.display.snapshot import match_header, movers
-from games.errors import MatchError
 from games.models import BLUE, PINK, Match
 from games.play import core
 from games.play.challenges import challenges_direct_pending_for
 from games.selectors.match import stored_movers
+from kropki_site.lib.refusals import Refusal
 
 # The header fields (games/display/snapshot.match_header) a gameState line carries.
 HEADER_FIELDS = ("status", "to_move", "deadline", "server_now", "scores", "winner", "end_reason", "draw_offer")
@@ -69,10 +69,10 @@ def _player(match: Match, side: int) -> dict[str, Any]:
 
 
 def game_full(match_id: int, user_id: int) -> dict[str, Any]:
-    """The ``gameFull`` line of ``match_id`` as ``user_id`` sees it (MatchError not_found)."""
+    """The ``gameFull`` line of ``match_id`` as ``user_id`` sees it (Refusal not_found)."""
     match = Match.objects.select_related("pink", "blue").filter(pk=match_id).first()
     if match is None:
-        raise MatchError("not_found")
+        raise Refusal("not_found")
     variant = catalogue.variant(match.variant)
     game = variant.game()
     history = [int(a) for a in match.history]

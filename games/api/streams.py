@@ -33,11 +33,11 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from games.errors import MatchError
 from games.live import online, transport
 from games.live.dbcall import db_call
 from games.live.listener import LEASE_RENEW_SECONDS, HubListener
 from kropki_site.lib import limits
+from kropki_site.lib.refusals import Refusal
 
 from . import reads
 from .auth import authenticate, error
@@ -73,7 +73,7 @@ class Feed(HubListener):
 
     async def open(self, topics: list[str], cap_key: str, cap: int) -> None:
         if not await self.take_place(cap_key, cap):
-            raise MatchError("too_many_streams")
+            raise Refusal("too_many_streams")
         for topic in topics:
             await self.listen(topic, self.hear)
         self.rejoin_after_reconnect()
@@ -113,7 +113,7 @@ async def _authenticated(request: HttpRequest, *scopes: str) -> ApiToken:
 async def event_stream(request: HttpRequest) -> HttpResponseBase:
     """GET /api/stream/event (scope bot:play or challenge:write)."""
     if request.method != "GET":
-        return error(MatchError("method_not_allowed"))
+        return error(Refusal("method_not_allowed"))
     try:
         token = await _authenticated(request, "bot:play", "challenge:write")
         user_id = token.user_id
@@ -123,7 +123,7 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
             online.sockets_key(user_id),
             online.socket_cap(),
         )
-    except MatchError as exc:
+    except Refusal as exc:
         return error(exc)
 
     async def lines() -> AsyncIterator[bytes]:
@@ -166,7 +166,7 @@ def _event(text: str) -> dict[str, Any] | None:
 async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
     """GET /api/bot/game/stream/<id> (scope bot:play or board:read)."""
     if request.method != "GET":
-        return error(MatchError("method_not_allowed"))
+        return error(Refusal("method_not_allowed"))
     try:
         token = await _authenticated(request, "bot:play", "board:read")
         user_id = token.user_id
@@ -178,7 +178,7 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
         except BaseException:
             await feed.stop_listening()
             raise
-    except MatchError as exc:
+    except Refusal as exc:
         return error(exc)
 
     async def lines() -> AsyncIterator[bytes]:

@@ -1,6 +1,6 @@
 """The API's calls (docs/api.md): each authenticates its token, then makes one call to the
 services of ``games/play`` that the WebSocket makes, and answers JSON. A refusal is the
-service's own code (games/errors.py) with an HTTP status (``auth.STATUS``)."""
+service's own code with the HTTP status of its table (kropki_site/lib/refusals.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.http import HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
-from games.errors import MatchError
 from games.models import Match
 from games.play import botaccounts, challenges, moves, offers
+from kropki_site.lib.refusals import Refusal
 
 from .auth import authenticate, body, error, require_bot
 
@@ -24,7 +24,7 @@ View = Callable[..., HttpResponseBase]
 
 def api_call(method: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
     """A JSON call taking ``method``: the function returns the answer's body (200), or raises
-    MatchError (the error answer). CSRF does not apply: a token is not a cookie a browser sends."""
+    Refusal (the error answer). CSRF does not apply: a token is not a cookie a browser sends."""
 
     def wrap(function: Callable[..., dict[str, Any]]) -> View:
         @csrf_exempt
@@ -32,12 +32,12 @@ def api_call(method: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
         def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             try:
                 if request.method != method:
-                    raise MatchError("method_not_allowed")
+                    raise Refusal("method_not_allowed")
                 return JsonResponse(function(request, *args, **kwargs))
-            except MatchError as exc:
+            except Refusal as exc:
                 return error(exc)
             except DatabaseError:
-                return error(MatchError("server_unavailable"))
+                return error(Refusal("server_unavailable"))
 
         return view
 
@@ -47,9 +47,9 @@ def api_call(method: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
 def _played(token_user_id: int, match_id: int) -> Match:
     match = Match.objects.filter(pk=match_id).only("pk", "ply", "variant", "pink_id", "blue_id").first()
     if match is None:
-        raise MatchError("not_found")
+        raise Refusal("not_found")
     if match.side_of(token_user_id) is None:
-        raise MatchError("not_a_player")
+        raise Refusal("not_a_player")
     return match
 
 
@@ -60,14 +60,14 @@ def _ply(request: HttpRequest, user_id: int, match_id: int) -> int:
         return _played(user_id, match_id).ply
     if raw.isascii() and raw.isdigit() and len(raw) < 10:
         return int(raw)
-    raise MatchError("bad_frame")
+    raise Refusal("bad_frame")
 
 
 def _move(request: HttpRequest, match_id: int, action: object) -> dict[str, Any]:
     token = authenticate(request, "bot:play")
     require_bot(token)
     if isinstance(action, bool) or not isinstance(action, int):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     ply = _ply(request, token.user_id, match_id)
     result = moves.match_play(match_id=match_id, user_id=token.user_id, ply=ply, action=action)
     return {"ok": True, "ply": result.match.ply, "duplicate": result.duplicate}
@@ -105,7 +105,7 @@ def draw(request: HttpRequest, match_id: int, answer: str) -> dict[str, Any]:
     token = authenticate(request, "bot:play")
     require_bot(token)
     if answer not in ("yes", "no"):
-        raise MatchError("unknown_endpoint")
+        raise Refusal("unknown_endpoint")
     if answer == "no":
         offers.match_answer_draw(match_id=match_id, user_id=token.user_id, accept=False)
         return {"ok": True}
@@ -122,7 +122,7 @@ def challenge_create(request: HttpRequest, username: str) -> dict[str, Any]:
     if isinstance(rated, str):
         rated = rated.lower() in ("1", "true", "yes", "on")
     if not isinstance(rated, bool):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     challenge = challenges.challenge_direct_create(
         user_id=token.user_id,
         target_name=username,
@@ -183,4 +183,4 @@ def upgrade(request: HttpRequest) -> dict[str, Any]:
 @csrf_exempt
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponseBase:
     """Any other address under /api/: JSON, not the site's 404 page."""
-    return error(MatchError("unknown_endpoint"))
+    return error(Refusal("unknown_endpoint"))

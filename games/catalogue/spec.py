@@ -21,11 +21,12 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.utils import translation
 
-from games import bots, errors
+from games import bots
 from games.bots import Bot as Bot
 from games.bots.review import Reviewer
 from games.engine import GAMES as ENGINES
 from games.engine import Game
+from kropki_site.lib import refusals
 
 
 class Board(Protocol):
@@ -130,7 +131,8 @@ class GameSpec:
     # pgettext_lazy("board", ...); the board is handed them worded in the page's language.
     board_words: dict[str, Any] = field(default_factory=dict)
     # The game's own move errors (the engine's codes beyond the site's): code -> lazy words,
-    # shown on the page and sent with the socket's error frame (games.errors.message).
+    # shown on the page and sent with the socket's error frame: register() adds them as the
+    # refusal table "game <slug>" (kropki_site/lib/refusals.py, status 400).
     error_words: dict[str, Any] = field(default_factory=dict)
     # A sentence telling a player what is theirs on this board (Piłkarzyki: which goal they
     # attack), from the engine's view and the player's side; None when nothing needs saying.
@@ -162,12 +164,13 @@ def register(spec: GameSpec) -> GameSpec:
     for variant in spec.variants:
         if variant.key in _VARIANTS:
             raise ValueError(f"variant {variant.key!r} is already registered")
+    # the words of its own move errors; first: a code another table has is refused here
+    refusals.register(f"game {spec.slug}", {code: (words, 400) for code, words in spec.error_words.items()})
     _GAMES[spec.slug] = spec
     if spec.slug not in ENGINES:  # the engine's own registry (replay, diagrams) knows it too
         ENGINES[spec.slug] = spec.engine
         _ADDED_ENGINES.add(spec.slug)
     bots.register(spec.slug, spec.bot)  # the one door to the computer (games.bots.choose_action)
-    errors.GAME_MESSAGES.update(spec.error_words)  # the words of its own move errors
     for variant in spec.variants:
         object.__setattr__(variant, "spec", spec)
         _VARIANTS[variant.key] = variant
@@ -194,8 +197,7 @@ def unregister(slug: str) -> None:
             _ADDED_ENGINES.discard(slug)
             del ENGINES[slug]
         bots.unregister(slug)
-        for code in spec.error_words:
-            errors.GAME_MESSAGES.pop(code, None)
+        refusals.forget(f"game {slug}")  # the words of its own move errors
 
 
 def game_spec(slug: str) -> GameSpec:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.db import DatabaseError
 from django.utils import translation
 
-from games.errors import MatchError
+from kropki_site.lib.refusals import Refusal
 
 from . import transport
 from .dbcall import db_call
@@ -101,7 +101,7 @@ class MatchChat:
         """A chat line: its own bucket, then the socket's chat task writes it (this returns
         at once, so the next frame, a move, is not held up by the insert)."""
         if not self.chat_tokens.take():
-            await self._send_chat_error(MatchError("chat_rate_limited"))
+            await self._send_chat_error(Refusal("chat_rate_limited"))
             return
         if self.chat_queue is None:
             self.chat_queue = asyncio.Queue()
@@ -118,11 +118,11 @@ class MatchChat:
                 else:
                     await self.close_logged_out()
                     return
-            except MatchError as exc:
+            except Refusal as exc:
                 await self._send_chat_error(exc)
             except DatabaseError:
                 log.warning("chat line of match %s not written", self.match_id, exc_info=True)
-                await self._send_chat_error(MatchError("server_unavailable"))
+                await self._send_chat_error(Refusal("server_unavailable"))
             except Exception:  # the socket closed meanwhile
                 log.debug("chat line of match %s not answered", self.match_id, exc_info=True)
 
@@ -133,7 +133,7 @@ class MatchChat:
         self.desk.chat(self.match_id, self.user_id, content)
         return True
 
-    async def _send_chat_error(self, exc: MatchError) -> None:
+    async def _send_chat_error(self, exc: Refusal) -> None:
         """A chat refusal; at most one a second (a flood of chat frames gets no flood of answers)."""
         now = time.monotonic()
         if now - self.chat_refused_at < CHAT_REFUSAL_INTERVAL:

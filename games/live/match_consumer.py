@@ -18,7 +18,7 @@ from asgiref.sync import sync_to_async
 from asgiref.typing import ASGI3Application
 from django.db import DatabaseError
 
-from games.errors import MatchError
+from kropki_site.lib.refusals import Refusal
 
 from . import presence, transport, wsframes
 from .dbcall import db_call
@@ -124,7 +124,7 @@ class MatchConsumer(MatchChat, LiveSocket):
         if hasattr(self, "spectator"):
             await self._presence(presence.leave)
 
-    async def refused(self, exc: MatchError) -> None:
+    async def refused(self, exc: Refusal) -> None:
         await self.send_error(exc)
         if exc.code not in QUIET_ERRORS:
             await self._send_state_limited()
@@ -132,7 +132,7 @@ class MatchConsumer(MatchChat, LiveSocket):
     async def database_error(self) -> None:
         """Nothing was written (the transaction rolled back); say so, then the state as it is.
         If even that fails, close: the client reconnects and syncs (tests/faults/test_db_drop.py)."""
-        await self.send_error(MatchError("server_unavailable"))
+        await self.send_error(Refusal("server_unavailable"))
         try:
             await self._send_state()
         except DatabaseError:
@@ -160,13 +160,13 @@ class MatchConsumer(MatchChat, LiveSocket):
             await self._chat(content)
             return
         if not isinstance(kind, str) or not self.desk.knows(kind):  # a list or dict is unhashable
-            raise MatchError("unknown_type")
+            raise Refusal("unknown_type")
         # Identity before locks: who may not act is told so without a transaction,
         # a row lock or even a read (the players of a match never change).
         if self.user_id is None:
-            raise MatchError("login_required")
+            raise Refusal("login_required")
         if self.spectator:
-            raise MatchError("not_a_player")
+            raise Refusal("not_a_player")
         result = await db_call(self._command)(kind, self.user_id, content)
         if result == LOGGED_OUT:
             await self.close_logged_out()

@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from asgiref.typing import ASGI3Application
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import MatchError
+from kropki_site.lib.refusals import Refusal
 
 from . import online, transport, wsframes
 from .dbcall import db_call
@@ -161,7 +161,7 @@ class SiteConsumer(LiveSocket):
                 log.warning("last_seen of user %s not written", user_id, exc_info=True)
             request_announce(self.desk)
 
-    async def refused(self, exc: MatchError) -> None:
+    async def refused(self, exc: Refusal) -> None:
         await self.send_error(exc, WORDS)
 
     async def command(self, content: dict[str, Any]) -> None:
@@ -176,17 +176,17 @@ class SiteConsumer(LiveSocket):
             # An arena's page: its standings now, then every change (docs/protocol.md "Tournaments").
             frame = await db_call(self.desk.tournament)(self.user_id, content)
             if frame is None:
-                raise MatchError("tournament_not_found")
+                raise Refusal("tournament_not_found")
             topic = transport.tournament_topic(frame["id"])
             if topic not in self.watched_tournaments:
                 if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:
-                    raise MatchError("rate_limited")
+                    raise Refusal("rate_limited")
                 self.watched_tournaments.add(topic)
                 await self.listen(topic, self.send_text)
             await self.send_json(frame)
             return
         if not isinstance(kind, str) or not self.desk.knows(kind):
-            raise MatchError("unknown_type")
+            raise Refusal("unknown_type")
         created = await db_call(self._command)(kind, content)
         if created is LOGGED_OUT:
             await self.close_logged_out()

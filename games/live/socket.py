@@ -25,7 +25,7 @@ from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from games.errors import MatchError
+from kropki_site.lib.refusals import Refusal
 
 from . import hub, transport, workarounds, wsframes
 from .listener import LEASE_RENEW_SECONDS, HubListener
@@ -170,46 +170,46 @@ class LiveSocket(HubListener, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         is an error frame and costs the frame, never the socket."""
         try:
             await self.command(self.read_frame(text_data))
-        except MatchError as exc:
+        except Refusal as exc:
             await self.refused(exc)
         except DatabaseError:
             log.warning("database error on %s", self.describe(), exc_info=True)
             await self.database_error()
         except Exception:  # a bug must cost this frame, not the socket (issue 24, item 12)
             log.exception("%s: a frame failed", self.describe())
-            await self.send_error(MatchError("server_unavailable"))
+            await self.send_error(Refusal("server_unavailable"))
 
     def read_frame(self, text_data: str | None) -> dict[str, Any]:
-        """The frame's JSON object, or MatchError: over the socket's rate, binary, over
+        """The frame's JSON object, or Refusal: over the socket's rate, binary, over
         ``max_frame_bytes``, too deep (before json.loads could recurse: RecursionError, 1011), not JSON."""
         if not self.tokens.take():
-            raise MatchError("rate_limited")
+            raise Refusal("rate_limited")
         if text_data is None:  # binary frames are not part of the protocol
-            raise MatchError("bad_frame")
+            raise Refusal("bad_frame")
         if len(text_data.encode()) > self.max_frame_bytes:
-            raise MatchError("frame_too_large")
+            raise Refusal("frame_too_large")
         try:
             content = wsframes.loads_bounded(text_data)
         except wsframes.BadFrame:
-            raise MatchError("bad_frame") from None
+            raise Refusal("bad_frame") from None
         except ValueError:
-            raise MatchError("bad_json") from None
+            raise Refusal("bad_json") from None
         if not isinstance(content, dict):
-            raise MatchError("bad_frame")
+            raise Refusal("bad_frame")
         return content
 
     async def command(self, content: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    async def refused(self, exc: MatchError) -> None:
+    async def refused(self, exc: Refusal) -> None:
         await self.send_error(exc)
 
     async def database_error(self) -> None:
         """The connection dropped (restart, failover, a killed backend): the transaction rolled
         back, so nothing was written; say so."""
-        await self.send_error(MatchError("server_unavailable"))
+        await self.send_error(Refusal("server_unavailable"))
 
-    async def send_error(self, exc: MatchError, words: Mapping[str, Any] | None = None) -> None:
+    async def send_error(self, exc: Refusal, words: Mapping[str, Any] | None = None) -> None:
         """An error frame, its message in the socket's language (``words``: this socket's own for some codes)."""
         with translation.override(self.language):
             message = str(words[exc.code]) if words and exc.code in words else exc.message

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User
-from games.errors import MatchError
 from games.models import Challenge, Match, Seek
+from kropki_site.lib.refusals import Refusal
 
 
 def is_bot(user_id: int | None) -> bool:
@@ -24,7 +24,7 @@ def is_bot(user_id: int | None) -> bool:
 def require_not_bot(user_id: int | None) -> None:
     """Refuse a bot what only people do (the ranked queue, link challenges, the computer)."""
     if is_bot(user_id):
-        raise MatchError("bot_account")
+        raise Refusal("bot_account")
 
 
 def bot_ids(user_ids: list[int]) -> set[int]:
@@ -38,7 +38,7 @@ def user_become_bot(*, user_id: int) -> User:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if user.is_guest:
-            raise MatchError("account_required")
+            raise Refusal("account_required")
         if user.is_bot:
             return user
         if (
@@ -48,7 +48,7 @@ def user_become_bot(*, user_id: int) -> User:
                 Q(creator_id=user_id) | Q(target_id=user_id), status=Challenge.Status.OPEN
             ).exists()
         ):
-            raise MatchError("has_games")
+            raise Refusal("has_games")
         user.is_bot = True
         user.save(update_fields=["is_bot"])
     return user

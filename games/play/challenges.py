@@ -19,9 +19,9 @@ from accounts.blocks import blocked_either_way
 from accounts.models import Block, User
 from accounts.usernames import username_fold
 from games import catalogue
-from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge, Match
+from kropki_site.lib.refusals import Refusal
 
 from . import botaccounts, trust
 from .creating import match_create
@@ -30,9 +30,9 @@ from .creating import match_create
 def require_account(user_id: int | None) -> None:
     """Challenges and ranked play need a real account, not a guest."""
     if user_id is None:
-        raise MatchError("login_required")
+        raise Refusal("login_required")
     if User.objects.filter(pk=user_id, is_guest=True).exists():
-        raise MatchError("account_required")
+        raise Refusal("account_required")
 
 
 def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = False) -> Challenge:
@@ -42,7 +42,7 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
     require_account(user_id)
     botaccounts.require_not_bot(user_id)  # a bot plays by direct challenge only
     if variant not in catalogue.variant_keys():
-        raise MatchError("unknown_variant")
+        raise Refusal("unknown_variant")
     if rated:
         trust.require_established(user_id)
     with transaction.atomic():
@@ -51,9 +51,9 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
         now = timezone.now()
         mine = Challenge.objects.filter(creator_id=user_id, target__isnull=True)  # direct ones count apart
         if mine.filter(Challenge.open_q(now)).count() >= settings.CHALLENGES_OPEN_PER_USER:
-            raise MatchError("too_many_challenges")
+            raise Refusal("too_many_challenges")
         if mine.filter(created_at__gt=now - timedelta(hours=1)).count() >= settings.CHALLENGES_PER_HOUR:
-            raise MatchError("challenges_too_often")
+            raise Refusal("challenges_too_often")
         return Challenge.objects.create(creator_id=user_id, variant=variant, rated=rated, listed=listed)
 
 
@@ -64,17 +64,17 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
         try:
             challenge = Challenge.objects.select_for_update().get(token=token)
         except (Challenge.DoesNotExist, ValidationError, ValueError, TypeError):
-            raise MatchError("challenge_not_open") from None
+            raise Refusal("challenge_not_open") from None
         if challenge.status != Challenge.Status.OPEN or challenge.target_id is not None:  # direct: not by link
-            raise MatchError("challenge_not_open")
+            raise Refusal("challenge_not_open")
         if challenge.is_expired:
-            raise MatchError("challenge_expired")
+            raise Refusal("challenge_expired")
         if challenge.creator_id == user_id:
-            raise MatchError("own_challenge")
+            raise Refusal("own_challenge")
         assert user_id is not None  # require_account
         botaccounts.require_not_bot(user_id)
         if blocked_either_way(challenge.creator_id, user_id):
-            raise MatchError("blocked")
+            raise Refusal("blocked")
         if challenge.rated:
             trust.require_established(user_id)
         players = [challenge.creator_id, user_id]
@@ -92,7 +92,7 @@ def challenge_cancel(*, token: Any, user_id: int) -> None:
             status=Challenge.Status.CANCELLED
         )
     if not updated:
-        raise MatchError("challenge_not_open")
+        raise Refusal("challenge_not_open")
 
 
 # -- direct challenges ------------------------------------------------------------------------
@@ -137,23 +137,23 @@ def challenge_direct_create(
     DIRECT_CHALLENGES_PER_TARGET_HOUR received by it in the last hour (accepted ones aside)."""
     require_account(user_id)
     if not isinstance(variant, str) or variant not in catalogue.variant_keys():
-        raise MatchError("unknown_variant")
+        raise Refusal("unknown_variant")
     if not isinstance(colour, str) or colour not in Challenge.Colour.values:
-        raise MatchError("bad_colour")
+        raise Refusal("bad_colour")
     if not isinstance(target_name, str) or not 0 < len(target_name) <= 150:
-        raise MatchError("unknown_user")
+        raise Refusal("unknown_user")
     target = User.objects.filter(username_folded=username_fold(target_name), is_active=True).first()
     if target is None:
-        raise MatchError("unknown_user")
+        raise Refusal("unknown_user")
     if target.pk == user_id:
-        raise MatchError("self_challenge")
+        raise Refusal("self_challenge")
     if target.is_guest:
-        raise MatchError("not_challengeable")
+        raise Refusal("not_challengeable")
     if blocked_either_way(user_id, target.pk):
-        raise MatchError("blocked")
+        raise Refusal("blocked")
     played = trust.have_played(user_id, target.pk)
     if target.challenges_from_played_only and not played:
-        raise MatchError("only_played_challenge")
+        raise Refusal("only_played_challenge")
     if rated or not played:  # a new account challenges only players it has played, and unrated
         trust.require_established(user_id)
     with transaction.atomic():
@@ -163,25 +163,25 @@ def challenge_direct_create(
         now = timezone.now()
         pending = Challenge.objects.filter(direct_pending_q(now), creator_id=user_id)
         if pending.filter(target_id=target.pk).exists():
-            raise MatchError("already_challenged")
+            raise Refusal("already_challenged")
         if pending.count() >= settings.DIRECT_CHALLENGES_PENDING_PER_USER:
-            raise MatchError("too_many_pending")
+            raise Refusal("too_many_pending")
         sent = Challenge.objects.filter(
             creator_id=user_id, target__isnull=False, created_at__gt=now - timedelta(hours=1)
         )
         if sent.count() >= settings.DIRECT_CHALLENGES_PER_HOUR:
-            raise MatchError("challenges_too_often")
+            raise Refusal("challenges_too_often")
         # ...and per target (harassment: 8 fresh accounts put 8 live notices on one player's pages)
         if (
             Challenge.objects.filter(direct_pending_q(now), target_id=target.pk).count()
             >= settings.DIRECT_CHALLENGES_PENDING_PER_TARGET
         ):
-            raise MatchError("target_busy")
+            raise Refusal("target_busy")
         lately = Challenge.objects.filter(target_id=target.pk, created_at__gt=now - timedelta(hours=1)).exclude(
             status=Challenge.Status.ACCEPTED
         )  # the ones the target wanted do not count
         if lately.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
-            raise MatchError("target_challenged_often")
+            raise Refusal("target_challenged_often")
         challenge = Challenge.objects.create(
             creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False
         )
@@ -222,12 +222,12 @@ def _locked_direct(challenge_id: object, **who: int) -> Challenge:
     """The open direct challenge ``challenge_id`` addressed to / sent by ``who``, row-locked.
     Unknown, someone else's and answered ones are all ``challenge_not_open`` (no probing)."""
     if isinstance(challenge_id, bool) or not isinstance(challenge_id, int):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     challenge = Challenge.objects.select_for_update().filter(pk=challenge_id, target__isnull=False, **who).first()
     if challenge is None or challenge.status != Challenge.Status.OPEN:
-        raise MatchError("challenge_not_open")
+        raise Refusal("challenge_not_open")
     if timezone.now() >= challenge.created_at + direct_ttl():
-        raise MatchError("challenge_expired")
+        raise Refusal("challenge_expired")
     return challenge
 
 
@@ -242,7 +242,7 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
             return None
         require_account(user_id)
         if blocked_either_way(challenge.creator_id, user_id):  # a block made since the challenge
-            raise MatchError("blocked")
+            raise Refusal("blocked")
         if challenge.rated:
             trust.require_established(user_id)
         pink, blue = _colours(challenge)

@@ -8,7 +8,7 @@ read it only). Both are shown on the match's record once it is over.
 ``chat_send`` checks who may write where, then stores the line and sends it
 after commit to that room's group only (``transport.chat_topic``): never to
 the match group, so a chat line never queues with the moves. It takes no row
-lock on the match. Refusals raise MatchError with a stable code.
+lock on the match. Refusals raise Refusal with a stable code.
 
 Bounded (issue 24): no chat in games against the computer; guests write
 nowhere (only accounts do); at most CHAT_LINES_PER_ROOM lines a room; closed
@@ -30,16 +30,15 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.functional import Promise as StrPromise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.blocks import has_blocked
 from accounts.models import Block, User
 from games.display.chat import ChatLine, chat_frame, chat_line
-from games.errors import MatchError
 from games.live import transport
 from games.models import PINK, ChatMessage, Match, Report
 from kropki_site.lib import limits
+from kropki_site.lib.refusals import Refusal
 
 from . import trust
 
@@ -62,19 +61,6 @@ RECORD_CHAT_LINES = 100  # per room and page of the record
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-class ChatRefusal(MatchError):
-    """A refusal whose code the moves use too, worded for the chat (in the
-    language active where ``message`` is read)."""
-
-    def __init__(self, code: str, words: StrPromise) -> None:
-        super().__init__(code)
-        self.words = words
-
-    @property
-    def message(self) -> str:
-        return str(self.words)
-
-
 def chat_clean(text: str) -> str:
     """The text as stored: runs of white space (new lines too) made one space,
     control characters dropped, stripped."""
@@ -87,14 +73,14 @@ def chat_check_text(text: str) -> None:
     zero-width spaces), carries bidirectional controls, or stacks more than
     MAX_MARKS combining marks on one character."""
     if any(ch in BIDI_CONTROLS for ch in text):
-        raise MatchError("chat_bidi")
+        raise Refusal("chat_bidi")
     if not any(unicodedata.category(ch) not in ("Cf", "Mn", "Me", "Zs", "Co", "Cn") for ch in text):
-        raise MatchError("chat_invisible")
+        raise Refusal("chat_invisible")
     run = 0
     for ch in text:
         run = run + 1 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me") else 0
         if run > MAX_MARKS:
-            raise MatchError("chat_marks")
+            raise Refusal("chat_marks")
 
 
 def chat_closes_at(finished_at: datetime | None) -> datetime | None:
@@ -123,50 +109,50 @@ def chat_send(*, match_id: int, user_id: int | None, room: str, text: str) -> Ch
     rate (CHAT_MESSAGES_PER_WINDOW per CHAT_WINDOW_SECONDS, over all sockets).
     """
     if user_id is None:
-        raise ChatRefusal("login_required", LOGIN_REQUIRED)
+        raise Refusal("login_required", LOGIN_REQUIRED)
     if room not in ROOMS:
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     text = chat_clean(text)
     if not text:
-        raise MatchError("chat_empty")
+        raise Refusal("chat_empty")
     if len(text) > MAX_CHARS:
-        raise MatchError("chat_too_long")
+        raise Refusal("chat_too_long")
     chat_check_text(text)
     match = (
         Match.objects.filter(pk=match_id).only("pk", "pink_id", "blue_id", "bot_level", "status", "finished_at").first()
     )
     if match is None:
-        raise MatchError("not_found")
+        raise Refusal("not_found")
     if match.bot_side is not None:
-        raise ChatRefusal("chat_closed", COMPUTER)
+        raise Refusal("chat_closed", COMPUTER)
     if not match.is_active and not chat_open_after_end(match.finished_at):
-        raise ChatRefusal("chat_closed", CLOSED)
+        raise Refusal("chat_closed", CLOSED)
     side = match.side_of(user_id)
     if room == PLAYERS:
         if side is None:
-            raise ChatRefusal("not_a_player", NOT_A_PLAYER)
+            raise Refusal("not_a_player", NOT_A_PLAYER)
         opponent = match.blue_id if side == PINK else match.pink_id
         if opponent is not None and has_blocked(opponent, user_id):
-            raise MatchError("blocked")
+            raise Refusal("blocked")
     elif side is not None:
-        raise MatchError("not_a_spectator")
+        raise Refusal("not_a_spectator")
     else:
         # The players' blocks reach their spectators' room too.
         players = [pk for pk in (match.pink_id, match.blue_id) if pk is not None]
         if players and Block.objects.filter(blocker_id__in=players, blocked_id=user_id).exists():
-            raise MatchError("blocked")
+            raise Refusal("blocked")
     author = User.objects.filter(pk=user_id).values_list("username", "is_guest").first()
     if author is None:
-        raise ChatRefusal("login_required", LOGIN_REQUIRED)
+        raise Refusal("login_required", LOGIN_REQUIRED)
     name, is_guest = author
     if is_guest:
-        raise ChatRefusal("account_required", GUEST)
+        raise Refusal("account_required", GUEST)
     if ChatMessage.objects.filter(match_id=match_id, room=room).count() >= settings.CHAT_LINES_PER_ROOM:
-        raise MatchError("chat_full")
+        raise Refusal("chat_full")
     if not limits.hit(
         "chat", str(user_id), limit=settings.CHAT_MESSAGES_PER_WINDOW, window=settings.CHAT_WINDOW_SECONDS
     ):
-        raise MatchError("chat_rate_limited")
+        raise Refusal("chat_rate_limited")
     with transaction.atomic():
         message = ChatMessage.objects.create(match_id=match_id, room=room, author_id=user_id, text=text)
         line = chat_line(message, name)
@@ -239,24 +225,24 @@ def report_create(
     match (``reported_id``: the context is the match's last 10 lines, both rooms)."""
     match = Match.objects.filter(pk=match_id).only("pk", "pink_id", "blue_id").first()
     if match is None:
-        raise MatchError("not_found")
+        raise Refusal("not_found")
     message = None
     if message_id is not None:
         message = ChatMessage.objects.filter(pk=message_id, match_id=match_id).select_related("author").first()
         if message is None:
-            raise MatchError("not_found")
+            raise Refusal("not_found")
         reported_id = message.author_id
         context = _context_of(message)
     else:
         if reported_id is None or match.side_of(reported_id) is None:
-            raise MatchError("not_found")
+            raise Refusal("not_found")
         last = ChatMessage.objects.filter(match_id=match_id).select_related("author").order_by("-created_at", "-pk")
         context = [chat_line(m) for m in reversed(list(last[: CONTEXT_BEFORE + CONTEXT_AFTER + 1]))]
     if reported_id == reporter_id:
-        raise MatchError("report_self")
+        raise Refusal("report_self")
     trust.require_established(reporter_id)
     if not limits.hit("report", str(reporter_id), limit=settings.REPORTS_PER_HOUR, window=3600):
-        raise MatchError("reports_too_often")
+        raise Refusal("reports_too_often")
     return Report.objects.create(
         reporter_id=reporter_id,
         reported_id=reported_id,

@@ -11,9 +11,9 @@ from django.conf import settings
 from django.db.models import Q
 
 from games import bots, selectors
-from games.errors import MatchError
 from games.models import Match
 from kropki_site.lib import limits
+from kropki_site.lib.refusals import Refusal
 
 from . import botaccounts, botqueue
 from .creating import match_create
@@ -35,7 +35,7 @@ def computer_match_start(
     the human's: "pink" (moves first), "blue" or "random".
 
     Limits (docs/bots.md, "Limits"), each refusing the NEW match with a
-    MatchError and never ending anyone else's: ``starting_too_often`` past
+    Refusal and never ending anyone else's: ``starting_too_often`` past
     MATCH_STARTS_PER_MINUTE for this player or MATCH_STARTS_PER_ADDRESS_MINUTE
     for ``address``; ``computer_address_busy`` when the other guests made from
     ``address`` (``address_guest_ids``) already hold COMPUTER_MATCHES_PER_GUEST_IP
@@ -55,17 +55,17 @@ def match_start_counted(*, user_id: int, address: str = "") -> None:
     form, a rematch with the computer); ``starting_too_often`` past the rate."""
     window = 60
     if not limits.hit("match-start", str(user_id), limit=settings.MATCH_STARTS_PER_MINUTE, window=window):
-        raise MatchError("starting_too_often")
+        raise Refusal("starting_too_often")
     if address and not limits.hit(
         "match-start-ip", address, limit=settings.MATCH_STARTS_PER_ADDRESS_MINUTE, window=window
     ):
-        raise MatchError("starting_too_often")
+        raise Refusal("starting_too_often")
 
 
 def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set[int] | frozenset[int]) -> None:
-    """Raise MatchError if ``user_id`` may not start a computer match now (see computer_match_start)."""
+    """Raise Refusal if ``user_id`` may not start a computer match now (see computer_match_start)."""
     if botqueue.waiting() >= settings.BOT_QUEUE_LIMIT:  # the games being played go first
-        raise MatchError("computer_busy")
+        raise Refusal("computer_busy")
     others = set(address_guest_ids) - {user_id}
     if others:
         held = (
@@ -79,7 +79,7 @@ def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set
             .count()
         )
         if held + min(own + 1, settings.COMPUTER_MATCHES_PER_USER) > settings.COMPUTER_MATCHES_PER_GUEST_IP:
-            raise MatchError("computer_address_busy")
+            raise Refusal("computer_address_busy")
     match_start_counted(user_id=user_id, address=address)
 
 
@@ -129,7 +129,7 @@ def _think_and_play(match: Match, ply: int) -> bool:
     action = bots.choose_action(state, match.bot_level)
     try:
         match_bot_play(match_id=match_id, ply=ply, action=action)
-    except MatchError as exc:  # the position changed while thinking: the next task handles it
+    except Refusal as exc:  # the position changed while thinking: the next task handles it
         log.info("bot move for match %s at ply %s refused: %s", match_id, ply, exc.code)
         return False
     return True

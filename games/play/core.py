@@ -6,7 +6,7 @@ Every service runs in one transaction holding the match's row lock
 (``select_for_update``; on SQLite the IMMEDIATE transaction mode serialises
 writers), checks its guards, writes, and registers the broadcast (and a
 computer's move) with ``transaction.on_commit`` so clients only hear of
-committed state. Refusals raise MatchError.
+committed state. Refusals raise Refusal.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from django.db import transaction
 
 from games.display.frames import event_frame
 from games.engine import State
-from games.errors import MatchError
 from games.live import transport
 from games.models import Match, Move
+from kropki_site.lib.refusals import Refusal
 
 from . import botqueue, publisher
 
@@ -50,21 +50,21 @@ def lock(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
-        raise MatchError("not_found") from None
+        raise Refusal("not_found") from None
 
 
 def side_of_user(match: Match, user_id: int | None) -> int:
     if user_id is None:
-        raise MatchError("login_required")
+        raise Refusal("login_required")
     side = match.side_of(user_id)
     if side is None:
-        raise MatchError("not_a_player")
+        raise Refusal("not_a_player")
     return side
 
 
 def require_active(match: Match) -> None:
     if not match.is_active:
-        raise MatchError("match_not_active")
+        raise Refusal("match_not_active")
 
 
 def has_moved(match: Match, side: int) -> bool:

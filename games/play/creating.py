@@ -13,8 +13,8 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import catalogue
-from games.errors import MatchError
 from games.models import BLUE, PINK, Match, Move
+from kropki_site.lib.refusals import Refusal
 
 from . import core, finishing
 
@@ -30,7 +30,7 @@ def match_create(
 ) -> Match:
     """Start a match. Exactly one side may be the computer (its user id None, ``bot_level`` set)."""
     if variant not in catalogue.variant_keys():
-        raise MatchError("unknown_variant")
+        raise Refusal("unknown_variant")
     if bot_level:
         if (pink_id is None) == (blue_id is None):
             raise ValueError("a computer match needs exactly one human")
@@ -69,7 +69,7 @@ def matches_create_many(
     row: most of a 1,000-player wave's time), then are found again by their moment ``now``
     (give each call its own) and pink player."""
     if variant not in catalogue.variant_keys():
-        raise MatchError("unknown_variant")
+        raise Refusal("unknown_variant")
     players = [uid for pair in pairs for uid in pair]
     if len(set(players)) != len(players):
         raise ValueError("a player is in one new match at most, against another player")

@@ -35,8 +35,8 @@ from django.utils.translation import gettext
 from accounts.blocks import queue_apart_pairs
 from accounts.models import User
 from games import catalogue
-from games.errors import MatchError
 from games.models import BLUE, PINK, Match, Move, Seek
+from kropki_site.lib.refusals import Refusal
 from ratings.selectors import user_ratings
 
 from . import trust
@@ -133,19 +133,19 @@ def seek_create(
     click changes nothing). Pairing runs right after the commit.
     """
     if user is None or not user.is_authenticated:
-        raise MatchError("login_required")
+        raise Refusal("login_required")
     if getattr(user, "is_guest", False):
-        raise MatchError("account_required")
+        raise Refusal("account_required")
     if getattr(user, "is_bot", False):  # bots play by challenge only (docs/api.md "Bot accounts")
-        raise MatchError("bot_account")
+        raise Refusal("bot_account")
     trust.require_established(user.pk)  # the ranked queue is rated play
     variants = list(dict.fromkeys(variants))
     if not variants or any(v not in catalogue.variant_keys() for v in variants):
-        raise MatchError("unknown_variant")
+        raise Refusal("unknown_variant")
     now = now or timezone.now()
     until = queue_cooldown_until(user.pk, now=now)
     if until is not None:
-        raise MatchError("queue_cooldown", cooldown_message(until, now))
+        raise Refusal("queue_cooldown", cooldown_message(until, now))
     with transaction.atomic():
         # Forget finished business: cancelled entries and pairings whose match is over.
         Seek.objects.filter(user=user, status=Seek.Status.CANCELLED).delete()
@@ -172,7 +172,7 @@ def seek_cancel(*, user: User | AnonymousUser | None, variants: list[str] | None
     """Leave the queue (of ``variants``, or all). Returns how many entries were cancelled:
     0 also when the player was paired a moment ago (then they have a match to go to)."""
     if user is None or not user.is_authenticated:
-        raise MatchError("login_required")
+        raise Refusal("login_required")
     with transaction.atomic():
         # One at a time with the pairing rounds: a cancel that locked one of a player's
         # seeks while a round skip-locked the other would deadlock with the round's

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from games import catalogue, selectors
 from games.engine import EngineError, State, other
-from games.errors import MatchError
 from games.models import Match, Move
+from kropki_site.lib.refusals import Refusal
 
 from . import core, finishing
 
@@ -33,7 +33,7 @@ class PlayResult:
 def match_play(*, match_id: int, user_id: int | None, ply: Any, action: Any, now: datetime | None = None) -> PlayResult:
     """Play ``action`` for ``user_id`` as the answer to position ``ply``.
 
-    Raises MatchError: not_found, login_required, not_a_player,
+    Raises Refusal: not_found, login_required, not_a_player,
     match_not_active, stale_ply, turn_expired (after applying the timeout),
     not_your_turn, player_has_ended, or the engine's code. A resend of the move
     that made the current position returns ``duplicate=True`` and changes nothing.
@@ -54,7 +54,7 @@ def match_bot_play(*, match_id: int, ply: int, action: int, now: datetime | None
     def bot_side(match: Match) -> int:
         side = match.bot_side
         if side is None:
-            raise MatchError("not_a_player")
+            raise Refusal("not_a_player")
         return side
 
     return _play(match_id=match_id, side_for=bot_side, ply=ply, action=action, now=now)
@@ -64,7 +64,7 @@ def _play(
     *, match_id: int, side_for: Callable[[Match], int], ply: Any, action: Any, now: datetime | None
 ) -> PlayResult:
     if isinstance(ply, bool) or not isinstance(ply, int):
-        raise MatchError("bad_frame")
+        raise Refusal("bad_frame")
     expired = False
     with transaction.atomic():
         match = core.lock(match_id)
@@ -72,7 +72,7 @@ def _play(
         if action is _END:
             action = catalogue.variant(match.variant).game().end_action
             if action is None:
-                raise MatchError("unknown_action")
+                raise Refusal("unknown_action")
         now = now or timezone.now()
         if match.is_active and core.turn_expired(match, now):
             _apply_timeout(match, now)
@@ -84,17 +84,17 @@ def _play(
                     last = Move.objects.filter(match=match, ply=match.ply).first()
                     if last is not None and last.player == side and last.action == action:
                         return PlayResult(match=match, duplicate=True)
-                raise MatchError("stale_ply")
+                raise Refusal("stale_ply")
             state = selectors.match_state(match)
             reason = state.illegal_reason(action)
             if reason is None and state.current_player() != side:
                 reason = state.turn_refusal(side)
             if reason is not None:
-                raise MatchError(reason)
+                raise Refusal(reason)
             _apply_move(match, state, side, action, now)
             return PlayResult(match=match)
     if expired:
-        raise MatchError("turn_expired")
+        raise Refusal("turn_expired")
     raise AssertionError("unreachable")
 
 
@@ -103,7 +103,7 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     try:
         effect = state.apply_action_for_viewers(action)
     except EngineError as exc:  # guarded by the caller; never store an illegal move
-        raise MatchError(exc.code) from exc
+        raise Refusal(exc.code) from exc
     match.ply += 1
     Move.objects.create(match=match, ply=match.ply, player=side, action=action, by_timeout=by_timeout)
     match.history = list(state.history)
@@ -151,7 +151,7 @@ def match_expire_turn(*, match_id: int, ply: int | None = None, now: datetime | 
     with transaction.atomic():
         try:
             match = core.lock(match_id)
-        except MatchError:
+        except Refusal:
             return False
         now = now or timezone.now()
         if not match.is_active or (ply is not None and match.ply != ply) or not core.turn_expired(match, now):

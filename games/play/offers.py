@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from accounts.blocks import blocked_either_way, has_blocked
 from games.engine import other
-from games.errors import MatchError
 from games.models import Match
 from kropki_site.lib import limits
+from kropki_site.lib.refusals import Refusal
 
 from . import core, finishing
 from .computer import computer_start_allowed
@@ -62,15 +62,15 @@ def match_offer_draw(*, match_id: int, user_id: int | None) -> Match:
         side = core.side_of_user(match, user_id)
         core.require_active(match)
         if match.bot_side is not None:
-            raise MatchError("draw_unavailable")
+            raise Refusal("draw_unavailable")
         if match.draw_offer is not None:
-            raise MatchError("draw_already_offered")
+            raise Refusal("draw_already_offered")
         opponent = match.user_id_of(other(side))
         if user_id is not None and opponent is not None and has_blocked(opponent, user_id):
-            raise MatchError("blocked")
+            raise Refusal("blocked")
         last = limits.last_value("draw-offer", f"{match.pk}:{side}")
         if last is not None and last.isdigit() and match.ply - int(last) < settings.DRAW_OFFER_PLIES:
-            raise MatchError("draw_offer_too_soon")
+            raise Refusal("draw_offer_too_soon")
         limits.remember_value("draw-offer", f"{match.pk}:{side}", match.ply, ttl=7 * 86400)
         match.draw_offer = side
         match.save(update_fields=["draw_offer"])
@@ -84,7 +84,7 @@ def match_answer_draw(*, match_id: int, user_id: int | None, accept: bool, now: 
         side = core.side_of_user(match, user_id)
         core.require_active(match)
         if match.draw_offer != other(side):
-            raise MatchError("no_draw_offer")
+            raise Refusal("no_draw_offer")
         if accept:
             finishing.finish(
                 match,
@@ -107,9 +107,9 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
         side = core.side_of_user(match, user_id)
         # An arena's game has no rematch: the arena pairs the players again (docs/tournaments.md).
         if match.is_active or match.rematch_id is not None or match.tournament_id is not None:
-            raise MatchError("rematch_unavailable")
+            raise Refusal("rematch_unavailable")
         if match.pink_id is not None and match.blue_id is not None and blocked_either_way(match.pink_id, match.blue_id):
-            raise MatchError("blocked")
+            raise Refusal("blocked")
         if match.bot_side is not None:  # starts at once: the computer form's limits (issue 24, items 2, 16)
             computer_start_allowed(user_id=match.user_id_of(side) or 0, address="", address_guest_ids=frozenset())
             return _start_rematch(match)
@@ -118,7 +118,7 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
         if match.rematch_offer == side:
             return match
         if not limits.hit("rematch-offer", f"{match.pk}:{side}", limit=1, window=7 * 86400):
-            raise MatchError("rematch_already_offered")
+            raise Refusal("rematch_already_offered")
         match.rematch_offer = side
         match.save(update_fields=["rematch_offer"])
         core.broadcast_on_commit(match, "rematch_offered", by=side)
@@ -130,7 +130,7 @@ def match_decline_rematch(*, match_id: int, user_id: int | None) -> Match:
         match = core.lock(match_id)
         side = core.side_of_user(match, user_id)
         if match.rematch_offer != other(side):
-            raise MatchError("no_rematch_offer")
+            raise Refusal("no_rematch_offer")
         match.rematch_offer = None
         match.save(update_fields=["rematch_offer"])
         core.broadcast_on_commit(match, "rematch_declined", by=side)

@@ -18,8 +18,8 @@ from django.db.models import Q
 
 from accounts.models import User
 from accounts.services import user_anonymise
-from games.errors import MatchError
 from games.models import Challenge, ChatMessage, Match, Report, Seek
+from kropki_site.lib.refusals import Refusal
 from ratings.services import ratings_forget_user
 
 from .offers import match_resign
@@ -31,7 +31,7 @@ def account_delete(*, user_id: int) -> User:
         user = User.objects.select_for_update().get(pk=user_id, is_deleted=False, is_guest=False)
         active = Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE)
         for match_id in active.values_list("pk", flat=True):
-            with contextlib.suppress(MatchError):  # finished meanwhile (a timeout, the other player resigned)
+            with contextlib.suppress(Refusal):  # finished meanwhile (a timeout, the other player resigned)
                 match_resign(match_id=match_id, user_id=user_id)
         ChatMessage.objects.filter(author_id=user_id).delete()
         Report.objects.filter(reporter_id=user_id).delete()

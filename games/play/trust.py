@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 
 from accounts.addresses import shared_address
 from accounts.models import PairFlag, User
-from games.errors import MatchError
 from games.models import Match
+from kropki_site.lib.refusals import Refusal
 from ratings.selectors import rated_games_between_since
 
 
@@ -48,13 +48,13 @@ def minutes_left(user: User) -> int:
 
 
 def require_established(user_id: int) -> None:
-    """MatchError ``account_too_new`` unless ``user_id`` is established (see the module)."""
+    """Refusal ``account_too_new`` unless ``user_id`` is established (see the module)."""
     user = User.objects.filter(pk=user_id).only("pk", "is_staff", "date_joined").first()
     if user is None:
-        raise MatchError("login_required")
+        raise Refusal("login_required")
     left = minutes_left(user)
     if left:
-        raise MatchError(
+        raise Refusal(
             "account_too_new",
             _(
                 "Your account is new: rated games, reports and challenges to players you have not played "

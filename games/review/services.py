@@ -26,10 +26,10 @@ from django.utils import timezone
 
 from games import catalogue, tasknames
 from games.bots.review import analyse
-from games.errors import MatchError
 from games.live import transport
 from games.models import Match
 from games.play.publisher import send_now
+from kropki_site.lib.refusals import Refusal
 
 from .models import Analysis
 from .selectors import ACTIVE, is_stale, queue_position, reviewer_version
@@ -43,17 +43,17 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
     """Ask for the review of finished match ``match_id`` as ``user``.
 
     Returns the match's review row (the stored one when it exists: no cap is spent).
-    Raises MatchError: ``analysis_guest`` (no account), ``analysis_not_finished``,
+    Raises Refusal: ``analysis_guest`` (no account), ``analysis_not_finished``,
     ``analysis_unavailable`` (the game has no reviewer), ``analysis_busy`` (the user's own
     review of another match is still queued or running), ``analysis_daily_cap``."""
     if not user.is_authenticated or getattr(user, "is_guest", False):
-        raise MatchError("analysis_guest")
+        raise Refusal("analysis_guest")
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.is_active:
-        raise MatchError("analysis_not_finished")
+        raise Refusal("analysis_not_finished")
     version = reviewer_version(match.variant)
     if version is None:
-        raise MatchError("analysis_unavailable")
+        raise Refusal("analysis_unavailable")
     with transaction.atomic():
         existing = Analysis.objects.select_for_update().filter(match=match, version=version).first()
         if existing is not None and existing.status == Analysis.Status.DONE:
@@ -91,10 +91,10 @@ def _check_limits(user: Any, exclude: Analysis | None) -> None:
         mine = mine.exclude(pk=exclude.pk)
     for other in mine.filter(status__in=ACTIVE):
         if not is_stale(other):
-            raise MatchError("analysis_busy")
+            raise Refusal("analysis_busy")
     since = timezone.now() - timedelta(days=1)
     if mine.filter(requested_at__gte=since).count() >= settings.ANALYSES_PER_DAY:
-        raise MatchError("analysis_daily_cap")
+        raise Refusal("analysis_daily_cap")
 
 
 def progress_frame(analysis: Analysis) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.errors import MatchError
 from games.review.services import analysis_request
+from kropki_site.lib.refusals import Refusal
 
 
 @require_POST
@@ -18,6 +18,6 @@ def record_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
     which shows the queue, the progress or the refusal's words."""
     try:
         analysis_request(request.user, match_id)
-    except MatchError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
     return redirect(reverse("record", args=[match_id]) + "#analiza")

@@ -10,7 +10,7 @@ from games import hooks
 def register() -> None:
     from . import scoring, selectors  # import the rows (models.py): Django registers them here
 
-    for module in ("admin", "tasks"):  # the staff pages; the beat's tasks (Celery knows them by import)
+    for module in ("admin", "tasks", "codes"):  # staff pages; the beat's tasks (Celery knows them by import); refusals
         import_module(f"{__package__}.{module}")
     hooks.after_finish(scoring.score_match)  # a finished arena game: its points
     hooks.account_export("tournaments", selectors.account_lines)  # "Download my data"

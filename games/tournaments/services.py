@@ -22,10 +22,10 @@ from django.utils import timezone
 
 from accounts.models import Block, User
 from games import catalogue
-from games.errors import MatchError
 from games.models import PINK, Match
 from games.play import core, creating, trust
 from games.play.drain import drain_started
+from kropki_site.lib.refusals import Refusal
 from ratings.selectors import user_ratings
 
 from . import scoring
@@ -45,11 +45,11 @@ _ADVISORY_KEY = 0x4B52544E  # "KRTN": one wave at a time (PostgreSQL)
 
 def _require_account(user: User | AnonymousUser | None) -> User:
     if user is None or not user.is_authenticated:
-        raise MatchError("login_required")
+        raise Refusal("login_required")
     if getattr(user, "is_guest", False):
-        raise MatchError("tournament_account")
+        raise Refusal("tournament_account")
     if getattr(user, "is_bot", False):
-        raise MatchError("tournament_bot")
+        raise Refusal("tournament_bot")
     assert isinstance(user, User)
     return user
 
@@ -72,11 +72,11 @@ def tournament_create(
     """A player-made arena (accounts only; OPEN_PER_CREATOR at once, MADE_PER_DAY a day)."""
     creator = _require_account(user)
     if variant not in catalogue.variant_keys():
-        raise MatchError("unknown_variant")
+        raise Refusal("unknown_variant")
     if start_in_minutes not in START_DELAYS or move_seconds not in MOVE_CLOCKS:
-        raise MatchError("tournament_bad_settings")
+        raise Refusal("tournament_bad_settings")
     if not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise MatchError("tournament_bad_settings")
+        raise Refusal("tournament_bad_settings")
     if rated:
         trust.require_established(creator.pk)
     now = now or timezone.now()
@@ -85,9 +85,9 @@ def tournament_create(
         User.objects.select_for_update().filter(pk=creator.pk).first()  # one creation at a time per creator
         mine = Tournament.objects.filter(creator=creator)
         if mine.exclude(status=Tournament.Status.FINISHED).count() >= OPEN_PER_CREATOR:
-            raise MatchError("tournament_too_many")
+            raise Refusal("tournament_too_many")
         if mine.filter(created_at__gte=now - timedelta(days=1)).count() >= MADE_PER_DAY:
-            raise MatchError("tournament_too_often")
+            raise Refusal("tournament_too_often")
         starts = now + timedelta(minutes=start_in_minutes)
         return Tournament.objects.create(
             name=name,
@@ -164,7 +164,7 @@ def _entry(tournament_id: Any, user_id: int) -> TournamentPlayer:
         .first()
     )
     if entry is None:
-        raise MatchError("tournament_not_joined")
+        raise Refusal("tournament_not_joined")
     return entry
 
 
@@ -172,7 +172,7 @@ def _tournament(tournament_id: Any) -> Tournament:
     try:
         return Tournament.objects.get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise MatchError("tournament_not_found") from None
+        raise Refusal("tournament_not_found") from None
 
 
 def tournament_join(
@@ -184,7 +184,7 @@ def tournament_join(
     now = now or timezone.now()
     tournament = _tournament(tournament_id)
     if tournament.status == Tournament.Status.FINISHED or now >= tournament.ends_at:
-        raise MatchError("tournament_finished")
+        raise Refusal("tournament_finished")
     if tournament.rated:
         trust.require_established(player.pk)
     with transaction.atomic():
@@ -213,9 +213,9 @@ def tournament_withdraw(*, tournament_id: Any, user: User | AnonymousUser | None
     with transaction.atomic():
         entry = _entry(tournament_id, player.pk)
         if entry.tournament.status == Tournament.Status.FINISHED:
-            raise MatchError("tournament_finished")
+            raise Refusal("tournament_finished")
         if entry.match_id is not None:
-            raise MatchError("tournament_in_game")
+            raise Refusal("tournament_in_game")
         if not entry.paused:
             entry.paused = True
             entry.save(update_fields=["paused"])
@@ -232,12 +232,12 @@ def tournament_berserk(*, match_id: Any, user: User | AnonymousUser | None, now:
         match = core.lock(match_id)
         side = core.side_of_user(match, player.pk)
         if match.tournament_id is None:
-            raise MatchError("berserk_not_tournament")
+            raise Refusal("berserk_not_tournament")
         core.require_active(match)
         if match.berserk_of(side):
-            raise MatchError("berserk_twice")
+            raise Refusal("berserk_twice")
         if core.has_moved(match, side):
-            raise MatchError("berserk_too_late")
+            raise Refusal("berserk_too_late")
         fields = ["pink_berserk" if side == PINK else "blue_berserk"]
         setattr(match, fields[0], True)
         if match.to_move == side and match.turn_deadline is not None:

@@ -22,8 +22,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue
-from games.errors import MatchError
 from games.models import Match
+from kropki_site.lib.refusals import Refusal
 
 from . import selectors, services
 from .display import STANDINGS_SHOWN, board_version, free_players, playing_now, standings_rows
@@ -69,7 +69,7 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             public=post.get("public") == "1",
             name=post.get("name", ""),
         )
-    except MatchError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
         return redirect("tournaments")
     return redirect(tournament_url(t))
@@ -223,7 +223,7 @@ def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) 
         raise Http404
     try:
         services.tournament_join(tournament_id=tournament_id, user=request.user)
-    except MatchError as exc:
+    except Refusal as exc:
         if exc.code == "tournament_not_found":
             raise Http404 from exc
         messages.error(request, exc.message)
@@ -235,7 +235,7 @@ def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) 
 def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     try:
         services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
-    except MatchError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
     return _back(tournament_id, request)
 
@@ -245,7 +245,7 @@ def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: i
 def berserk_view(request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
     try:
         services.tournament_berserk(match_id=match_id, user=request.user)
-    except MatchError as exc:
+    except Refusal as exc:
         if exc.code == "not_found":
             raise Http404 from exc
         messages.error(request, exc.message)

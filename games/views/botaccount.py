@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest
-from games.errors import MatchError
 from games.play.botaccounts import user_become_bot
+from kropki_site.lib.refusals import Refusal
 
 
 @login_required
@@ -23,7 +23,7 @@ def become_bot(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("account_settings")
     try:
         user_become_bot(user_id=request.user.pk)
-    except MatchError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
         return redirect("account_settings")
     messages.success(request, _("This account is now a bot. Make a token with the bot:play scope for its engine."))

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue, play
-from games.errors import MatchError
 from games.models import Challenge
 from games.selectors import lobby as lobby_reads
+from kropki_site.lib.refusals import Refusal
 
 
 def _parse_token(token: str) -> uuid.UUID:
@@ -38,7 +38,7 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         listed = request.POST.get("kind") == "lobby"  # the default: a private link
         try:
             challenge = play.challenge_create(user_id=request.user.pk, variant=variant, rated=rated, listed=listed)
-        except MatchError as exc:
+        except Refusal as exc:
             error = exc.message
         else:
             return redirect("challenge", token=challenge.token)
@@ -88,7 +88,7 @@ def challenge_page(request: HttpRequest, token: str) -> HttpResponse:
 def challenge_accept_view(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     try:
         match = play.challenge_accept(token=_parse_token(token), user_id=request.user.pk)
-    except MatchError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
         return redirect("challenge", token=token)
     return redirect("match", match_id=match.pk)
@@ -99,7 +99,7 @@ def challenge_accept_view(request: AuthenticatedHttpRequest, token: str) -> Http
 def challenge_cancel_view(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     try:
         play.challenge_cancel(token=_parse_token(token), user_id=request.user.pk)
-    except MatchError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
     return redirect("challenge", token=token)
 

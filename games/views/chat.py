@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.errors import MatchError
 from games.models import Match
 from games.play import chat
+from kropki_site.lib.refusals import Refusal
 
 
 def quick_phrases() -> list[str]:
@@ -100,7 +100,6 @@ def chat_report(request: HttpRequest, match_id: int) -> JsonResponse:
             reported_id=None if message_id is not None else player_id,
             reason=request.POST.get("reason", "")[:2000],
         )
-    except MatchError as exc:
-        status = 404 if exc.code == "not_found" else 429 if exc.code == "reports_too_often" else 400
-        return JsonResponse({"ok": False, "code": exc.code, "message": exc.message}, status=status)
+    except Refusal as exc:
+        return JsonResponse({"ok": False, "code": exc.code, "message": exc.message}, status=exc.status)
     return JsonResponse({"ok": True, "message": _("Thank you. The report was sent to the moderators.")})

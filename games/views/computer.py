@@ -11,8 +11,8 @@ from accounts.guests import GuestLimitReached, guest_for_request, guest_ids_of_i
 from accounts.ip import client_ip
 from games import play
 from games.catalogue import variant_choices
-from games.errors import MatchError
 from games.models import BOT_LEVEL_CHOICES
+from kropki_site.lib.refusals import Refusal
 
 
 class ComputerMatchForm(forms.Form):
@@ -44,7 +44,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
                 address=address,
                 address_guest_ids=guest_ids_of_ip(address) if user.is_guest else set(),
             )
-        except MatchError as exc:
+        except Refusal as exc:
             return render(
                 request, "games/computer_refused.html", {"code": exc.code, "message": exc.message}, status=429
             )

@@ -20,9 +20,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from games import catalogue, selectors
-from games.errors import MatchError
 from games.play import matchmaking
 from games.selectors import lobby as lobby_reads
+from kropki_site.lib.refusals import Refusal
 
 LIST_LIMIT = lobby_reads.LIST_LIMIT
 
@@ -74,7 +74,7 @@ def queue_join(request: AuthenticatedHttpRequest) -> HttpResponse:
     variants = catalogue.variant_keys() if choice == "all" else [choice]
     try:
         matchmaking.seek_create(user=request.user, variants=variants)
-    except MatchError as exc:
+    except Refusal as exc:
         if exc.code == "queue_cooldown":  # the queue page says why and until when
             return render(request, "games/queue.html", _queue_context(request), status=429)
         messages.error(request, exc.message)

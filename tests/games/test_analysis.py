@@ -16,7 +16,6 @@ from games.connect4 import review as connect4_review
 from games.dots_and_boxes import bot as dab_bot
 from games.dots_and_boxes import review as dab_review
 from games.engine import GAMES
-from games.errors import MatchError
 from games.kropki import review as kropki_review
 from games.models import Match
 from games.pilkarzyki import review as pilkarzyki_review
@@ -24,6 +23,7 @@ from games.pilkarzyki.bot_board import Board
 from games.review.models import Analysis
 from games.review.selectors import queue_position
 from games.review.services import analysis_request, analysis_run
+from kropki_site.lib.refusals import Refusal
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 
@@ -241,7 +241,7 @@ def test_guests_and_anonymous_visitors_cannot_ask(alice, bob, make_user):
     guest.is_guest = True
     guest.save()
     for who in (guest, AnonymousUser()):
-        with pytest.raises(MatchError) as refused:
+        with pytest.raises(Refusal) as refused:
             analysis_request(who, match.pk)
         assert refused.value.code == "analysis_guest"
     assert not Analysis.objects.exists()
@@ -251,12 +251,12 @@ def test_guests_and_anonymous_visitors_cannot_ask(alice, bob, make_user):
 def test_one_review_at_a_time_and_a_daily_cap(alice, bob, settings):
     first, second = _finished(alice, bob), _finished(alice, bob)
     analysis_request(alice, first.pk)
-    with pytest.raises(MatchError) as busy:
+    with pytest.raises(Refusal) as busy:
         analysis_request(alice, second.pk)
     assert busy.value.code == "analysis_busy"
     Analysis.objects.update(status=Analysis.Status.DONE, result={})
     settings.ANALYSES_PER_DAY = 1
-    with pytest.raises(MatchError) as capped:
+    with pytest.raises(Refusal) as capped:
         analysis_request(alice, second.pk)
     assert capped.value.code == "analysis_daily_cap"
     assert Analysis.objects.count() == 1
@@ -265,7 +265,7 @@ def test_one_review_at_a_time_and_a_daily_cap(alice, bob, settings):
 @pytest.mark.django_db
 def test_an_active_match_is_refused_and_a_failed_review_can_be_asked_again(alice, bob):
     active = Match.objects.create(variant="kropki-10", pink=alice, blue=bob, history=[])
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         analysis_request(alice, active.pk)
     assert refused.value.code == "analysis_not_finished"
     match = _finished(alice, bob)

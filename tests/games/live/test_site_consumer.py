@@ -395,14 +395,14 @@ async def test_html_in_a_name_travels_as_text(alice, bob):
 
 
 async def test_a_direct_challenge_cannot_be_accepted_by_its_link(alice, bob):
-    from games.errors import MatchError
     from games.play import challenge_accept
+    from kropki_site.lib.refusals import Refusal
 
     ws_a = await site_socket(alice)
     await ws_a.send_json_to({"type": "challenge", "to": "bob", "variant": C4})
     await frame_of(ws_a, "challenge_sent")
     token = await database_sync_to_async(lambda: Challenge.objects.get().token)()
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         await database_sync_to_async(challenge_accept)(token=token, user_id=bob.pk)
     assert refused.value.code == "challenge_not_open"
     await ws_a.disconnect()

@@ -10,11 +10,11 @@ from django.utils import translation
 
 from accounts.blocks import block_create
 from games import play
-from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge, ChatMessage
 from games.play import chat
 from games.play.challenges import challenge_direct_create, challenges_direct_pending_for
+from kropki_site.lib.refusals import Refusal
 from tests.helpers import C4
 from tests.helpers import play as play_move
 
@@ -29,7 +29,7 @@ def sent(monkeypatch, django_capture_on_commit_callbacks):
 
 
 def refused(code, fn, **kwargs):
-    with pytest.raises(MatchError) as info:
+    with pytest.raises(Refusal) as info:
         fn(**kwargs)
     assert info.value.code == code, info.value
     return info.value

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import play as services
-from games.errors import MatchError
 from games.models import Challenge, Match
+from kropki_site.lib.refusals import Refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def test_an_expired_challenge_is_neither_listed_nor_acceptable(client, alice, bo
     challenge = services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False, listed=True)
     _age(challenge, settings.CHALLENGE_TTL_MINUTES + 1)
     assert str(challenge.token) not in Client().get(reverse("lobby")).content.decode()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_accept(token=challenge.token, user_id=bob.pk)
     assert exc.value.code == "challenge_expired"  # before: accepted, however old
     client.force_login(bob)
@@ -84,7 +84,7 @@ def test_open_challenges_per_user_are_capped_with_a_clear_message(client, alice,
     services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)
     _age(second, settings.CHALLENGE_TTL_MINUTES + 1)
     services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)
     assert exc.value.code == "too_many_challenges"
 
@@ -94,7 +94,7 @@ def test_creating_and_cancelling_is_capped_per_hour(alice, settings):
     for _ in range(5):
         challenge = services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)
         services.challenge_cancel(token=challenge.token, user_id=alice.pk)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_create(user_id=alice.pk, variant="kropki-10", rated=False)
     assert exc.value.code == "challenges_too_often"
     first = Challenge.objects.first()

@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import User
-from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge
 from games.play.challenges import challenge_direct_create
+from kropki_site.lib.refusals import Refusal
 from tests.factories import PINK_WINS
 from tests.helpers import C4, play_moves
 
@@ -43,7 +43,7 @@ def test_eight_fresh_accounts_put_at_most_the_cap_of_notices_on_one_player(
         try:
             with django_capture_on_commit_callbacks(execute=True):
                 challenge(harasser)
-        except MatchError as exc:
+        except Refusal as exc:
             codes.append(exc.code)
     assert codes == ["target_busy"] * 6
     assert len([f for user, f in notices if user == alice.pk and f["type"] == "challenge_received"]) == 2
@@ -54,7 +54,7 @@ def test_a_player_receives_at_most_the_hourly_cap_of_challenges(alice, make_user
     for i in range(3):
         made = challenge(make_user(f"gracz{i}"))
         Challenge.objects.filter(pk=made.pk).update(status=Challenge.Status.DECLINED)  # answered, not waiting
-    with pytest.raises(MatchError) as info:
+    with pytest.raises(Refusal) as info:
         challenge(make_user("gracz-x"))
     assert info.value.code == "target_challenged_often"
     with translation.override("pl"):
@@ -71,7 +71,7 @@ def test_challenges_only_from_players_i_have_played(client, alice, bob, charlie,
     )
     assert response.status_code == 302
     assert User.objects.get(pk=alice.pk).challenges_from_played_only
-    with pytest.raises(MatchError) as info:
+    with pytest.raises(Refusal) as info:
         challenge(charlie)
     assert info.value.code == "only_played_challenge"
     with translation.override("pl"):

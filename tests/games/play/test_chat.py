@@ -8,9 +8,9 @@ from unittest import mock
 import pytest
 
 from accounts.blocks import block_create
-from games.errors import MatchError
 from games.models import ChatMessage, Report
 from games.play import chat
+from kropki_site.lib.refusals import Refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +20,8 @@ def match(make_match):
     return make_match("cztery-w-rzedzie")
 
 
-def refused(code: str, **kwargs) -> MatchError:
-    with pytest.raises(MatchError) as info:
+def refused(code: str, **kwargs) -> Refusal:
+    with pytest.raises(Refusal) as info:
         chat.chat_send(**kwargs)
     assert info.value.code == code, info.value
     return info.value
@@ -145,15 +145,15 @@ class TestReports:
             (dict(message_id=999999), "not_found"),
         ]
         for kwargs, code in cases:
-            with pytest.raises(MatchError) as info:
+            with pytest.raises(Refusal) as info:
                 chat.report_create(reporter_id=alice.pk, match_id=match.pk, **kwargs)
             assert info.value.code == code
-        with pytest.raises(MatchError) as info:  # a line of another match
+        with pytest.raises(Refusal) as info:  # a line of another match
             chat.report_create(reporter_id=bob.pk, match_id=other.pk, message_id=own["id"])
         assert info.value.code == "not_found"
         settings.REPORTS_PER_HOUR = 1
         chat.report_create(reporter_id=bob.pk, match_id=match.pk, message_id=own["id"])
-        with pytest.raises(MatchError) as info:
+        with pytest.raises(Refusal) as info:
             chat.report_create(reporter_id=bob.pk, match_id=match.pk, reported_id=alice.pk)
         assert info.value.code == "reports_too_often"
         assert Report.objects.count() == 1

@@ -16,9 +16,9 @@ from django.utils import timezone, translation
 
 from games import play
 from games.desk import MatchDesk
-from games.errors import MatchError
 from games.models import ChatMessage, Match
 from games.play import chat
+from kropki_site.lib.refusals import Refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def send(match, user, text="hej", room="players"):
 
 
 def refused(code, match, user, text="hej", room="players"):
-    with pytest.raises(MatchError) as info:
+    with pytest.raises(Refusal) as info:
         send(match, user, text, room)
     assert info.value.code == code, info.value
     return info.value

@@ -18,10 +18,10 @@ from django.urls import reverse
 
 from accounts.guests import guest_create
 from games import play as services
-from games.errors import MatchError
 from games.models import Match
 from games.play import botqueue
 from games.play.computer import computer_token, match_bot_turn
+from kropki_site.lib.refusals import Refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -119,7 +119,7 @@ def test_a_rematch_with_the_computer_is_counted_too(alice, settings):
     services.match_offer_rematch(match_id=first.pk, user_id=alice.pk)
     second = Match.objects.latest("pk")
     services.match_resign(match_id=second.pk, user_id=alice.pk)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         services.match_offer_rematch(match_id=second.pk, user_id=alice.pk)
     assert refused.value.code == "starting_too_often"
 

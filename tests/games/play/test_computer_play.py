@@ -8,9 +8,9 @@ from django.urls import reverse
 from accounts.models import User
 from games import play as services
 from games.catalogue import variant_keys
-from games.errors import MatchError
 from games.models import Match, Move
 from games.play.computer import match_bot_turn
+from kropki_site.lib.refusals import Refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def test_the_computer_plays_every_game(client, variant):
 
 def test_no_draw_agreement_with_the_computer(client):
     match = start(client)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.match_offer_draw(match_id=match.pk, user_id=match.pink_id)
     assert exc.value.code == "draw_unavailable"
 
@@ -109,10 +109,10 @@ def test_a_guest_is_sent_to_sign_up_for_ranked_play_and_challenges(client, alice
     from games.models import Seek
 
     assert not Seek.objects.filter(user=guest).exists()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_create(user_id=guest.pk, variant="cztery-w-rzedzie", rated=True)
     assert exc.value.code == "account_required"
     challenge = services.challenge_create(user_id=alice.pk, variant="cztery-w-rzedzie", rated=True)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_accept(token=challenge.token, user_id=guest.pk)
     assert exc.value.code == "account_required"

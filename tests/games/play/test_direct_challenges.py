@@ -11,7 +11,6 @@ import time_machine
 from django.utils import timezone
 
 from accounts.blocks import block_create
-from games.errors import MatchError
 from games.live import transport
 from games.models import Challenge, Match
 from games.play import challenges
@@ -21,6 +20,7 @@ from games.play.challenges import (
     challenge_direct_create,
     challenge_direct_expire,
 )
+from kropki_site.lib.refusals import Refusal
 from tests.helpers import C4
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def sent(monkeypatch):
 
 
 def refused(code: str, **kwargs) -> None:
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         challenge_direct_create(**{"variant": C4, "rated": False, **kwargs})
     assert exc.value.code == code
 
@@ -107,7 +107,7 @@ def test_accepting_gives_the_colours_asked_for(alice, bob, sent):
 def test_decline_cancel_and_who_may_do_which(alice, bob, charlie):
     challenge = challenge_direct_create(user_id=alice.pk, target_name="bob", variant=C4, rated=False)
     for user, call in ((charlie, "answer"), (alice, "answer"), (bob, "cancel"), (charlie, "cancel")):
-        with pytest.raises(MatchError) as exc:
+        with pytest.raises(Refusal) as exc:
             if call == "answer":
                 challenge_direct_answer(challenge_id=challenge.pk, user_id=user.pk, accept=True)
             else:
@@ -132,7 +132,7 @@ def test_expiry(alice, bob, sent, settings, django_capture_on_commit_callbacks):
         assert sorted(uid for uid, f in sent if f == {"type": "challenge_expired", "id": challenge.pk}) == sorted(
             [alice.pk, bob.pk]
         )
-        with pytest.raises(MatchError) as exc:
+        with pytest.raises(Refusal) as exc:
             challenge_direct_answer(challenge_id=challenge.pk, user_id=bob.pk, accept=True)
         assert exc.value.code == "challenge_expired"
 

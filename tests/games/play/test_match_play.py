@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from games import play as services
 from games import selectors
-from games.errors import MatchError
 from games.models import Match, Move
+from kropki_site.lib.refusals import Refusal
 from tests.helpers import play
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_history_cache_equals_the_move_rows(make_match, alice, bob):
 
 def test_not_your_turn_changes_nothing(make_match, bob):
     match = make_match()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, bob, 3)
     assert exc.value.code == "not_your_turn"
     assert Move.objects.count() == 0
@@ -46,14 +46,14 @@ def test_not_your_turn_changes_nothing(make_match, bob):
 
 def test_a_stranger_cannot_move(make_match, charlie):
     match = make_match()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, charlie, 3)
     assert exc.value.code == "not_a_player"
 
 
 def test_anonymous_cannot_move(make_match):
     match = make_match()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.match_play(match_id=match.pk, user_id=None, ply=0, action=3)
     assert exc.value.code == "login_required"
 
@@ -61,7 +61,7 @@ def test_anonymous_cannot_move(make_match):
 def test_stale_ply_is_refused(make_match, alice, bob):
     match = make_match()
     play(match, alice, 3)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, bob, 2, ply=0)
     assert exc.value.code == "stale_ply"
     assert Move.objects.count() == 1
@@ -93,7 +93,7 @@ def test_engine_refusals_keep_their_code(make_match, alice, bob, variant, setup,
         play(match, users[match.to_move], a)
     match.refresh_from_db()
     before = match.ply
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, users[match.to_move], action)
     assert exc.value.code == code
     match.refresh_from_db()
@@ -108,7 +108,7 @@ def test_four_in_a_row_finishes_the_match(make_match, alice, bob):
     assert match.status == Match.Status.FINISHED
     assert match.winner == 1 and match.end_reason == "four_in_a_row"
     assert match.turn_deadline is None
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, bob, 2)
     assert exc.value.code == "match_not_active"
 
@@ -135,7 +135,7 @@ def test_kropki_end_game_lets_the_opponent_play_on(make_match, alice, bob):
     play(match, bob, 2)
     match.refresh_from_db()
     assert match.to_move == 2
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, alice, 5)
     assert exc.value.code == "player_has_ended"
     play(match, bob, end)
@@ -154,7 +154,7 @@ def test_resign_loses_at_once(make_match, alice, bob):
 def test_draw_offer_accept_and_decline(make_match, alice, bob):
     match = make_match()
     services.match_offer_draw(match_id=match.pk, user_id=alice.pk)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.match_answer_draw(match_id=match.pk, user_id=alice.pk, accept=True)
     assert exc.value.code == "no_draw_offer"
     services.match_answer_draw(match_id=match.pk, user_id=bob.pk, accept=False)
@@ -180,15 +180,15 @@ def test_rematch_swaps_colours_when_both_agree(make_match, alice, bob):
 
 def test_challenge_link_starts_a_match_for_both(alice, bob):
     challenge = services.challenge_create(user_id=alice.pk, variant="kropki-20", rated=False)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_accept(token=challenge.token, user_id=alice.pk)
     assert exc.value.code == "own_challenge"
     match = services.challenge_accept(token=challenge.token, user_id=bob.pk)
     assert {match.pink_id, match.blue_id} == {alice.pk, bob.pk}
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.challenge_accept(token=challenge.token, user_id=bob.pk)
     assert exc.value.code == "challenge_not_open"
-    with pytest.raises(MatchError):
+    with pytest.raises(Refusal):
         services.challenge_accept(token="not-a-uuid", user_id=bob.pk)
 
 
@@ -252,7 +252,7 @@ def test_late_move_is_refused_and_the_timeout_applied(make_match, alice, bob):
     match = make_match()
     play(match, alice, 3)
     play(match, bob, 3)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         play(match, alice, 4, now=later(match, 3))
     assert exc.value.code == "turn_expired"
     match.refresh_from_db()

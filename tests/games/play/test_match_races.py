@@ -12,16 +12,16 @@ import pytest
 from django.utils import timezone
 
 from games import play as services
-from games.errors import MatchError
 from games.models import Match, Move
 from games.play import core
+from kropki_site.lib.refusals import Refusal
 from tests.helpers import play_moves, run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def codes(results) -> list:
-    return sorted(r.code if isinstance(r, MatchError) else type(r).__name__ for r in results)
+    return sorted(r.code if isinstance(r, Refusal) else type(r).__name__ for r in results)
 
 
 def play_call(match, user, action, ply=None, now=None):
@@ -39,7 +39,7 @@ def test_two_moves_for_one_ply_exactly_one_applies(make_match, alice, bob, round
     results = run_together(play_call(match, bob, 2), play_call(match, bob, 4), play_call(match, alice, 5))
     applied = [r for r in results if isinstance(r, services.PlayResult) and not r.duplicate]
     assert len(applied) == 1, results
-    refused = [r for r in results if isinstance(r, MatchError)]
+    refused = [r for r in results if isinstance(r, Refusal)]
     assert len(refused) == 2 and all(r.code in {"stale_ply", "not_your_turn"} for r in refused), results
     match.refresh_from_db()
     assert match.ply == 2
@@ -56,7 +56,7 @@ def test_the_same_move_twice_at_once_makes_one_row(make_match, alice, round_):
     # the other is either recognised as a resend (duplicate) or refused as stale
     other = next(r for r in results if r is not applied[0])
     assert (isinstance(other, services.PlayResult) and other.duplicate) or (
-        isinstance(other, MatchError) and other.code == "stale_ply"
+        isinstance(other, Refusal) and other.code == "stale_ply"
     ), other
     assert Move.objects.filter(match=match).count() == 1
     match.refresh_from_db()
@@ -91,7 +91,7 @@ def test_a_move_racing_its_timeout_has_one_terminal_outcome(make_match, alice, b
         assert match.status == Match.Status.ACTIVE and match.ply == 3
     else:
         # refused: it either applied the timeout itself (turn_expired) or came after the timer did
-        assert isinstance(played, MatchError), played
+        assert isinstance(played, Refusal), played
         assert played.code in {"turn_expired", "match_not_active", "stale_ply"}, played
         # the timeout won exactly once: the move was not stored
         assert all(m[2] != move or m[1] != 1 for m in moves[2:])

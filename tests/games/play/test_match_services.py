@@ -15,10 +15,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import play as services
-from games.errors import MatchError
 from games.live import hub
 from games.models import Match
 from games.play.creating import matches_create_many
+from kropki_site.lib.refusals import Refusal
 from tests.helpers import C4, play
 
 pytestmark = pytest.mark.django_db
@@ -90,14 +90,14 @@ def test_nothing_is_heard_when_the_transaction_rolls_back(alice, bob, heard):
 def test_match_end_plays_kropkis_end_and_is_unknown_elsewhere(make_match, alice, bob, charlie):
     kropki = make_match("kropki-10")
     play(kropki, alice, 44)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.match_end(match_id=kropki.pk, user_id=charlie.pk, ply=1)
     assert exc.value.code == "not_a_player"
     result = services.match_end(match_id=kropki.pk, user_id=bob.pk, ply=1)
     assert not result.duplicate and result.match.history[-1] == 100  # 10 x 10: the end is action 100
     assert services.match_end(match_id=kropki.pk, user_id=bob.pk, ply=1).duplicate  # a resend
     c4 = make_match()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.match_end(match_id=c4.pk, user_id=alice.pk, ply=0)
     assert exc.value.code == "unknown_action"
     c4.refresh_from_db()
@@ -107,12 +107,12 @@ def test_match_end_plays_kropkis_end_and_is_unknown_elsewhere(make_match, alice,
 def test_match_draw_offers_then_the_other_players_draw_accepts(make_match, alice, bob):
     match = make_match()
     assert services.match_draw(match_id=match.pk, user_id=alice.pk) == "offered"
-    with pytest.raises(MatchError) as exc:  # one's own offer stands: not twice
+    with pytest.raises(Refusal) as exc:  # one's own offer stands: not twice
         services.match_draw(match_id=match.pk, user_id=alice.pk)
     assert exc.value.code == "draw_already_offered"
     assert services.match_draw(match_id=match.pk, user_id=bob.pk) == "accepted"
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.winner is None and match.end_reason == "agreement"
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.match_draw(match_id=match.pk, user_id=alice.pk)
     assert exc.value.code == "match_not_active"

@@ -12,10 +12,10 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from games.catalogue import variant_keys
-from games.errors import MatchError
 from games.models import Match, Seek
 from games.play.matchmaking import seek_cancel, seek_create, seek_pair, window
 from games.selectors import queue_sizes, queue_status
+from kropki_site.lib.refusals import Refusal
 from ratings.models import Rating
 from tests.helpers import C4, run_together
 
@@ -61,11 +61,11 @@ def test_one_entry_per_player_and_variant(alice):
 def test_unknown_variants_and_guests_are_refused(alice):
     from django.contrib.auth.models import AnonymousUser
 
-    with pytest.raises(MatchError):
+    with pytest.raises(Refusal):
         seek_create(user=alice, variants=["szachy"])
-    with pytest.raises(MatchError):
+    with pytest.raises(Refusal):
         seek_create(user=alice, variants=[])
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         seek_create(user=AnonymousUser(), variants=[C4])
     assert exc.value.code == "login_required"
 

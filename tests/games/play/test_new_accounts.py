@@ -14,10 +14,10 @@ from django.utils import timezone, translation
 
 from accounts.models import PairFlag, User
 from games import play
-from games.errors import MatchError
 from games.models import Match
 from games.play import chat, matchmaking, trust
 from games.play.challenges import challenge_direct_create
+from kropki_site.lib.refusals import Refusal
 from ratings.models import Rating, RatingChange
 from tests.conftest import PASSWORD
 from tests.factories import PINK_WINS
@@ -37,7 +37,7 @@ def age(user, minutes: int) -> None:
 
 
 def refused(code, fn, **kwargs):
-    with pytest.raises(MatchError) as info:
+    with pytest.raises(Refusal) as info:
         fn(**kwargs)
     assert info.value.code == code, info.value
     return info.value

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import play as services
-from games.errors import MatchError
 from games.models import Match, Seek
 from games.play import matchmaking
+from kropki_site.lib.refusals import Refusal
 from tests.sockets import logged_in_client
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_a_ranked_player_who_never_moves_first_twice_in_an_hour_is_cooled_down(a
     matchmaking.seek_create(user=alice, variants=["kropki-10"])  # one abort: may re-join
     matchmaking.seek_cancel(user=alice)
     _abandoned(bob, alice, blue_fails=True)  # as blue: bob moved, alice never did
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         matchmaking.seek_create(user=alice, variants=["kropki-10"])
     assert refused.value.code == "queue_cooldown"
     matchmaking.seek_create(user=bob, variants=["kropki-10"])  # the one who waited is not punished

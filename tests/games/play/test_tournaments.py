@@ -9,7 +9,6 @@ import pytest
 from django.utils import timezone
 
 from accounts.blocks import block_create
-from games.errors import MatchError
 from games.models import BLUE, PINK, Match
 from games.play import match_answer_draw, match_expire_turn, match_offer_draw, match_resign
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentSchedule
@@ -22,6 +21,7 @@ from games.tournaments.services import (
     tournaments_pair,
     tournaments_schedule,
 )
+from kropki_site.lib.refusals import Refusal
 from tests.factories import PINK_WINS
 from tests.helpers import C4, play_moves
 
@@ -150,11 +150,11 @@ def test_berserk_after_ones_first_move_or_twice_is_refused_and_changes_nothing(t
     pink = alice if match.pink_id == alice.pk else bob
     blue = bob if pink is alice else alice
     tournament_berserk(match_id=match.pk, user=blue)
-    with pytest.raises(MatchError) as twice:
+    with pytest.raises(Refusal) as twice:
         tournament_berserk(match_id=match.pk, user=blue)
     assert twice.value.code == "berserk_twice"
     play_moves(match, [0])
-    with pytest.raises(MatchError) as late:
+    with pytest.raises(Refusal) as late:
         tournament_berserk(match_id=match.pk, user=pink)
     assert late.value.code == "berserk_too_late"
     match.refresh_from_db()
@@ -162,7 +162,7 @@ def test_berserk_after_ones_first_move_or_twice_is_refused_and_changes_nothing(t
 
 
 def test_berserk_outside_an_arena_is_refused(make_match, alice):
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         tournament_berserk(match_id=make_match().pk, user=alice)
     assert refused.value.code == "berserk_not_tournament"
 
@@ -224,7 +224,7 @@ def test_two_timeouts_in_a_row_pause_the_player(two, alice, bob, settings):
 
 def test_withdrawing_during_a_game_is_refused_and_changes_nothing(two, alice):
     tournaments_pair()
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         tournament_withdraw(tournament_id=two.pk, user=alice)
     assert refused.value.code == "tournament_in_game"
     assert not entry(two, alice).paused
@@ -232,7 +232,7 @@ def test_withdrawing_during_a_game_is_refused_and_changes_nothing(two, alice):
 
 def test_joining_a_finished_tournament_is_refused(alice):
     t = arena(status=Tournament.Status.FINISHED)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         tournament_join(tournament_id=t.pk, user=alice)
     assert refused.value.code == "tournament_finished"
     assert not TournamentPlayer.objects.filter(tournament=t).exists()
@@ -244,10 +244,10 @@ def test_guests_and_visitors_are_refused(alice, django_user_model):
     t = arena()
     guest = django_user_model.objects.create_user(username="gosc-1", is_guest=True)
     for user, code in ((guest, "tournament_account"), (AnonymousUser(), "login_required")):
-        with pytest.raises(MatchError) as refused:
+        with pytest.raises(Refusal) as refused:
             tournament_join(tournament_id=t.pk, user=user)
         assert refused.value.code == code
-        with pytest.raises(MatchError):
+        with pytest.raises(Refusal):
             tournament_create(user=user, variant=C4, start_in_minutes=5, minutes=30)
     assert not TournamentPlayer.objects.exists()
 
@@ -255,10 +255,10 @@ def test_guests_and_visitors_are_refused(alice, django_user_model):
 def test_a_creator_has_two_open_tournaments_at_most(alice):
     for _ in range(2):
         tournament_create(user=alice, variant=C4, start_in_minutes=5, minutes=30, move_seconds=20)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         tournament_create(user=alice, variant=C4, start_in_minutes=5, minutes=30)
     assert refused.value.code == "tournament_too_many"
-    with pytest.raises(MatchError) as bad:
+    with pytest.raises(Refusal) as bad:
         tournament_create(user=alice, variant=C4, start_in_minutes=5, minutes=500)
     assert bad.value.code == "tournament_bad_settings"
 
@@ -288,7 +288,7 @@ def test_at_the_end_the_standings_freeze_and_a_running_game_counts_for_ratings_o
     from ratings.models import RatingChange
 
     assert RatingChange.objects.filter(match_id=running.pk).count() == 2
-    with pytest.raises(MatchError):
+    with pytest.raises(Refusal):
         tournament_join(tournament_id=two.pk, user=alice)
 
 

@@ -13,9 +13,9 @@ from django.utils import translation
 
 from games import catalogue
 from games.engine.base import ERROR_CODES
-from games.errors import MatchError
 from games.selectors import live_summary
 from games.views.rules import draw_diagram, rule_anchor, rule_fragment, rule_url
+from kropki_site.lib.refusals import Refusal
 
 RULES_SLUGS = {spec.slug: spec.rules_slug for spec in catalogue.games()}
 SECTIONS = {spec.slug: spec.sections for spec in catalogue.games()}
@@ -255,7 +255,7 @@ def test_every_engine_error_code_has_words():
     """The site words the contract's codes; a game words its own (GameSpec.error_words)."""
     for spec in catalogue.games():
         for code in spec.engine.error_codes:
-            assert MatchError(code).message != code, (spec.slug, code)
+            assert Refusal(code).message != code, (spec.slug, code)
     assert rule_anchor("connect4", "column_full") == "kolumny"
     assert rule_anchor("kropki", "inside_territory") == "poza-gra"
     assert rule_fragment("kropki-i-kwadraty", "segment_drawn") == ("kropki-i-kwadraty", "odcinki")

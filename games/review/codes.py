@@ -1,0 +1,20 @@
+"""The review's refusal codes (kropki_site/lib/refusals.py): words and HTTP status. Registered
+when imported, by feature.register()."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from kropki_site.lib.refusals import register
+
+# the computer's review of a finished match (services.py)
+register(
+    "review",
+    {
+        "analysis_guest": (_("The computer's analysis needs an account. Sign up: your games so far stay yours."), 400),
+        "analysis_not_finished": (_("Only a finished match can be analysed."), 400),
+        "analysis_unavailable": (_("The computer cannot analyse this game yet."), 400),
+        "analysis_busy": (_("Your analysis of another match is still running. Wait until it is done."), 400),
+        "analysis_daily_cap": (_("You have asked for many analyses today. Try again tomorrow."), 400),
+    },
+)
