@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import hypothesis
 import pytest
@@ -22,14 +23,33 @@ hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 WHOLE_SITE = ("tests/live_play/", "tests/faults/", "tests/web/test_healthz_live.py")
 
 
-def _rank(item: pytest.Item) -> int:
-    path = item.path.as_posix()
-    if "/tests/browser/" in path:
-        return 2
-    return 0 if any(f"/{part}" in path for part in WHOLE_SITE) else 1
+def _transactional(item: pytest.Item) -> bool:
+    """A test whose database is emptied after it (pytest-django's TransactionTestCase): the
+    data migrations' rows go with it, so the tests that expect them must run before."""
+    mark = item.get_closest_marker("django_db")
+    if mark is not None and (mark.kwargs.get("transaction") or mark.kwargs.get("reset_sequences")):
+        return True
+    return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
 
 
-@pytest.hookimpl(tryfirst=True)
+def _order(items: list[pytest.Item]) -> Callable[[pytest.Item], tuple[int, int]]:
+    """The whole-site modules first, the in-process ones next (a module with a transactional test
+    after every module without one: each process runs its modules in this order, as Django runs
+    its TransactionTestCases after its TestCases), the browser tests last."""
+    transactional = {item.path for item in items if _transactional(item)}
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        path = item.path.as_posix()
+        if "/tests/browser/" in path:
+            return (2, 0)
+        if item.path not in transactional and any(f"/{part}" in path for part in WHOLE_SITE):
+            return (0, 0)
+        return (1, int(item.path in transactional))
+
+    return key
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Order the run, and group it for pytest-xdist (scripts/test: ``--dist loadgroup``).
 
@@ -44,7 +64,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.path.stem))
-    items.sort(key=_rank)
+    yield
+    items.sort(key=_order(items))
 
 
 @pytest.fixture(scope="session")
