@@ -21,6 +21,14 @@ hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Modules that start whole sites (daphne, Celery, beat as processes): the long ones, sent first.
 WHOLE_SITE = ("tests/live_play/", "tests/faults/", "tests/web/test_healthz_live.py")
+# Whole-site modules whose assertions are about time (clocks, an arena's waves, a cluster's
+# take-over): one group, so one process runs them one after another and they never starve each
+# other of the machine's two cores.
+TIMED = (
+    "tests/faults/test_cluster.py",
+    "tests/live_play/test_tournament_live.py",
+    "tests/live_play/test_clock_live.py",
+)
 
 
 def _transactional(item: pytest.Item) -> bool:
@@ -43,7 +51,7 @@ def _order(items: list[pytest.Item]) -> Callable[[pytest.Item], tuple[int, int]]
         if "/tests/browser/" in path:
             return (2, 0)
         if item.path not in transactional and any(f"/{part}" in path for part in WHOLE_SITE):
-            return (0, 0)
+            return (0, 0 if any(path.endswith(timed) for timed in TIMED) else 1)  # the longest group first
         return (1, int(item.path in transactional))
 
     return key
@@ -63,7 +71,9 @@ def pytest_collection_modifyitems(config, items):
     """
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.path.stem))
+            timed = any(item.path.as_posix().endswith(path) for path in TIMED)
+            group = "timed" if timed else item.module.__name__ if item.module else item.path.stem
+            item.add_marker(pytest.mark.xdist_group(group))
     yield
     items.sort(key=_order(items))
 

@@ -84,11 +84,14 @@ def test_websockets_through_daphne(page, live_url):
     assert result == [[True, 4404], [True, 4404]]
 
 
-def test_healthz_and_a_celery_worker(live_url, celery_worker_proc):
-    from kropki_site.celery import app
+def test_healthz_and_a_celery_worker(live_url, live_site, celery_worker_proc):
+    from celery import Celery
+
+    from kropki_site.settings import celery_broker_url
     from tests.live import site_healthz
 
     health = site_healthz(live_url)
     assert health["http_status"] == 200 and health["failing"] == [], health
+    app = Celery("kropki-test", broker=celery_broker_url(live_site.env["REDIS_URL"]))  # the site's own Redis
     replies = app.control.ping(timeout=5)
     assert any(celery_worker_proc.name in next(iter(reply)) for reply in replies), replies
