@@ -20,9 +20,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kropki_site.lib import devredis
 
@@ -273,16 +274,12 @@ def wait_for_log(proc: Proc, needle: str, timeout: float) -> None:
     raise TimeoutError(f"{proc.name} did not log {needle!r} within {timeout} s\n{tail(proc.log)}")
 
 
-def live_database_url(base_url: str | None, workdir: Path, suffix: str) -> str:
-    """A fresh database the server processes can see: a SQLite file, or a new PostgreSQL database."""
-    if not base_url or base_url.startswith("sqlite"):
-        return f"sqlite:///{workdir / ('live-' + suffix + '.sqlite3')}"
-    import dj_database_url
+def admin_connection(cfg: Mapping[str, Any]) -> Any:
+    """An autocommit connection to the ``postgres`` database of the server ``cfg`` (dj-database-url's
+    parse) names: to make, copy and drop the live sites' databases."""
     import psycopg
 
-    cfg = dj_database_url.parse(base_url)
-    name = f"{cfg['NAME']}_live_{suffix}"
-    admin = psycopg.connect(
+    return psycopg.connect(
         dbname="postgres",
         user=cfg["USER"] or None,
         password=cfg["PASSWORD"] or None,
@@ -290,6 +287,17 @@ def live_database_url(base_url: str | None, workdir: Path, suffix: str) -> str:
         port=cfg["PORT"] or None,
         autocommit=True,
     )
+
+
+def live_database_url(base_url: str | None, workdir: Path, suffix: str) -> str:
+    """A fresh database the server processes can see: a SQLite file, or a new PostgreSQL database."""
+    if not base_url or base_url.startswith("sqlite"):
+        return f"sqlite:///{workdir / ('live-' + suffix + '.sqlite3')}"
+    import dj_database_url
+
+    cfg = dj_database_url.parse(base_url)
+    name = f"{cfg['NAME']}_live_{suffix}"
+    admin = admin_connection(cfg)
     with admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}"')
@@ -300,17 +308,9 @@ def drop_live_database(url: str) -> None:
     if url.startswith("sqlite"):
         return
     import dj_database_url
-    import psycopg
 
     cfg = dj_database_url.parse(url)
-    admin = psycopg.connect(
-        dbname="postgres",
-        user=cfg["USER"] or None,
-        password=cfg["PASSWORD"] or None,
-        host=cfg["HOST"] or None,
-        port=cfg["PORT"] or None,
-        autocommit=True,
-    )
+    admin = admin_connection(cfg)
     with admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{cfg["NAME"]}" WITH (FORCE)')
 
@@ -405,18 +405,10 @@ def migrated_database_url(base_url: str | None, workdir: Path, suffix: str) -> s
             shutil.copyfile(template, target)
         return f"sqlite:///{target}"
     import dj_database_url
-    import psycopg
 
     cfg = dj_database_url.parse(base_url)
     template_name, name = f"{cfg['NAME']}_tpl_{tag}", f"{cfg['NAME']}_live_{suffix}"
-    admin = psycopg.connect(
-        dbname="postgres",
-        user=cfg["USER"] or None,
-        password=cfg["PASSWORD"] or None,
-        host=cfg["HOST"] or None,
-        port=cfg["PORT"] or None,
-        autocommit=True,
-    )
+    admin = admin_connection(cfg)
     with admin, _template_lock(f"pg-{template_name}"):
         if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template_name]).fetchone() is None:
             # Templates of older migrations go; the new one is built under a temporary name and

@@ -23,6 +23,8 @@ import time
 
 import pytest
 
+from tests import live
+
 from .conftest import Player, assert_clients_match_db, assert_moves_consistent, play
 
 pytestmark = [
@@ -45,17 +47,9 @@ class Terminator(threading.Thread):
 
     def run(self) -> None:
         import dj_database_url
-        import psycopg
 
         cfg = dj_database_url.parse(self.url)
-        admin = psycopg.connect(
-            dbname="postgres",
-            user=cfg["USER"] or None,
-            password=cfg["PASSWORD"] or None,
-            host=cfg["HOST"] or None,
-            port=cfg["PORT"] or None,
-            autocommit=True,
-        )
+        admin = live.admin_connection(cfg)
         with admin:
             while not self.stopping.is_set():
                 rows = admin.execute(
