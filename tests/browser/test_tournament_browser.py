@@ -45,7 +45,7 @@ def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
         page.get_by_test_id("tournament-join").click()
     # The wave (beat, every 2 s) pairs them: both pages go to the match by themselves.
     for page in (ania, bartek):
-        page.wait_for_url(re.compile(r"/partia/\d+/$"), timeout=15_000)
+        page.wait_for_url(re.compile(r"/partia/\d+/$"), timeout=30_000)
         expect(page.locator("#match")).to_have_attribute("data-ready", "1")
         expect(page.get_by_test_id("arena-link")).to_have_text(f"Arena {suffix}")
     assert ania.url == bartek.url

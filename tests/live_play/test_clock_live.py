@@ -103,13 +103,15 @@ async def test_kropki_a_player_who_does_not_move_is_ended_on_time(clock_site, cl
     await play(ws_a, ws_b, 0, 44)
     await play(ws_b, ws_a, 1, 45)
     # alice runs out of time: that counts as her "end the game"; bob plays on
+    # (Waits, not the clock's precision: the Cztery w rzędzie test above measures that. A machine
+    # running the suite's other processes has been seen to take over TURN + 8 s here.)
     for ws in (ws_a, ws_b):
-        frame = await until(ws, moved(3), TURN + 8)
+        frame = await until(ws, moved(3), TURN + 20)
         assert frame["by"] == 1 and frame["by_timeout"] is True
         assert frame["details"]["ended"] is True and frame["match"]["to_move"] == 2
     # bob lets his clock run out too: both have ended, the match is over
     for ws in (ws_a, ws_b):
-        frame = await until(ws, finished, TURN + 8)
+        frame = await until(ws, finished, TURN + 20)
         assert frame["match"]["status"] == "finished" and frame["match"]["end_reason"] == "score"
     for ws in (ws_a, ws_b):
         await ws.close()
