@@ -59,23 +59,32 @@ def _order(items: list[pytest.Item]) -> Callable[[pytest.Item], tuple[int, int]]
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
-    """Order the run, and group it for pytest-xdist (scripts/test: ``--dist loadgroup``).
+    """Order the run (pytest-xdist groups it: ``pytest_xdist_make_scheduler`` below).
 
     - Each module is one group, run by one process: its module-scoped fixtures (a live site, a
-      world of rows) are made once. A module that already names its group keeps it.
+      world of rows) are made once.
     - The whole-site modules go first (they are long: the others fill the processes around them),
       the in-process ones next, the browser tests last. Last matters: Playwright's sync API keeps
       an event loop running in the main thread while the session-scoped browser lives, and async
       tests (consumers, pytest-asyncio) run after it in the same process would fail with "cannot be
       called from a running event loop". scripts/test keeps this order (``--no-loadscope-reorder``).
     """
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            timed = any(item.path.as_posix().endswith(path) for path in TIMED)
-            group = "timed" if timed else item.module.__name__ if item.module else item.path.stem
-            item.add_marker(pytest.mark.xdist_group(group))
     yield
     items.sort(key=_order(items))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's scheduler, one group a module (the time-bound modules one group, ``TIMED``):
+    xdist's own ``loadgroup`` names a group by rewriting the test's id, which pytest 9 no longer
+    lets a plugin do, so the group is read from the test's file here."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "timed" if any(path.endswith(timed) for timed in TIMED) else path
+
+    return ModuleScheduling(config, log)
 
 
 @pytest.fixture(scope="session")
