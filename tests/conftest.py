@@ -82,6 +82,10 @@ def pytest_xdist_make_scheduler(config, log):
     class ModuleScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
+            if path.startswith("tests/browser/"):
+                # One process for the browser tests, as before the suite ran in parallel: three sites
+                # and three Chromiums at once on two cores made pairings and a computer's reply late.
+                return "browser"
             return "timed" if any(path.endswith(timed) for timed in TIMED) else path
 
     return ModuleScheduling(config, log)
