@@ -80,6 +80,17 @@ class User(AbstractUser):
     # account without games, and never cleared; marked "BOT" wherever its name is shown.
     is_bot = models.BooleanField(_("bot"), default=False)
 
+    class FairPlayMark(models.TextChoices):
+        # Staff's decision (games/fairplay, docs/fairplay.md): a marked account leaves the
+        # leaderboards and standings and cannot play rated; its profile says so.
+        NONE = "", _("none")
+        ENGINE = "engine", _("engine use")
+        BOOSTER = "booster", _("rating manipulation")
+
+    fair_play_mark = models.CharField(
+        _("fair-play mark"), max_length=16, choices=FairPlayMark.choices, blank=True, default=""
+    )
+
     objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
@@ -170,6 +181,7 @@ class PairFlag(models.Model):
 
     class Reason(models.TextChoices):
         SHARED_ADDRESS = "shared_address", _("rated games from a shared address")
+        SHARED_BROWSER = "shared_browser", _("rated games from a shared browser")
 
     user_a = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")  # the lower id
     user_b = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")

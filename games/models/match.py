@@ -71,6 +71,13 @@ class Match(models.Model):
     pink_berserk = models.BooleanField(default=False)
     blue_berserk = models.BooleanField(default=False)
 
+    # The fair-play guard (games/play/guard.py): the key of the position standing now, kept
+    # while the match is active and rated (empty otherwise, and in the common opening).
+    position_key = models.CharField(max_length=32, blank=True, default="")
+    # False: the game ended before each player made two moves and counts for nothing (no
+    # rating, no arena points, no step towards the new-account gate; SPEC "Games that count").
+    counts = models.BooleanField(default=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -87,6 +94,8 @@ class Match(models.Model):
             # A player's matches, newest first (profiles).
             models.Index(fields=["pink", "-created_at"], name="match_pink_created"),
             models.Index(fields=["blue", "-created_at"], name="match_blue_created"),
+            # The fair-play guard's one question: does an active rated match stand on this position?
+            models.Index(fields=["position_key", "status"], name="match_position_guard"),
         ]
 
     def __str__(self) -> str:
