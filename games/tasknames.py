@@ -20,6 +20,7 @@ DELETE_UNPLAYED_COMPUTER_MATCHES = "games.tasks.delete_unplayed_computer_matches
 ANALYSE_MATCH = "games.tasks.analyse_match"
 PAIR_TOURNAMENTS = "games.tasks.pair_tournaments"
 SCHEDULE_TOURNAMENTS = "games.tasks.schedule_tournaments"
+FAIRPLAY_CHECK = "games.tasks.fairplay_check"
 
 ALL = (
     SWEEP_EXPIRED_TURNS,
@@ -30,4 +31,5 @@ ALL = (
     ANALYSE_MATCH,
     PAIR_TOURNAMENTS,
     SCHEDULE_TOURNAMENTS,
+    FAIRPLAY_CHECK,
 )

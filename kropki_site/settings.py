@@ -220,6 +220,9 @@ CELERY_TASK_ROUTES = {
     tasknames.BOT_MOVE: {"queue": "bots"},
     # The computer's reviews of finished matches: a worker of their own (games/review/services.py).
     tasknames.ANALYSE_MATCH: {"queue": "analysis"},
+    # Engine-use detection after rated games: a worker of its own too, one process, niced, so it
+    # never delays a review someone asked for (games/fairplay/services.py, docs/fairplay.md).
+    tasknames.FAIRPLAY_CHECK: {"queue": "fairplay"},
 }
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
 # ends every overdue turn through the (status, turn_deadline) index, so a timeout

@@ -31,9 +31,16 @@ class FairPlayFlag(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     variant = models.CharField(max_length=32, blank=True)
-    # The figures that stood out (docs/fairplay.md), e.g. {"agreement": 0.93, "games": 10, ...}.
+    # The figures that stood out (docs/fairplay.md). Engine flags (games/fairplay/detection.py,
+    # ``assess``): {"version", "variant", "rating", "games", "positions" (that matter), "best"
+    # (the computer's best played there), "agreement", "expected" (the honest reference),
+    # "p_value", "think_cv", "timed_moves", "slower_when_it_matters", "reasons": ["agreement",
+    # "agreement_and_flat_times"]}.
     figures = models.JSONField(default=dict)
-    # The evidence: [{"match": id, "plies": [n, ...], "note": "..."}, ...].
+    # The evidence: one item a game, [{"match": id, "plies": [n, ...], ...}, ...]; engine flags add
+    # "side" (1 pink, 2 blue), "positions" (that matter), "best" (of them), "plies" (where the best
+    # was played in a position that matters, at most 12) and "think_s" (the first 12 think times).
+    # Staff's page links each match's record (games/fairplay/display.py, ``evidence_lines``).
     evidence = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
