@@ -21,14 +21,16 @@
    top honest players whose pace happens to be flat (sigma 0.15): the share of them flagged.
    After each game the player's last ``detection.WINDOW`` games are assessed; honest players
    play ``--honest-games`` games each, engine users up to 20.
-3. **Figures**: the agreement each strength reaches (positions that matter), the share of the 200
+3. **Cost**: the seconds one game's facts take for both sides (what a check costs the ``fairplay``
+   worker when nothing is cached), a game of each kind, Kropki 20×20 too (``--skip-cost``: none).
+4. **Figures**: the agreement each strength reaches (positions that matter), the share of the 200
    honest players ever flagged (target ≤ 1 %), and for the engine users how many games until the
    flag (target ≤ 10: the share flagged within 10, the median and the worst).
 
 The resampling ignores that a move changes the positions after it (a strong move leads to other
 positions than a weak one): the agreement per position is real, the games are stitched.
 
-    .venv/bin/python bench/fairplay.py [--games N] [--only connect4,kropki,...] [--pool /tmp/fairplay-pool.json]
+    .venv/bin/python bench/fairplay.py [--games N] [--only connect4,kropki,...] [--pool /tmp/fairplay-pool.json] [--skip-cost]
 
 ``--pool`` keeps the pool in a file and reuses it (the thresholds can be tried again in seconds).
 Last line: one JSON object.
@@ -246,6 +248,36 @@ def measure(slug: str, pool: list[dict[str, Any]], honest_games: int, seed: int)
     return out
 
 
+# What a check costs on the fairplay worker: one game's facts, both sides (Kropki 20×20 too).
+COST_CASES = {
+    "connect4": ("connect4", {}),
+    "dots_and_boxes": ("dots_and_boxes", {"rows": 5, "cols": 5}),
+    "kropki_10": ("kropki", {"width": 10, "height": 10}),
+    "kropki_20": ("kropki", {"width": 20, "height": 20}),
+    "pilkarzyki": ("pilkarzyki", {}),
+}
+
+
+def cost(names: list[str]) -> dict[str, Any]:
+    """Seconds to compute one game's facts for both sides, as the task does (no cache)."""
+    out = {}
+    for name, (slug, params) in COST_CASES.items():
+        if slug not in names:
+            continue
+        history = play(slug, params, seed=99)
+        for seed in range(100, 110):  # a game of a usual length (Piłkarzyki's can end in a few moves)
+            if len(history) >= 30:
+                break
+            history = play(slug, params, seed=seed)
+        game = get_game(slug, **params)
+        evaluate = import_module(f"games.{slug}.review").evaluator(game)
+        started = time.perf_counter()
+        for side in (1, 2):
+            detection.game_facts(game, slug, history, [None] * len(history), side, 99, evaluate, easy_move)
+        out[name] = {"moves": len(history), "seconds": round(time.perf_counter() - started, 1)}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=0, help="games a kind in the pool (0: CASES')")
@@ -253,6 +285,7 @@ def main() -> None:
     parser.add_argument("--honest-games", type=int, default=20)
     parser.add_argument("--pool", default="", help="a JSON file keeping the pool between runs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-cost", action="store_true", help="no timing of one game's facts a kind")
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n] or list(CASES)
     cached: dict[str, Any] = {}
@@ -273,6 +306,7 @@ def main() -> None:
         results[slug]["pool_seconds"] = round(built, 1)
         results[slug]["measure_seconds"] = round(time.perf_counter() - started - built, 1)
         print(slug, json.dumps(results[slug]), file=sys.stderr, flush=True)
+    seconds = {} if args.skip_cost else cost(names)
     honest_rate = max(r["honest"]["rate"] for r in results.values())
     engine_ok = all(e["within_10"] == 1.0 for r in results.values() for e in r["engines"].values())
     summary = {
@@ -281,6 +315,7 @@ def main() -> None:
         "honest_rate_max": honest_rate,
         "honest_ok": honest_rate <= 0.01,
         "engines_within_10_ok": engine_ok,
+        "check_seconds": seconds,
     }
     print(json.dumps(summary))
 

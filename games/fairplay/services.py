@@ -23,7 +23,7 @@ from accounts.models import User
 from games import catalogue, tasknames
 from games.bots import choose_action
 from games.models import Match, Move
-from games.play.publisher import send_now
+from games.play.publisher import publish
 from ratings.models import Rating
 
 from . import detection
@@ -41,7 +41,8 @@ def fairplay_after_finish(match: Match) -> None:
     if match.pink_id is None or match.blue_id is None:
         return
     match_id = match.pk
-    transaction.on_commit(lambda: send_now(tasknames.FAIRPLAY_CHECK, (match_id,)))
+    # after commit, from the publisher's thread: the finishing move never waits for the broker
+    transaction.on_commit(lambda: publish(tasknames.FAIRPLAY_CHECK, (match_id,)))
 
 
 def _easy(state: Any, ply: int) -> int:

@@ -7,8 +7,9 @@ process and returns at once. The thread sends in order; a failure is logged and
 dropped, because every task published here has a database-driven safety net
 (``games.play.clock.sweep_expired`` re-enqueues a computer move that never came).
 
-Only the computer's moves use it: a human turn publishes nothing at all (the
-clock is ``Match.turn_deadline``, read by the sweeps: docs/protocol.md, "The clock").
+Only the computer's moves use it, and a rated game's end (the fair-play check, sent by the
+feature's ``after_finish`` hook): a human turn publishes nothing at all (the clock is
+``Match.turn_deadline``, read by the sweeps: docs/protocol.md, "The clock").
 """
 
 from __future__ import annotations

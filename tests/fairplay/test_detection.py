@@ -156,13 +156,13 @@ def lenient(monkeypatch):
 def test_the_check_runs_after_a_rated_game_and_flags_its_player(alice, bob, lenient, monkeypatch):
     sent = []
 
-    def send_now(name, args):  # what the fairplay worker would do with it, here and now
+    def publish(name, args):  # what the fairplay worker would do with it, here and now
         sent.append((name, args))
         from games.fairplay.tasks import fairplay_check
 
         fairplay_check(*args)
 
-    monkeypatch.setattr(services, "send_now", send_now)
+    monkeypatch.setattr(services, "publish", publish)
     match = _engine_game(alice, bob)
     assert match.status == Match.Status.FINISHED and match.rated and match.counts
 
@@ -182,7 +182,7 @@ def test_the_check_runs_after_a_rated_game_and_flags_its_player(alice, bob, leni
 @pytest.mark.django_db(transaction=True)
 def test_unrated_games_are_not_checked(alice, bob, monkeypatch):
     sent = []
-    monkeypatch.setattr(services, "send_now", lambda name, args: sent.append(name))
+    monkeypatch.setattr(services, "publish", lambda name, args: sent.append(name))
     match = make_match(alice, bob)
     play_moves(match, [0, 1, 0, 1, 0, 1, 0])
     match.refresh_from_db()
@@ -192,7 +192,7 @@ def test_unrated_games_are_not_checked(alice, bob, monkeypatch):
 
 def test_the_hook_waits_for_a_rated_game_that_counts(monkeypatch):
     sent = []
-    monkeypatch.setattr(services, "send_now", lambda name, args: sent.append(args))
+    monkeypatch.setattr(services, "publish", lambda name, args: sent.append(args))
     short = Match(rated=True, counts=False, status=Match.Status.FINISHED, pink_id=1, blue_id=2, pk=5)
     services.fairplay_after_finish(short)  # too short to count: nothing, not even on commit
     assert sent == []
