@@ -85,9 +85,9 @@ def recent_rated(user_id: int, variant: str) -> list[Match]:
 def fairplay_check_player(*, user_id: int, variant: str) -> FairPlayFlag | None:
     """Assess ``user_id``'s recent rated games of ``variant``; open or update their engine flag
     when they stand out. Returns the flag (None: not flagged). An account already marked is
-    left alone: staff have decided."""
-    user = User.objects.filter(pk=user_id).only("pk", "fair_play_mark").first()
-    if user is None or user.fair_play_mark:
+    left alone (staff have decided), and so is a bot account (a computer by its own say)."""
+    user = User.objects.filter(pk=user_id).only("pk", "fair_play_mark", "is_bot").first()
+    if user is None or user.fair_play_mark or user.is_bot:
         return None
     slug = catalogue.variant(variant).game_slug
     games = []

@@ -180,6 +180,19 @@ def test_the_check_runs_after_a_rated_game_and_flags_its_player(alice, bob, leni
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_marked_account_and_a_bot_account_are_left_alone(alice, bob, lenient, monkeypatch):
+    monkeypatch.setattr(services, "publish", lambda name, args: None)
+    match = _engine_game(alice, bob)
+    alice.fair_play_mark = "engine"
+    alice.save(update_fields=["fair_play_mark"])
+    assert services.fairplay_check_match(match.pk) == []
+    alice.fair_play_mark, alice.is_bot = "", True
+    alice.save(update_fields=["fair_play_mark", "is_bot"])
+    assert services.fairplay_check_match(match.pk) == []
+    assert not FairPlayFlag.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_unrated_games_are_not_checked(alice, bob, monkeypatch):
     sent = []
     monkeypatch.setattr(services, "publish", lambda name, args: sent.append(name))
