@@ -18,7 +18,8 @@
      position (log-normal, sigma 0.15, 4–10 s); and ``engine100_varied``: every move the best, with
      times as varied as an honest player's (sigma 0.7) but never longer where it matters.
    Beyond the targets (``beyond_targets``): ``engine70_varied`` (70 % with varied times), and 50
-   top honest players whose pace happens to be flat (sigma 0.15): the share of them flagged.
+   top honest players whose pace happens to be flat (sigma 0.15), still slower where it matters
+   (``honest_top_flat_pace``) or not even there (``honest_top_metronome``): the share flagged.
    After each game the player's last ``detection.WINDOW`` games are assessed; honest players
    play ``--honest-games`` games each, engine users up to 20.
 3. **Cost**: the seconds one game's facts take for both sides (what a check costs the ``fairplay``
@@ -148,7 +149,7 @@ def simulate_game(template: dict[str, Any], match: int, player: dict[str, Any], 
         think = None
         if row["timed"]:
             # an honest player takes longer where it matters; an engine user's pace never changes
-            slower = 0.5 if matters and player["engine"] is None else 0.0
+            slower = 0.5 if matters and player["engine"] is None and player["slows"] else 0.0
             mu = player["pace"] + slower
             think = round(rng.lognormvariate(mu, player["sigma"]), 2)
         if not evaluated:
@@ -175,11 +176,18 @@ def games_until_flag(
 
 
 def honest_player(mix: tuple[float, ...], rng: random.Random) -> dict[str, Any]:
-    return {"engine": None, "mix": mix, "pace": math.log(rng.uniform(3, 15)), "sigma": rng.uniform(0.5, 0.9)}
+    pace = math.log(rng.uniform(3, 15))
+    return {"engine": None, "mix": mix, "pace": pace, "sigma": rng.uniform(0.5, 0.9), "slows": True}
 
 
 def engine_player(share: float, sigma: float, rng: random.Random) -> dict[str, Any]:
-    return {"engine": share, "mix": STRENGTHS["club"], "pace": math.log(rng.uniform(4, 10)), "sigma": sigma}
+    return {
+        "engine": share,
+        "mix": STRENGTHS["club"],
+        "pace": math.log(rng.uniform(4, 10)),
+        "sigma": sigma,
+        "slows": False,
+    }
 
 
 def agreement(pool: list[dict[str, Any]], mix: tuple[float, ...]) -> float:
@@ -241,10 +249,11 @@ def measure(slug: str, pool: list[dict[str, Any]], honest_games: int, seed: int)
             "within_10": round(sum(1 for n in found if n is not None and n <= TARGET_GAMES) / ENGINE_PLAYERS, 3),
             "never_in_20": sum(1 for n in found if n is None),
         }
-    flat_top = [{**honest_player(STRENGTHS["top"], rng), "sigma": 0.15} for _ in range(FLAT_HONEST)]
-    out["beyond_targets"]["honest_top_flat_pace_flagged"] = round(
-        sum(games_until_flag(slug, pool, p, honest_games, rng) is not None for p in flat_top) / FLAT_HONEST, 3
-    )
+    for name, slows in (("honest_top_flat_pace_flagged", True), ("honest_top_metronome_flagged", False)):
+        flat_top = [{**honest_player(STRENGTHS["top"], rng), "sigma": 0.15, "slows": slows} for _ in range(FLAT_HONEST)]
+        out["beyond_targets"][name] = round(
+            sum(games_until_flag(slug, pool, p, honest_games, rng) is not None for p in flat_top) / FLAT_HONEST, 3
+        )
     return out
 
 

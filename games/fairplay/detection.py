@@ -19,8 +19,10 @@ Two steps, so that a game is evaluated once however often its player is assessed
    positions that matter,
 
    - the agreement alone is beyond chance (p < ``ALPHA``), or
-   - the think times never vary (CV < ``FLAT_CV`` over at least ``MIN_TIMED`` timed moves) and
-     the agreement is beyond a club player's (``FLAT_REFERENCE``; p < ``ALPHA_FLAT``).
+   - the think times never vary, whatever the position (CV < ``FLAT_CV`` over at least
+     ``MIN_TIMED`` timed moves, and the positions that matter take no longer: the log of their mean
+     over the others' under ``FLAT_SLOWER``), and the agreement is beyond a club player's
+     (``FLAT_REFERENCE``; p < ``ALPHA_FLAT``).
 
 The thresholds come from ``bench/fairplay.py`` (its numbers in docs/fairplay.md).
 """
@@ -46,6 +48,8 @@ MIN_TIMED = 30
 ALPHA = 1e-4
 ALPHA_FLAT = 1e-2
 FLAT_CV = 0.35
+# ... and no slower where it matters: log(mean think time there / elsewhere) under this.
+FLAT_SLOWER = 0.2
 # The agreement (best moves among the positions that matter) of the strongest honest player
 # bench/fairplay.py simulates (60 % trudny, 30 % średni, 10 % łatwy), per game, measured there,
 # with a margin (docs/fairplay.md).
@@ -219,7 +223,7 @@ def assess(games: Sequence[GameFacts], slug: str) -> Verdict:
     slower = round(math.log(statistics.fmean(hard) / statistics.fmean(easy)), 3) if hard and easy else None
     enough = n >= MIN_POSITIONS
     by_agreement = enough and p_value < ALPHA
-    flat = cv is not None and len(times) >= MIN_TIMED and cv < FLAT_CV
+    flat = cv is not None and len(times) >= MIN_TIMED and cv < FLAT_CV and (slower is None or slower < FLAT_SLOWER)
     by_pace = enough and p_flat < ALPHA_FLAT and flat
     figures = {
         "version": VERSION,

@@ -20,16 +20,18 @@ from tests.factories import make_match
 from tests.helpers import play_moves
 
 
-def _games(n: int, agreement: float, *, sigma: float, seed: int = 1) -> list[GameFacts]:
+def _games(n: int, agreement: float, *, sigma: float, seed: int = 1, slows: bool | None = None) -> list[GameFacts]:
     """``n`` games of eight positions that matter and eight that do not, best played at
-    ``agreement`` where it matters, think times log-normal of spread ``sigma``."""
+    ``agreement`` where it matters, think times log-normal of spread ``sigma``, 65 % longer where
+    it matters when the player ``slows`` (by default when the times vary)."""
     rng = random.Random(seed)
+    slows = sigma > 0.3 if slows is None else slows
     games = []
     for g in range(n):
         moves = []
         for i in range(16):
             matters = i % 2 == 0
-            think = round(rng.lognormvariate(2.0 + (0.5 if matters and sigma > 0.3 else 0), sigma), 2)
+            think = round(rng.lognormvariate(2.0 + (0.5 if matters and slows else 0), sigma), 2)
             moves.append(MoveFacts(10 + 2 * i, matters, matters and rng.random() < agreement, think, 5))
         games.append(GameFacts(100 + g, 1, tuple(moves)))
     return games
@@ -61,6 +63,10 @@ def test_a_strong_agreement_with_flat_times_is_flagged_sooner_than_by_agreement_
     varied = detection.assess(_games(4, 0.85, sigma=0.7, seed=3), "connect4")
     assert flat.flagged and flat.figures["reasons"] == ["agreement_and_flat_times"]
     assert not varied.flagged
+    # A steady pace that still slows down where it matters is a person's: not flat.
+    steady = detection.assess(_games(4, 0.85, sigma=0.1, seed=3, slows=True), "connect4")
+    assert steady.figures["think_cv"] < detection.FLAT_CV and steady.figures["slower_when_it_matters"] > 0.4
+    assert not steady.flagged
 
 
 def test_too_few_positions_that_matter_give_no_verdict():
