@@ -8,5 +8,5 @@ from importlib import import_module
 def register() -> None:
     from . import models  # noqa: F401  (its rows: Django registers them here)
 
-    for module in ("codes",):
+    for module in ("codes", "admin"):
         import_module(f"{__package__}.{module}")

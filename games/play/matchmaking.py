@@ -139,6 +139,7 @@ def seek_create(
     if getattr(user, "is_bot", False):  # bots play by challenge only (docs/api.md "Bot accounts")
         raise Refusal("bot_account")
     trust.require_established(user.pk)  # the ranked queue is rated play
+    trust.require_unmarked(user.pk)
     variants = list(dict.fromkeys(variants))
     if not variants or any(v not in catalogue.variant_keys() for v in variants):
         raise Refusal("unknown_variant")
