@@ -79,7 +79,7 @@ class FairPlayFlagAdmin(_ReadOnly, _FlagAdmin):
 
     @admin.display(description=_("moderation page"))
     def case_link(self, flag: FairPlayFlag) -> str:
-        return format_html('<a href="{}">{}</a>', account_url(flag.user_id), _("open"))
+        return format_html('<a href="{}">{}</a>', account_url(flag.user_id), _("open the page"))
 
     def get_urls(self) -> list[URLPattern]:
         own = [
@@ -173,7 +173,7 @@ class FairPlayDecisionAdmin(_ReadOnly, _DecisionAdmin):
 
     @admin.display(description=_("moderation page"))
     def case_link(self, decision: FairPlayDecision) -> str:
-        return format_html('<a href="{}">{}</a>', account_url(decision.user_id), _("open"))
+        return format_html('<a href="{}">{}</a>', account_url(decision.user_id), _("open the page"))
 
 
 @admin.register(RatingRefund)
