@@ -139,7 +139,6 @@ def seek_create(
     if getattr(user, "is_bot", False):  # bots play by challenge only (docs/api.md "Bot accounts")
         raise Refusal("bot_account")
     trust.require_established(user.pk)  # the ranked queue is rated play
-    trust.require_unmarked(user.pk)
     variants = list(dict.fromkeys(variants))
     if not variants or any(v not in catalogue.variant_keys() for v in variants):
         raise Refusal("unknown_variant")
@@ -148,6 +147,9 @@ def seek_create(
     if until is not None:
         raise Refusal("queue_cooldown", cooldown_message(until, now))
     with transaction.atomic():
+        # Under the account's row lock: a fair-play mark (which takes the account out of the queue)
+        # either committed before, and is refused here, or waits and cancels what is made here.
+        trust.require_unmarked(user.pk, lock=True)
         # Forget finished business: cancelled entries and pairings whose match is over.
         Seek.objects.filter(user=user, status=Seek.Status.CANCELLED).delete()
         Seek.objects.filter(user=user, status=Seek.Status.MATCHED).exclude(match__status=Match.Status.ACTIVE).delete()

@@ -69,11 +69,16 @@ def require_established(user_id: int) -> None:
         )
 
 
-def require_unmarked(user_id: int, *others: int) -> None:
+def require_unmarked(user_id: int, *others: int, lock: bool = False) -> None:
     """Refusal ``fair_play_marked`` if ``user_id`` (the player asking: "your account ...") or one of
-    ``others`` (their opponent to be: "this player's account ...") carries a fair-play mark. One query."""
+    ``others`` (their opponent to be: "this player's account ...") carries a fair-play mark. One query.
+
+    ``lock``: read the rows under a row lock (inside the caller's transaction), the lock a mark
+    takes (games/fairplay/services.py): for a write that outlives the request (a seek waiting in
+    the queue), so a mark committing meanwhile is seen rather than missed."""
     ids = [user_id, *others]
-    marked = set(User.objects.filter(pk__in=ids).exclude(fair_play_mark="").values_list("pk", flat=True))
+    rows = User.objects.select_for_update() if lock else User.objects.all()
+    marked = {pk for pk, mark in rows.filter(pk__in=ids).order_by("pk").values_list("pk", "fair_play_mark") if mark}
     if user_id in marked:
         raise Refusal("fair_play_marked")
     if marked:

@@ -13,10 +13,13 @@ from django.utils import timezone
 from accounts.models import PairFlag
 from games.fairplay import services
 from games.fairplay.models import FairPlayDecision, FairPlayFlag, RatingRefund
+from games.models import Seek
+from games.play.matchmaking import seek_create
 from kropki_site.lib.refusals import Refusal
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
-from tests.helpers import C4
+from tests.fairplay.conftest import play_rated
+from tests.helpers import C4, run_together
 
 pytestmark = pytest.mark.django_db
 
@@ -187,3 +190,40 @@ def test_a_decision_without_a_reason_or_out_of_turn_is_refused_and_changes_nothi
     assert refused.value.code == "fair_play_flag_closed"
     alice.refresh_from_db()
     assert alice.fair_play_mark == "" and FairPlayDecision.objects.count() == 1
+
+
+# -- races (real threads, real transactions) ---------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_staff_marking_at_once_refund_once(make_user, django_user_model):
+    cheat, alice, bob = make_user("cheat"), make_user("alice"), make_user("bob")
+    staff = django_user_model.objects.create_superuser(username="mod", email="m@example.com", password="x")
+    play_rated(cheat, alice)
+    play_rated(cheat, bob)
+    before = {u.pk: rating(u).rating for u in (alice, bob)}
+
+    results = run_together(
+        lambda: services.mark(cheat.pk, "engine", staff, "first look"),
+        lambda: services.mark(cheat.pk, "booster", staff, "second look"),
+    )
+
+    assert all(isinstance(r, FairPlayDecision) for r in results), results
+    assert RatingRefund.objects.count() == 2
+    for user in (alice, bob):
+        lost = RatingChange.objects.get(user=user)
+        assert rating(user).rating == pytest.approx(before[user.pk] + lost.rating_before - lost.rating_after)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_joining_the_queue_while_being_marked_leaves_no_waiting_seek(make_user, django_user_model):
+    staff = django_user_model.objects.create_superuser(username="mod", email="m@example.com", password="x")
+    for i in range(3):
+        cheat = make_user(f"cheat{i}")
+        joined, marked = run_together(
+            lambda cheat=cheat: seek_create(user=cheat, variants=[C4]),
+            lambda cheat=cheat: services.mark(cheat.pk, "engine", staff, "engine"),
+        )
+        assert isinstance(marked, FairPlayDecision), marked
+        assert isinstance(joined, list) or (isinstance(joined, Refusal) and joined.code == "fair_play_marked"), joined
+        assert not Seek.objects.filter(user=cheat, status=Seek.Status.WAITING).exists()
