@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
@@ -48,6 +50,10 @@ class DecisionForm(forms.Form):
     flag = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
+class DismissForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
 def account_url(user_id: int) -> str:
     return reverse("admin:games_fairplayflag_account", args=[user_id])
 
@@ -72,6 +78,7 @@ class FairPlayFlagAdmin(_ReadOnly, _FlagAdmin):
     search_fields = ("user__username",)
     list_select_related = ("user",)
     date_hierarchy = "updated_at"
+    actions = ("dismiss_selected",)
 
     @admin.display(description=_("figures"))
     def figures_line(self, flag: FairPlayFlag) -> str:
@@ -80,6 +87,39 @@ class FairPlayFlagAdmin(_ReadOnly, _FlagAdmin):
     @admin.display(description=_("moderation page"))
     def case_link(self, flag: FairPlayFlag) -> str:
         return format_html('<a href="{}">{}</a>', account_url(flag.user_id), _("open the page"))
+
+    @admin.action(description=_("Dismiss the selected flags (with a reason)"), permissions=["change"])
+    def dismiss_selected(self, request: HttpRequest, queryset: QuerySet[FairPlayFlag]) -> HttpResponse | None:
+        """Many flags at once (noise from one detector): a page asks the reason, then each open flag
+        is dismissed by the service, one decision each."""
+        flags = list(queryset.filter(status=FairPlayFlag.Status.OPEN).select_related("user"))
+        form = DismissForm(request.POST if "reason" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            staff = request.user
+            assert isinstance(staff, User)  # admin_view lets staff in only
+            done = 0
+            for flag in flags:
+                try:
+                    services.dismiss(flag, staff, form.cleaned_data["reason"])
+                except Refusal:  # decided meanwhile by someone else
+                    continue
+                done += 1
+            messages.success(request, _("Flags dismissed: %(count)d.") % {"count": done})
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Dismiss fair-play flags"),
+            "flags": flags,
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return render(request, "admin/games/fairplay/dismiss.html", context)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """The flag itself is never edited (its page is the moderation page): "change" is the right
+        to decide, which the list's action checks."""
+        return obj is None and request.user.has_perm(DECIDE_PERMISSION)
 
     def get_urls(self) -> list[URLPattern]:
         own = [

@@ -116,3 +116,21 @@ def test_the_user_admin_and_the_flagged_pairs_link_the_page_and_show_the_mark_re
     assert page in user_page and 'name="fair_play_mark"' not in user_page  # shown, not editable
     pairs = client.get(reverse("admin:accounts_pairflag_changelist")).content.decode()
     assert page in pairs and reverse("admin:games_fairplayflag_account", args=[case["bob"].pk]) in pairs
+
+
+def test_the_list_dismisses_many_flags_with_one_reason_after_asking_it(client, staff, case, alice):
+    noise = FairPlayFlag.objects.create(user=alice, kind=FairPlayFlag.Kind.ENGINE)
+    client.force_login(staff)
+    url = reverse("admin:games_fairplayflag_changelist")
+    chosen = {"action": "dismiss_selected", "_selected_action": [case["flag"].pk, noise.pk]}
+    asked = client.post(url, chosen)
+    assert asked.status_code == 200 and 'data-testid="dismiss-form"' in asked.content.decode()
+    assert not FairPlayDecision.objects.exists()  # nothing until the reason is given
+    assert client.post(url, {**chosen, "reason": "  "}).status_code == 200  # a blank reason asks again
+    done = client.post(url, {**chosen, "reason": "the detector misread fast openings"})
+    assert done.status_code == 302
+    assert set(FairPlayFlag.objects.values_list("status", flat=True)) == {"dismissed"}
+    assert set(FairPlayDecision.objects.values_list("action", "staff__username", "reason")) == {
+        ("dismiss", "moderator", "the detector misread fast openings")
+    }
+    assert FairPlayDecision.objects.count() == 2
