@@ -35,6 +35,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import PairFlag, User
+from games import hooks
 from games.play import matchmaking
 from kropki_site.lib.refusals import Refusal
 from ratings.models import RatingChange
@@ -70,6 +71,7 @@ def _lock_account(user_id: int) -> User:
 def _set_mark(user: User, kind: str) -> None:
     user.fair_play_mark = kind
     user.save(update_fields=["fair_play_mark"])
+    hooks.run_mark_changed(user.pk)  # the arenas' standings draw themselves again
 
 
 def mark(

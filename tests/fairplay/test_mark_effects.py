@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import override
 
@@ -52,14 +53,18 @@ def test_a_marked_account_leaves_the_leaderboard_and_comes_back_when_lifted(
     assert "cheat" in {r.user.username for r in leaderboard(C4)}
 
 
-def test_a_marked_account_leaves_the_arena_standings_and_is_never_paired(make_user, alice, bob, charlie, staff):
+def test_a_marked_account_leaves_the_arena_standings_and_is_never_paired(client, make_user, alice, bob, charlie, staff):
     arena = running_arena()
     cheat = make_user("cheat")
     for user in (cheat, alice, bob, charlie):
         tournament_join(tournament_id=arena.pk, user=user)
     TournamentPlayer.objects.filter(tournament=arena, user=cheat).update(points=10)  # on top before the mark
+    page = reverse("tournament", args=[arena.pk])
+    assert ">cheat<" in client.get(page).content.decode()  # and the page's standings are cached now
 
     services.mark(cheat.pk, "engine", staff, "engine")
+
+    assert ">cheat<" not in client.get(page).content.decode()  # drawn again at the mark
 
     names = [line[1] for line in arena_reads.standings_lines(arena)]
     assert "cheat" not in names and set(names) == {"alice", "bob", "charlie"}
