@@ -129,3 +129,23 @@ def case_for(user_id: int) -> Case | None:
         ],
         evidence={f.pk: evidence_of(f) for f in flags},
     )
+
+
+def account_part(user: User) -> dict[str, Any]:
+    """The account's fair-play part of "Download my data" (docs/privacy.md): its mark, staff's
+    decisions on it (when and what: the reasons and the staff's names are staff's notes) and the
+    rating points given back to it (or taken back). Two queries."""
+    decisions = FairPlayDecision.objects.filter(user=user).exclude(action=FairPlayDecision.Action.DISMISS)
+    return {
+        "mark": user.fair_play_mark,
+        "decisions": [
+            {"at": at.isoformat(), "action": action}
+            for at, action in decisions.order_by("created_at", "pk").values_list("created_at", "action")
+        ],
+        "refunds": [
+            {"at": at.isoformat(), "match": match_id, "variant": variant, "points": round(points, 2)}
+            for at, match_id, variant, points in RatingRefund.objects.filter(user=user)
+            .order_by("created_at", "pk")
+            .values_list("created_at", "match_id", "variant", "points")
+        ],
+    }

@@ -136,3 +136,20 @@ def test_a_marked_profile_says_so_in_both_languages(client, make_user, staff, la
     assert words in page
     services.lift(cheat.pk, staff, "appeal")
     assert 'data-testid="fair-play-notice"' not in client.get("/gracz/cheat/").content.decode()
+
+
+def test_the_data_download_has_the_mark_its_dates_and_the_refunds_not_staffs_notes(
+    client, make_user, alice, staff, rated_game
+):
+    cheat = make_user("cheat")
+    game = rated_game(cheat, alice)
+    services.mark(cheat.pk, "engine", staff, "a secret detector note")
+    client.force_login(alice)
+    mine = client.get(reverse("account_download")).json()["fair_play"]
+    assert mine["mark"] == "" and mine["decisions"] == []
+    assert [(r["match"], r["variant"]) for r in mine["refunds"]] == [(game.pk, C4)] and mine["refunds"][0]["points"] > 0
+    client.force_login(cheat)
+    theirs = client.get(reverse("account_download"))
+    data = theirs.json()["fair_play"]
+    assert data["mark"] == "engine" and [d["action"] for d in data["decisions"]] == ["mark_engine"]
+    assert "secret" not in theirs.content.decode() and "moderator" not in theirs.content.decode()
