@@ -6,6 +6,7 @@ match, with plain values (this module never imports games).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -121,7 +122,7 @@ def _with_inactivity(r: glicko2.Rating, last_played_at: datetime | None, now: da
     return glicko2.with_inactivity(r, days) if days > 0 else r
 
 
-__all__ = ["ratings_apply_result"]
+__all__ = ["ratings_adjust", "ratings_apply_result"]
 
 
 def ratings_forget_user(*, user_id: int) -> int:
@@ -129,3 +130,30 @@ def ratings_forget_user(*, user_id: int) -> int:
     stay with the matches they belong to (a record shows both players' changes), and
     no opponent's rating moves. Returns how many ratings went."""
     return Rating.objects.filter(user_id=user_id).delete()[1].get(Rating._meta.label, 0)
+
+
+def ratings_adjust(*, points: Mapping[tuple[int, str], float]) -> set[tuple[int, str]]:
+    """Add ``points[(user_id, variant)]`` to those ratings (negative: take points away): a
+    fair-play mark's refunds (games/fairplay/services.py). Only the rating moves: deviation,
+    volatility and the counters stay (lichess refunds points, not certainty). Locks the rows in
+    (user id, variant) order, the order ``ratings_apply_result`` locks one variant's rows in, so
+    the two cannot deadlock. Returns the keys applied: a rating that no longer exists (a
+    deleted account's) is skipped. Call inside the caller's transaction."""
+    if not points:
+        return set()
+    users = sorted({user_id for user_id, _variant in points})
+    applied: set[tuple[int, str]] = set()
+    with transaction.atomic():
+        rows = (
+            Rating.objects.select_for_update()
+            .filter(user_id__in=users, variant__in={variant for _user, variant in points})
+            .order_by("user_id", "variant")
+        )
+        for row in rows:
+            key = (row.user_id, row.variant)
+            if key not in points:
+                continue
+            row.rating += points[key]
+            row.save(update_fields=["rating"])
+            applied.add(key)
+    return applied

@@ -244,6 +244,7 @@ def assess(games: Sequence[GameFacts], slug: str) -> Verdict:
     for g in recent:
         plies = [m.ply for m in g.moves if m.matters and m.best]
         mattered = sum(1 for m in g.moves if m.matters)
+        thinks = [round(m.think_s, 1) for m in g.moves if m.think_s is not None][:EVIDENCE_PLIES]
         evidence.append(
             {
                 "match": g.match,
@@ -251,7 +252,9 @@ def assess(games: Sequence[GameFacts], slug: str) -> Verdict:
                 "positions": mattered,
                 "best": len(plies),
                 "plies": plies[:EVIDENCE_PLIES],
-                "think_s": [round(m.think_s, 1) for m in g.moves if m.think_s is not None][:EVIDENCE_PLIES],
+                "think_s": thinks,
+                # the moderation page's line (games/fairplay/selectors.py, Evidence.note): data, not words
+                "note": f"best {len(plies)}/{mattered} · think s {' '.join(f'{t:g}' for t in thinks) or '-'}",
             }
         )
     return Verdict(by_agreement or by_pace, figures, evidence)

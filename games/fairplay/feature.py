@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from games import hooks
+
 
 def register() -> None:
-    from . import models  # noqa: F401  (its rows: Django registers them here)
+    from . import selectors  # imports the rows (models.py): Django registers them here
+    from .checks import fairplay_after_finish
 
-    for module in ("codes", "tasks", "admin"):  # refusal codes; the fairplay queue's task; staff pages
+    # refusals; the moderation page; the fairplay queue's task (a worker knows it so)
+    for module in ("codes", "admin", "tasks"):
         import_module(f"{__package__}.{module}")
-    from games import hooks
-
-    from .services import fairplay_after_finish
-
-    hooks.after_finish(fairplay_after_finish)  # detection after a rated game, off the hot path
+    hooks.account_export("fair_play", selectors.account_part)  # "Download my data"
+    hooks.after_finish(fairplay_after_finish)  # engine-use detection after a rated game, off the hot path

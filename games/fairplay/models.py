@@ -39,8 +39,9 @@ class FairPlayFlag(models.Model):
     figures = models.JSONField(default=dict)
     # The evidence: one item a game, [{"match": id, "plies": [n, ...], ...}, ...]; engine flags add
     # "side" (1 pink, 2 blue), "positions" (that matter), "best" (of them), "plies" (where the best
-    # was played in a position that matters, at most 12) and "think_s" (the first 12 think times).
-    # Staff's page links each match's record (games/fairplay/display.py, ``evidence_lines``).
+    # was played in a position that matters, at most 12), "think_s" (the first 12 think times) and
+    # "note" (those figures in one line). The moderation page (admin.py, case.html) links each
+    # match's record and shows its plies and note.
     evidence = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -1,130 +1,189 @@
-"""Fair play's writes: engine-use detection after a rated game (docs/fairplay.md, "Detection").
+"""Staff's fair-play decisions (docs/fairplay.md "Marks, refunds and the moderation page"): mark an
+account engine or booster, lift a mark, dismiss a flag. The only code that writes
+``User.fair_play_mark``, ``FairPlayDecision`` and ``RatingRefund`` rows.
 
-``fairplay_after_finish`` is the ``after_finish`` hook (``feature.py``): a rated game that counts,
-between two accounts, sends ``FAIRPLAY_CHECK`` on commit to the ``fairplay`` queue, whose worker is
-its own (one process, niced: scripts/supervisord.conf), so a check never waits for, nor delays,
-a review someone asked for or a computer move. ``fairplay_check_match`` (the task's body) assesses
-each player's last ``detection.WINDOW`` rated games of that variant and opens or updates their
-open ``FairPlayFlag(kind=engine)`` when ``detection.assess`` flags them. A game's facts per side are
-computed once and kept in the cache (Redis) for ``FACTS_TTL_S``: the next checks of the same
-player, or of the opponent, reuse them.
+Each decision is one transaction under the account's row lock (two staff deciding on one account
+at once take turns), logged as a ``FairPlayDecision`` with who and why; a reason is required.
+
+A mark:
+
+- sets ``User.fair_play_mark``: the account leaves the leaderboards (``ratings.selectors
+  .leaderboard``) and the arenas' standings and pairing (``games/tournaments``), rated play is
+  refused (``games.play.trust.require_unmarked``: ``fair_play_marked``), its profile says so;
+  casual games stay open to it, as on lichess;
+- resolves the account's open flags as acted on, and takes it out of the ranked queue;
+- gives back rating points (``RatingRefund``, once per (player, match) whatever the number of
+  marks): an **engine** mark, to every opponent who lost points to the account in a rated game
+  it won or drew in the last ``ENGINE_REFUND_DAYS``; a **booster** mark, to the partners of its
+  flagged pairs (``accounts.PairFlag``) what they lost to it in their rated games together (any
+  date), and the account's own gains from those games are taken back (a refund row with negative
+  points, on the marked account). A marked opponent gets nothing back. Only the rating moves:
+  deviation and volatility stay (``ratings.services.ratings_adjust``).
+
+Lifting a mark clears it and gives back rated play, the leaderboards and the standings; refunds
+stay given and points taken back stay taken (they corrected real games; a mark lifted and set
+again refunds nothing twice).
 """
 
 from __future__ import annotations
 
-import logging
-from typing import Any
+from collections import defaultdict
+from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
-from accounts.models import User
-from games import catalogue, tasknames
-from games.bots import choose_action
-from games.models import Match, Move
-from games.play.publisher import publish
-from ratings.models import Rating
+from accounts.models import PairFlag, User
+from games import hooks
+from games.play import matchmaking
+from kropki_site.lib.refusals import Refusal
+from ratings.models import RatingChange
+from ratings.selectors import gains_against, losses_to
+from ratings.services import ratings_adjust
 
-from . import detection
-from .models import FairPlayFlag
+from .models import FairPlayDecision, FairPlayFlag, RatingRefund
 
-log = logging.getLogger(__name__)
+# An engine mark refunds the games of the last three months (lichess refunds recent games
+# only): older losses are long absorbed in the opponents' ratings by their later games.
+ENGINE_REFUND_DAYS = 90
 
-FACTS_TTL_S = 60 * 60 * 24 * 45
-
-
-def fairplay_after_finish(match: Match) -> None:
-    """The ``after_finish`` hook: a rated game that counts, between two accounts, is checked after commit."""
-    if not (match.rated and match.counts and match.status == Match.Status.FINISHED):
-        return
-    if match.pink_id is None or match.blue_id is None:
-        return
-    match_id = match.pk
-    # after commit, from the publisher's thread: the finishing move never waits for the broker
-    transaction.on_commit(lambda: publish(tasknames.FAIRPLAY_CHECK, (match_id,)))
+_ACTIONS: dict[str, str] = {
+    User.FairPlayMark.ENGINE: FairPlayDecision.Action.MARK_ENGINE,
+    User.FairPlayMark.BOOSTER: FairPlayDecision.Action.MARK_BOOSTER,
+}
 
 
-def _easy(state: Any, ply: int) -> int:
-    return choose_action(state, "latwy", seed=ply)
+def _reason(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise Refusal("fair_play_reason_required")
+    return text
 
 
-def match_facts(match: Match, side: int) -> detection.GameFacts | None:
-    """``side``'s facts of one finished ``match`` (cached); None when its game has no reviewer."""
-    finished = match.finished_at.timestamp() if match.finished_at else 0
-    key = f"fairplay:{detection.VERSION}:{match.pk}:{finished:.0f}:{side}"
-    kept = cache.get(key)
-    if kept is not None:
-        return detection.GameFacts.from_dict(kept)
-    variant = catalogue.variant(match.variant)
-    reviewer = variant.game_spec.review
-    if reviewer is None:
-        return None
-    game = variant.game()
-    rows = list(Move.objects.filter(match=match).order_by("ply").values_list("player", "created_at", "by_timeout"))
-    history = list(match.history)[: len(rows)]
-    times = detection.think_times([r[0] for r in rows], [r[1].timestamp() for r in rows])
-    times = [None if row[2] else t for row, t in zip(rows, times, strict=True)]  # a timeout is no think time
-    facts = detection.game_facts(
-        game, variant.game_slug, history, times, side, match.pk, reviewer.evaluator(game), _easy
-    )
-    cache.set(key, facts.to_dict(), FACTS_TTL_S)
-    return facts
+def _lock_account(user_id: int) -> User:
+    user = User.objects.select_for_update().filter(pk=user_id).first()
+    if user is None:
+        raise Refusal("unknown_user")
+    return user
 
 
-def recent_rated(user_id: int, variant: str) -> list[Match]:
-    """``user_id``'s last ``detection.WINDOW`` finished rated games of ``variant`` that count, oldest first."""
-    matches = (
-        Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), variant=variant, rated=True, counts=True)
-        .filter(status=Match.Status.FINISHED)
-        .order_by("-finished_at", "-pk")[: detection.WINDOW]
-    )
-    return list(reversed(matches))
+def _set_mark(user: User, kind: str) -> None:
+    user.fair_play_mark = kind
+    user.save(update_fields=["fair_play_mark"])
+    hooks.run_mark_changed(user.pk)  # the arenas' standings draw themselves again
 
 
-def fairplay_check_player(*, user_id: int, variant: str) -> FairPlayFlag | None:
-    """Assess ``user_id``'s recent rated games of ``variant``; open or update their engine flag
-    when they stand out. Returns the flag (None: not flagged). An account already marked is
-    left alone (staff have decided), and so is a bot account (a computer by its own say)."""
-    user = User.objects.filter(pk=user_id).only("pk", "fair_play_mark", "is_bot").first()
-    if user is None or user.fair_play_mark or user.is_bot:
-        return None
-    slug = catalogue.variant(variant).game_slug
-    games = []
-    for match in recent_rated(user_id, variant):
-        side = match.side_of(user_id)
-        facts = match_facts(match, side) if side is not None else None
-        if facts is not None:
-            games.append(facts)
-    verdict = detection.assess(games, slug)
-    if not verdict.flagged:
-        return None
-    rating = Rating.objects.filter(user_id=user_id, variant=variant).values_list("rating", flat=True).first()
-    figures = {**verdict.figures, "variant": variant, "rating": round(rating) if rating is not None else None}
+def mark(
+    user_id: int,
+    kind: str,
+    staff: User,
+    reason: str,
+    flag: FairPlayFlag | None = None,
+    *,
+    now: datetime | None = None,
+) -> FairPlayDecision:
+    """Mark ``user_id`` ``kind`` ("engine" or "booster") for ``reason``, on ``flag`` if staff acted
+    on one: see the module. Refusals: ``fair_play_reason_required``, ``fair_play_bad_mark``,
+    ``unknown_user``. Locks the account's row, then (in ``ratings_adjust``) the refunded ratings.
+    Returns the decision; its ``refunds`` are the points given back (and taken back)."""
+    text = _reason(reason)
+    if kind not in _ACTIONS:
+        raise Refusal("fair_play_bad_mark")
+    now = now or timezone.now()
     with transaction.atomic():
-        flag = (
-            FairPlayFlag.objects.select_for_update()
-            .filter(user_id=user_id, kind=FairPlayFlag.Kind.ENGINE, status=FairPlayFlag.Status.OPEN)
-            .first()
+        user = _lock_account(user_id)
+        decision = FairPlayDecision.objects.create(
+            user=user, staff=staff, action=_ACTIONS[kind], reason=text, flag=flag
         )
-        if flag is None:
-            flag = FairPlayFlag(user_id=user_id, kind=FairPlayFlag.Kind.ENGINE)
-        flag.variant, flag.figures, flag.evidence = variant, figures, verdict.evidence
-        flag.save()
-    log.info("fair play: user %s flagged for engine use in %s: %s", user_id, variant, figures)
-    return flag
+        _set_mark(user, kind)
+        FairPlayFlag.objects.filter(user=user, status=FairPlayFlag.Status.OPEN).update(
+            status=FairPlayFlag.Status.ACTED, updated_at=now
+        )
+        matchmaking.seek_cancel(user=user)  # out of the ranked queue (a seek paired later would be rated)
+        if kind == User.FairPlayMark.ENGINE:
+            changes = losses_to(user.pk, since=now - timedelta(days=ENGINE_REFUND_DAYS))
+            takes: list[RatingChange] = []
+        else:
+            partners = pair_partners(user.pk)
+            changes = losses_to(user.pk, opponents=partners)
+            takes = gains_against(user.pk, partners)
+        _refund(decision, changes, takes)
+    return decision
 
 
-def fairplay_check_match(match_id: int) -> list[int]:
-    """Check both players of a finished rated match; returns the ids of the flags opened or updated."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or not (match.rated and match.counts):
-        return []
-    flags = []
-    for user_id in (match.pink_id, match.blue_id):
-        if user_id is None:
-            continue
-        flag = fairplay_check_player(user_id=user_id, variant=match.variant)
-        if flag is not None:
-            flags.append(flag.pk)
-    return flags
+def pair_partners(user_id: int) -> set[int]:
+    """The accounts ``user_id`` shares a flagged pair with (``accounts.PairFlag``, any reason)."""
+    rows = PairFlag.objects.filter(Q(user_a_id=user_id) | Q(user_b_id=user_id)).values_list("user_a_id", "user_b_id")
+    return {b if a == user_id else a for a, b in rows}
+
+
+def _refund(decision: FairPlayDecision, losses: list[RatingChange], gains: list[RatingChange]) -> None:
+    """Give back each of ``losses`` (another player's change that lost points) and take back each
+    of ``gains`` (the marked account's own), once per (player, match): a pair already refunded is
+    skipped. A marked opponent (an engine against an engine) gets nothing back."""
+    marked = set(
+        User.objects.filter(pk__in={c.user_id for c in losses}).exclude(fair_play_mark="").values_list("pk", flat=True)
+    )
+    wanted = [(c, c.rating_before - c.rating_after) for c in losses if c.user_id not in marked]
+    wanted += [(c, c.rating_before - c.rating_after) for c in gains]  # negative: taken back
+    done = set(
+        RatingRefund.objects.filter(
+            user_id__in={c.user_id for c, _points in wanted}, match_id__in={c.match_id for c, _points in wanted}
+        ).values_list("user_id", "match_id")
+    )
+    wanted = [(c, points) for c, points in wanted if (c.user_id, c.match_id) not in done and points != 0]
+    totals: dict[tuple[int, str], float] = defaultdict(float)
+    for c, points in wanted:
+        totals[(c.user_id, c.variant)] += points
+    applied = ratings_adjust(points=totals)
+    RatingRefund.objects.bulk_create(
+        RatingRefund(
+            decision=decision,
+            user_id=c.user_id,
+            variant=c.variant,
+            match_id=c.match_id,
+            points=points,
+        )
+        for c, points in wanted
+        if (c.user_id, c.variant) in applied
+    )
+
+
+def lift(user_id: int, staff: User, reason: str, flag: FairPlayFlag | None = None) -> FairPlayDecision:
+    """Lift ``user_id``'s mark for ``reason``: rated play, the leaderboards and the standings are
+    its again. Refunds stay given (see the module). Refusals: ``fair_play_reason_required``,
+    ``fair_play_not_marked``, ``unknown_user``. Locks the account's row."""
+    text = _reason(reason)
+    with transaction.atomic():
+        user = _lock_account(user_id)
+        if not user.fair_play_mark:
+            raise Refusal("fair_play_not_marked")
+        _set_mark(user, User.FairPlayMark.NONE)
+        return FairPlayDecision.objects.create(
+            user=user, staff=staff, action=FairPlayDecision.Action.LIFT, reason=text, flag=flag
+        )
+
+
+def dismiss(flag: FairPlayFlag | int, staff: User, reason: str) -> FairPlayDecision:
+    """Dismiss an open flag for ``reason`` (nothing happens to the account). Refusals:
+    ``fair_play_reason_required``, ``fair_play_flag_closed`` (already dismissed or acted on).
+    Locks the account's row, then the flag's."""
+    text = _reason(reason)
+    flag_id = flag if isinstance(flag, int) else flag.pk
+    user_id = FairPlayFlag.objects.filter(pk=flag_id).values_list("user_id", flat=True).first()
+    if user_id is None:
+        raise Refusal("fair_play_flag_closed")
+    with transaction.atomic():
+        _lock_account(user_id)
+        row = FairPlayFlag.objects.select_for_update().get(pk=flag_id)
+        if row.status != FairPlayFlag.Status.OPEN:
+            raise Refusal("fair_play_flag_closed")
+        row.status = FairPlayFlag.Status.DISMISSED
+        row.save(update_fields=["status", "updated_at"])
+        return FairPlayDecision.objects.create(
+            user_id=row.user_id, staff=staff, action=FairPlayDecision.Action.DISMISS, reason=text, flag=row
+        )
+
+
+__all__ = ["ENGINE_REFUND_DAYS", "dismiss", "lift", "mark", "pair_partners"]

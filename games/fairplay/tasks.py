@@ -14,6 +14,6 @@ from games import tasknames
 @shared_task(name=tasknames.FAIRPLAY_CHECK, acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
 def fairplay_check(match_id: int) -> list[int]:
     """Engine-use detection for both players of one finished rated match."""
-    from games.fairplay.services import fairplay_check_match
+    from games.fairplay.checks import fairplay_check_match
 
     return fairplay_check_match(match_id)

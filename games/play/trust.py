@@ -12,6 +12,11 @@ Rating farming: a pair's rated games count for the rating at most
 RATED_GAMES_PER_PAIR_PER_DAY times a variant in 24 hours (the rest finish unrated), and
 a pair whose accounts logged in from one address (``accounts.addresses``) is
 flagged for staff when a rated game between them finishes.
+
+Fair play (docs/fairplay.md): an account staff marked engine or booster
+(``User.fair_play_mark``) plays casual games only. ``require_unmarked`` is the one check,
+called by every path that starts rated play (the ranked queue, rated challenges of every kind,
+a rated rematch, joining an arena), for every player of the game to be.
 """
 
 from __future__ import annotations
@@ -61,6 +66,25 @@ def require_established(user_id: int) -> None:
                 "open in %(minutes)d min or after %(games)d finished games."
             )
             % {"minutes": left, "games": settings.NEW_ACCOUNT_GAMES},
+        )
+
+
+def require_unmarked(user_id: int, *others: int, lock: bool = False) -> None:
+    """Refusal ``fair_play_marked`` if ``user_id`` (the player asking: "your account ...") or one of
+    ``others`` (their opponent to be: "this player's account ...") carries a fair-play mark. One query.
+
+    ``lock``: read the rows under a row lock (inside the caller's transaction), the lock a mark
+    takes (games/fairplay/services.py): for a write that outlives the request (a seek waiting in
+    the queue), so a mark committing meanwhile is seen rather than missed."""
+    ids = [user_id, *others]
+    rows = User.objects.select_for_update() if lock else User.objects.all()
+    marked = {pk for pk, mark in rows.filter(pk__in=ids).order_by("pk").values_list("pk", "fair_play_mark") if mark}
+    if user_id in marked:
+        raise Refusal("fair_play_marked")
+    if marked:
+        raise Refusal(
+            "fair_play_marked",
+            _("This player's account is marked for a fair-play violation: they cannot play rated games."),
         )
 
 

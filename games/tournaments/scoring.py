@@ -147,3 +147,15 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
         transport.send_to_site_users(frames)
 
     transaction.on_commit(send)
+
+
+def redraw_for_mark(user_id: int) -> None:
+    """A fair-play mark was set or lifted on ``user_id`` (the ``mark_changed`` hook): the arenas it
+    has a line in draw their standings again (the cached pages at once; the running and upcoming
+    ones' frames after commit), without or with it (docs/fairplay.md)."""
+    arenas = Tournament.objects.filter(players__user_id=user_id).distinct()
+    for tournament in arenas:
+        if tournament.status == Tournament.Status.FINISHED:
+            board_changed(tournament.pk)
+        else:
+            publish_on_commit(tournament)

@@ -12,7 +12,7 @@ from games import tasknames
 from games.bots import choose_action
 from games.connect4 import review as c4_review
 from games.engine import get_game
-from games.fairplay import detection, services
+from games.fairplay import checks, detection
 from games.fairplay.detection import GameFacts, Look, MoveFacts
 from games.fairplay.models import FairPlayFlag
 from games.models import Match
@@ -168,7 +168,7 @@ def test_the_check_runs_after_a_rated_game_and_flags_its_player(alice, bob, leni
 
         fairplay_check(*args)
 
-    monkeypatch.setattr(services, "publish", publish)
+    monkeypatch.setattr(checks, "publish", publish)
     match = _engine_game(alice, bob)
     assert match.status == Match.Status.FINISHED and match.rated and match.counts
 
@@ -181,27 +181,27 @@ def test_the_check_runs_after_a_rated_game_and_flags_its_player(alice, bob, leni
     assert not FairPlayFlag.objects.filter(user=bob).exists()
 
     # Checked again: the same open flag is updated, from the cached facts.
-    assert services.fairplay_check_match(match.pk) == [flag.pk]
+    assert checks.fairplay_check_match(match.pk) == [flag.pk]
     assert FairPlayFlag.objects.filter(user=alice).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_marked_account_and_a_bot_account_are_left_alone(alice, bob, lenient, monkeypatch):
-    monkeypatch.setattr(services, "publish", lambda name, args: None)
+    monkeypatch.setattr(checks, "publish", lambda name, args: None)
     match = _engine_game(alice, bob)
     alice.fair_play_mark = "engine"
     alice.save(update_fields=["fair_play_mark"])
-    assert services.fairplay_check_match(match.pk) == []
+    assert checks.fairplay_check_match(match.pk) == []
     alice.fair_play_mark, alice.is_bot = "", True
     alice.save(update_fields=["fair_play_mark", "is_bot"])
-    assert services.fairplay_check_match(match.pk) == []
+    assert checks.fairplay_check_match(match.pk) == []
     assert not FairPlayFlag.objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_unrated_games_are_not_checked(alice, bob, monkeypatch):
     sent = []
-    monkeypatch.setattr(services, "publish", lambda name, args: sent.append(name))
+    monkeypatch.setattr(checks, "publish", lambda name, args: sent.append(name))
     match = make_match(alice, bob)
     play_moves(match, [0, 1, 0, 1, 0, 1, 0])
     match.refresh_from_db()
@@ -211,14 +211,16 @@ def test_unrated_games_are_not_checked(alice, bob, monkeypatch):
 
 def test_the_hook_waits_for_a_rated_game_that_counts(monkeypatch):
     sent = []
-    monkeypatch.setattr(services, "publish", lambda name, args: sent.append(args))
+    monkeypatch.setattr(checks, "publish", lambda name, args: sent.append(args))
     short = Match(rated=True, counts=False, status=Match.Status.FINISHED, pink_id=1, blue_id=2, pk=5)
-    services.fairplay_after_finish(short)  # too short to count: nothing, not even on commit
+    checks.fairplay_after_finish(short)  # too short to count: nothing, not even on commit
     assert sent == []
 
 
 @pytest.mark.django_db
-def test_a_flagged_player_s_evidence_page_links_the_games(client, alice, bob, make_user, django_user_model):
+def test_a_flagged_player_s_evidence_page_links_the_games(client, alice, bob, django_user_model):
+    """The flag's page in the admin (the moderation page, games/fairplay/admin.py) lists the games
+    of detection's evidence, each linked to its record, with the plies and the note."""
     matches = [make_match(alice, bob, rated=True) for _ in range(2)]
     verdict = detection.assess(
         [GameFacts(m.pk, 1, (MoveFacts(9, True, True, 4.0, 5), MoveFacts(11, True, True, 4.1, 4))) for m in matches],
@@ -238,4 +240,6 @@ def test_a_flagged_player_s_evidence_page_links_the_games(client, alice, bob, ma
     html = page.content.decode()
     for m in matches:
         assert f'href="{reverse("record", args=[m.pk])}"' in html
+    assert html.count('data-testid="evidence-row"') == 2
     assert "9, 11" in html  # the plies where the best move was played
+    assert "best 2/2 · think s 4 4.1" in html  # the note
