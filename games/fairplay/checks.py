@@ -94,7 +94,11 @@ def fairplay_check_player(*, user_id: int, variant: str) -> FairPlayFlag | None:
     games = []
     for match in recent_rated(user_id, variant):
         side = match.side_of(user_id)
-        facts = match_facts(match, side) if side is not None else None
+        try:
+            facts = match_facts(match, side) if side is not None else None
+        except Exception:  # one game the reviewer cannot read (a broken history) does not stop the check
+            log.exception("fair play: match %s could not be evaluated", match.pk)
+            continue
         if facts is not None:
             games.append(facts)
     verdict = detection.assess(games, slug)

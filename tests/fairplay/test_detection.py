@@ -243,3 +243,16 @@ def test_a_flagged_player_s_evidence_page_links_the_games(client, alice, bob, dj
     assert html.count('data-testid="evidence-row"') == 2
     assert "9, 11" in html  # the plies where the best move was played
     assert "best 2/2 · think s 4 4.1" in html  # the note
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_the_reviewer_cannot_read_is_skipped_and_logged(alice, bob, lenient, monkeypatch, caplog):
+    monkeypatch.setattr(checks, "publish", lambda name, args: None)
+    match = _engine_game(alice, bob)
+
+    def broken(match, side):
+        raise ValueError("illegal action")
+
+    monkeypatch.setattr(checks, "match_facts", broken)
+    assert checks.fairplay_check_match(match.pk) == []
+    assert f"match {match.pk} could not be evaluated" in caplog.text
