@@ -31,7 +31,6 @@ from games.models import Match
 from kropki_site.lib.refusals import Refusal
 from ratings.selectors import rated_games_between_since
 
-
 # The computer's levels whose games are real play for the gate (not its easiest one).
 GATE_BOT_LEVELS = ("sredni", "trudny")
 
@@ -71,7 +70,7 @@ def require_established(user_id: int) -> None:
             "account_too_new",
             _(
                 "Your account is new: rated games, reports and challenges to players you have not played "
-                "open in %(minutes)d min or after %(games)d finished games."
+                "open in %(minutes)d min or after %(games)d finished games with two moves each."
             )
             % {"minutes": left, "games": settings.NEW_ACCOUNT_GAMES},
         )
