@@ -240,3 +240,28 @@ def test_an_account_that_has_played_cannot_become_a_bot(make_match, alice, bob):
     services.match_resign(match_id=make_match().pk, user_id=bob.pk)  # even a game that did not count
     refused("has_games", botaccounts.user_become_bot, user_id=alice.pk)
     assert not User.objects.get(pk=alice.pk).is_bot
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "record_words", "list_words"),
+    [
+        ("pl", "Nie liczy się: partia skończyła się, zanim każdy gracz wykonał dwa ruchy", "(nie liczy się)"),
+        ("en", "Not counted: the game ended before each player made two moves", "(not counted)"),
+    ],
+)
+def test_the_record_and_the_profile_say_a_game_did_not_count(client, make_match, bob, lang, record_words, list_words):
+    client.cookies["kropki_language"] = lang
+    short = make_match(rated=True)
+    services.match_resign(match_id=short.pk, user_id=bob.pk)
+    real = make_match(rated=True)
+    play_moves(real, TWO_EACH)
+    services.match_resign(match_id=real.pk, user_id=bob.pk)
+    assert record_words in client.get(reverse("record", args=[short.pk])).content.decode()
+    assert 'data-testid="record-not-counted"' not in client.get(reverse("record", args=[real.pk])).content.decode()
+    profile = client.get(reverse("profile", args=["alice"])).content.decode()
+    assert profile.count(list_words) == 1
+    wins = client.get(reverse("profile", args=["alice"]) + "?wynik=win").content.decode()
+    assert f"/partia/{real.pk}/zapis/" in wins and f"/partia/{short.pk}/zapis/" not in wins
