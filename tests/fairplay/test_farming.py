@@ -261,6 +261,14 @@ def test_the_record_and_the_profile_say_a_game_did_not_count(client, make_match,
     services.match_resign(match_id=real.pk, user_id=bob.pk)
     assert record_words in client.get(reverse("record", args=[short.pk])).content.decode()
     assert 'data-testid="record-not-counted"' not in client.get(reverse("record", args=[real.pk])).content.decode()
+    # The match page says it at once (match.js shows the same line when the finished frame's header
+    # says ``counts: false``).
+    shown = f'<p class="muted" id="not-counted" data-testid="not-counted">{record_words}'
+    assert shown in client.get(reverse("match", args=[short.pk])).content.decode()
+    assert (
+        'id="not-counted" data-testid="not-counted" hidden>'
+        in client.get(reverse("match", args=[real.pk])).content.decode()
+    )
     profile = client.get(reverse("profile", args=["alice"])).content.decode()
     assert profile.count(list_words) == 1
     wins = client.get(reverse("profile", args=["alice"]) + "?wynik=win").content.decode()
