@@ -273,3 +273,13 @@ def test_the_record_and_the_profile_say_a_game_did_not_count(client, make_match,
     assert profile.count(list_words) == 1
     wins = client.get(reverse("profile", args=["alice"]) + "?wynik=win").content.decode()
     assert f"/partia/{real.pk}/zapis/" in wins and f"/partia/{short.pk}/zapis/" not in wins
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("pl", "Kiedy partia się nie liczy?"), ("en", "When does a game not count?")],
+)
+def test_the_faq_says_when_a_game_does_not_count(client, lang, words):
+    client.cookies["kropki_language"] = lang
+    html = client.get(reverse("faq")).content.decode()
+    assert words in html and 'data-testid="faq-counts"' in html
