@@ -69,6 +69,21 @@ def test_a_game_counts_only_after_two_moves_by_each_player(make_match, alice, bo
     assert Rating.objects.get(user=alice, variant=C4).wins == 1  # the statistics: one game
 
 
+def test_a_move_the_clock_made_is_not_the_players(make_match, alice, bob):
+    """Kropki: running out of time plays the end for the player (``by_timeout``); it is not one
+    of their two moves."""
+    match = make_match("kropki-10", rated=True)
+    play(match, alice, 0)
+    play(match, bob, 1)
+    match.refresh_from_db()
+    assert match.turn_deadline is not None
+    assert services.match_expire_turn(match_id=match.pk, ply=2, now=match.turn_deadline + timedelta(seconds=3))
+    play(match, bob, 2)  # bob plays on, then ends too
+    play(match, bob, 100)
+    assert not finished(match).counts
+    assert not RatingChange.objects.exists()
+
+
 def test_an_aborted_game_does_not_count(make_match):
     match = make_match(rated=True)
     assert services.match_expire_turn(match_id=match.pk, now=timezone.now() + timedelta(hours=1))
