@@ -5,7 +5,7 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
 
 - ``after_finish(fn)``: ``fn(match)`` runs in ``games.play.finishing.finish``, inside the
   finishing transaction under the match's row lock, after the match is saved ended and
-  rated. What it writes commits or rolls back with the ending; what it tells the sockets it
+  rated (``match.counts``: False for a game over before two moves each, which scores nothing). What it writes commits or rolls back with the ending; what it tells the sockets it
   sends after commit (``transaction.on_commit``).
 - ``account_export(key, fn)``: ``fn(user)`` is the feature's part of "Download my data"
   (``games.display.export.account_json``), under ``key``: JSON-ready data.

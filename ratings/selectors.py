@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -151,6 +151,36 @@ def deltas_for_match(match_id: int) -> dict[str, dict[str, Any]] | None:
 def changes_for_matches(match_ids: Iterable[int], user_id: int) -> dict[int, RatingChange]:
     """``user_id``'s rating change in each of ``match_ids`` (one query), by match id."""
     return {c.match_id: c for c in RatingChange.objects.filter(user_id=user_id, match_id__in=list(match_ids))}
+
+
+def opponent_is_new(*, deviation: float, joined: datetime, at: datetime, young_days: int) -> bool:
+    """Whether an opponent counts as new for the daily cap on gains (``ratings.services``): a
+    provisional rating in the variant (deviation >= PROVISIONAL_DEVIATION before the game) or
+    an account younger than ``young_days`` at ``at``."""
+    return deviation >= glicko2.PROVISIONAL_DEVIATION or joined > at - timedelta(days=young_days)
+
+
+def gained_from_new_opponents_since(user_id: int, variant: str, since: datetime, *, young_days: int) -> float:
+    """The rating ``user_id`` gained in ``variant`` since ``since`` in the games that raised it
+    against new opponents (``opponent_is_new`` as the game found them): two queries."""
+    mine = {
+        c.match_id: c.rating_after - c.rating_before
+        for c in RatingChange.objects.filter(
+            user_id=user_id, variant=variant, created_at__gte=since, rating_after__gt=F("rating_before")
+        ).only("match_id", "rating_before", "rating_after")
+    }
+    if not mine:
+        return 0.0
+    theirs = (
+        RatingChange.objects.filter(match_id__in=list(mine))
+        .exclude(user_id=user_id)
+        .values_list("match_id", "deviation_before", "user__date_joined", "created_at")
+    )
+    return sum(
+        mine[match_id]
+        for match_id, deviation, joined, at in theirs
+        if opponent_is_new(deviation=deviation, joined=joined, at=at, young_days=young_days)
+    )
 
 
 def rated_games_between_since(a_id: int, b_id: int, variant: str, since: datetime) -> int:

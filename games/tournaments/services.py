@@ -320,11 +320,19 @@ def _finish(tournament: Tournament) -> None:
     scoring.publish_on_commit(tournament)
 
 
+def _withdraw_bots(tournament: Tournament) -> None:
+    """A bot never plays in an arena (SPEC "Games that count"): joining refuses one, and an
+    account that joined as a person and became a bot before playing is withdrawn here (paused,
+    and a bot cannot come back)."""
+    TournamentPlayer.objects.filter(tournament=tournament, user__is_bot=True, paused=False).update(paused=True)
+
+
 def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
+    _withdraw_bots(tournament)
     free = [
         _Free(*row)  # plain tuples: a thousand model instances were a fifth of a wave
         # A fair-play-marked account is never paired (docs/fairplay.md): its line stays, out of play.
-        # of=("self",): the join reads the users' marks without locking their rows.
+        # of=("self",): the join reads the users' marks without locking their rows. Bots: paused just now.
         for row in TournamentPlayer.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(tournament=tournament, paused=False, match__isnull=True, user__fair_play_mark="")
         .order_by("-points", "-rating", "pk")

@@ -24,6 +24,13 @@ from tests.helpers import C4, run_together
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def uncapped(settings):
+    """These games are between new accounts: the daily cap on gains from new opponents
+    (NEW_OPPONENT_GAIN_PER_DAY, docs/fairplay.md) would bend Glicko-2's own figures."""
+    settings.NEW_OPPONENT_GAIN_PER_DAY = 10**6
+
+
 def rating(user) -> Rating:
     return Rating.objects.get(user=user, variant=C4)
 
