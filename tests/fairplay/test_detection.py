@@ -256,3 +256,19 @@ def test_a_game_the_reviewer_cannot_read_is_skipped_and_logged(alice, bob, lenie
     monkeypatch.setattr(checks, "match_facts", broken)
     assert checks.fairplay_check_match(match.pk) == []
     assert f"match {match.pk} could not be evaluated" in caplog.text
+
+
+def test_the_check_has_a_queue_and_a_worker_of_its_own(settings):
+    """Never in front of a review someone asked for: its own queue, served by its own niced process."""
+    from pathlib import Path
+
+    from kropki_site import health
+
+    assert settings.CELERY_TASK_ROUTES[tasknames.FAIRPLAY_CHECK] == {"queue": "fairplay"}
+    assert settings.CELERY_TASK_ROUTES[tasknames.ANALYSE_MATCH] == {"queue": "analysis"}
+    assert "fairplay" in health.QUEUES
+    conf = (Path(__file__).resolve().parents[2] / "scripts" / "supervisord.conf").read_text()
+    program = conf.split("[program:fairplay-worker]", 1)[1].split("[program:", 1)[0]
+    assert "nice -n 10" in program and "-Q fairplay " in program and "--concurrency 1" in program
+    analysis = conf.split("[program:analysis-worker]", 1)[1].split("priority", 1)[0]  # its command
+    assert "-Q analysis " in analysis and "fairplay" not in analysis
