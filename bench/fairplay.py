@@ -281,8 +281,7 @@ def cost(names: list[str]) -> dict[str, Any]:
         game = get_game(slug, **params)
         evaluate = import_module(f"games.{slug}.review").evaluator(game)
         started = time.perf_counter()
-        for side in (1, 2):
-            detection.game_facts(game, slug, history, [None] * len(history), side, 99, evaluate, easy_move)
+        detection.game_facts(game, slug, history, [None] * len(history), 99, evaluate, easy_move)
         out[name] = {"moves": len(history), "seconds": round(time.perf_counter() - started, 1)}
     return out
 

@@ -50,11 +50,15 @@ def _easy(state: Any, ply: int) -> int:
     return choose_action(state, "latwy", seed=ply)
 
 
-def match_facts(match: Match, side: int) -> detection.GameFacts | None:
-    """``side``'s facts of one finished ``match`` (cached); None when its game has no reviewer."""
+def _facts_key(match: Match, side: int) -> str:
     finished = match.finished_at.timestamp() if match.finished_at else 0
-    key = f"fairplay:{detection.VERSION}:{match.pk}:{finished:.0f}:{side}"
-    kept = cache.get(key)
+    return f"fairplay:{detection.VERSION}:{match.pk}:{finished:.0f}:{side}"
+
+
+def match_facts(match: Match, side: int) -> detection.GameFacts | None:
+    """``side``'s facts of one finished ``match`` (cached; both sides are computed and kept at once:
+    the opponent's check reuses them); None when its game has no reviewer."""
+    kept = cache.get(_facts_key(match, side))
     if kept is not None:
         return detection.GameFacts.from_dict(kept)
     variant = catalogue.variant(match.variant)
@@ -66,11 +70,9 @@ def match_facts(match: Match, side: int) -> detection.GameFacts | None:
     history = list(match.history)[: len(rows)]
     times = detection.think_times([r[0] for r in rows], [r[1].timestamp() for r in rows])
     times = [None if row[2] else t for row, t in zip(rows, times, strict=True)]  # a timeout is no think time
-    facts = detection.game_facts(
-        game, variant.game_slug, history, times, side, match.pk, reviewer.evaluator(game), _easy
-    )
-    cache.set(key, facts.to_dict(), FACTS_TTL_S)
-    return facts
+    both = detection.game_facts(game, variant.game_slug, history, times, match.pk, reviewer.evaluator(game), _easy)
+    cache.set_many({_facts_key(match, s): facts.to_dict() for s, facts in both.items()}, FACTS_TTL_S)
+    return both[side]
 
 
 def recent_rated(user_id: int, variant: str) -> list[Match]:

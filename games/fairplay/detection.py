@@ -3,19 +3,21 @@ and whether their think times ever vary (docs/fairplay.md, "Detection"). No Djan
 
 Two steps, so that a game is evaluated once however often its player is assessed:
 
-1. ``game_facts``: one player's side of one finished game, position by position. Of the side's
-   moves past the opening (``OPENING_PLIES``), with more than one legal move, at most
+1. ``game_facts``: both sides of one finished game, position by position. Of each side's moves
+   past the opening (``OPENING_PLIES``), with more than one legal move, at most
    ``POSITIONS_PER_SIDE`` (a sample seeded by the match: Kropki's long games) are evaluated by
    the game's reviewer (``games/<slug>/review.py``, the review's own evaluator). A position
    **matters** (``Look.matters``) when it is not decided (not a proven loss; an estimate between
    ``DECIDED`` and 1 − ``DECIDED``) and the best move is not the obvious one: łatwy, the weakest
-   computer (seeded by the ply), plays something else there. Each move then says whether it *matters*, whether
-   it was the *best*, and the *think time* (seconds since the opponent's move; a continuation of
-   one's own turn, a box closed or a bounce, has none).
+   computer (seeded by the ply), plays something else there. Each move then says whether it
+   *matters*, whether it was the *best*, its *think time* (seconds since the opponent's move; a
+   continuation of one's own turn, a box closed or a bounce, has none) and, when the next position
+   was evaluated too, its *drop* (the review's: the expected result it gave away).
 2. ``assess``: a player's recent games together. The number of best moves among the positions that
    matter is set against a binomial with the agreement of the strongest honest player the bench
    simulates (``REFERENCE_AGREEMENT``, per game); the think times' coefficient of variation says
-   whether the pace ever changes. A player is flagged when, over at least ``MIN_POSITIONS``
+   whether the pace ever changes; the drops give the review's accuracy (a figure for staff, beside
+   the rating: no criterion, docs/fairplay.md). A player is flagged when, over at least ``MIN_POSITIONS``
    positions that matter,
 
    - the agreement alone is beyond chance (p < ``ALPHA``), or
@@ -36,7 +38,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-VERSION = "fairplay-detect-1"  # changes whenever a game's facts would: cached facts of older versions are redone
+from games.bots.review import move_accuracy
+
+VERSION = "fairplay-detect-2"  # 2: the drops  # changes whenever a game's facts would: cached facts of older versions are redone
 
 OPENING_PLIES = {"connect4": 6, "dots_and_boxes": 8, "kropki": 10, "pilkarzyki": 6}
 DEFAULT_OPENING_PLIES = 8
@@ -72,6 +76,7 @@ class MoveFacts:
     best: bool  # the computer's best move was played
     think_s: float | None  # seconds since the opponent's move; None: a continuation, or unknown
     legal: int
+    drop: float | None = None  # the expected result the move gave away (games.bots.review); None: unknown
 
 
 @dataclass(frozen=True)
@@ -160,24 +165,37 @@ def game_facts(
     slug: str,
     history: Sequence[int],
     times: Sequence[float | None],
-    side: int,
     match: int,
     evaluate: Evaluate,
     easy: EasyMove,
-) -> GameFacts:
-    """``side``'s moves of one game (``history``, ``times`` per ply as ``think_times`` gives)."""
+) -> dict[int, GameFacts]:
+    """Both sides' moves of one game (``history``, ``times`` per ply as ``think_times`` gives), by side.
+
+    Both at once: the position after a player's move is the opponent's next one, so when both are
+    evaluated (short games: nearly all) the move's drop is known at no cost, and its accuracy."""
     states = replay(game, history)
-    mine, chosen = plies_to_check(states, slug, side, match)
-    found: dict[int, MoveFacts] = {}
+    plies = {side: plies_to_check(states, slug, side, match) for side in (1, 2)}
+    seen: dict[int, Look] = {}
     # From the last position to the first: a solver's table meets the end game first (games.bots.review).
-    for ply in reversed(chosen):
-        state = states[ply - 1]
-        seen = look(state, ply, evaluate, easy)
-        found[ply] = MoveFacts(
-            ply, seen.matters, history[ply - 1] == seen.best, times[ply - 1], len(state.legal_actions())
-        )
-    moves = [found.get(ply) or MoveFacts(ply, False, False, times[ply - 1], 0) for ply in mine]
-    return GameFacts(match, side, tuple(m for m in moves if m.ply in found or m.think_s is not None))
+    for ply in sorted({p for _, chosen in plies.values() for p in chosen}, reverse=True):
+        seen[ply] = look(states[ply - 1], ply, evaluate, easy)
+    out = {}
+    for side, (mine, _chosen) in plies.items():
+        moves = []
+        for ply in mine:
+            if ply not in seen:
+                if times[ply - 1] is not None:
+                    moves.append(MoveFacts(ply, False, False, times[ply - 1], 0))
+                continue
+            here, after = seen[ply], seen.get(ply + 1)
+            drop = None
+            if after is not None:  # the mover's expected result after the move, from the next position
+                kept = after.expected if states[ply].current_player() == side else 1 - after.expected
+                drop = round(max(0.0, here.expected - kept), 4)
+            legal = len(states[ply - 1].legal_actions())
+            moves.append(MoveFacts(ply, here.matters, history[ply - 1] == here.best, times[ply - 1], legal, drop))
+        out[side] = GameFacts(match, side, tuple(moves))
+    return out
 
 
 def binomial_tail(k: int, n: int, p: float) -> float:
@@ -221,6 +239,8 @@ def assess(games: Sequence[GameFacts], slug: str) -> Verdict:
     hard = [m.think_s for g in recent for m in g.moves if m.matters and m.think_s]
     easy = [m.think_s for g in recent for m in g.moves if not m.matters and m.think_s]
     slower = round(math.log(statistics.fmean(hard) / statistics.fmean(easy)), 3) if hard and easy else None
+    drops = [m.drop for g in recent for m in g.moves if m.drop is not None]
+    accuracy = round(statistics.fmean(move_accuracy(d) for d in drops), 1) if drops else None
     enough = n >= MIN_POSITIONS
     by_agreement = enough and p_value < ALPHA
     flat = cv is not None and len(times) >= MIN_TIMED and cv < FLAT_CV and (slower is None or slower < FLAT_SLOWER)
@@ -235,6 +255,8 @@ def assess(games: Sequence[GameFacts], slug: str) -> Verdict:
         "p_value": float(f"{p_value:.3g}"),
         "expected_if_flat": flat_reference,
         "p_value_if_flat": float(f"{p_flat:.3g}"),
+        "accuracy": accuracy,  # the review's mean move accuracy (0-100) over the moves whose drop is known
+        "accuracy_moves": len(drops),
         "think_cv": round(cv, 3) if cv is not None else None,
         "timed_moves": len(times),
         "slower_when_it_matters": slower,

@@ -34,8 +34,8 @@ class FairPlayFlag(models.Model):
     # The figures that stood out (docs/fairplay.md). Engine flags (games/fairplay/detection.py,
     # ``assess``): {"version", "variant", "rating", "games", "positions" (that matter), "best"
     # (the computer's best played there), "agreement", "expected" (the honest reference),
-    # "p_value", "think_cv", "timed_moves", "slower_when_it_matters", "reasons": ["agreement",
-    # "agreement_and_flat_times"]}.
+    # "p_value", "expected_if_flat", "p_value_if_flat", "accuracy", "accuracy_moves", "think_cv",
+    # "timed_moves", "slower_when_it_matters", "reasons": ["agreement", "agreement_and_flat_times"]}.
     figures = models.JSONField(default=dict)
     # The evidence: one item a game, [{"match": id, "plies": [n, ...], ...}, ...]; engine flags add
     # "side" (1 pink, 2 blue), "positions" (that matter), "best" (of them), "plies" (where the best

@@ -119,12 +119,19 @@ def test_a_game_s_facts_come_from_the_reviewer():
     history = [3, 3, 2, 4, 1, 0, 5, 4, 2, 2, 4, 1]
     evaluate = c4_review.evaluator(game)
     easy = lambda state, ply: choose_action(state, "latwy", seed=ply)  # noqa: E731
-    facts = detection.game_facts(game, "connect4", history, [None, *[3.0] * 11], 1, 7, evaluate, easy)
-    assert facts.match == 7 and facts.side == 1
+    both = detection.game_facts(game, "connect4", history, [None, *[3.0] * 11], 7, evaluate, easy)
+    facts = both[1]
+    assert facts.match == 7 and facts.side == 1 and both[2].side == 2
     assert [m.ply for m in facts.moves] == [3, 5, 7, 9, 11]  # ply 1 has no think time, none is forced
     assert {m.ply for m in facts.moves if m.legal} == {7, 9, 11}  # past the opening: evaluated
+    assert [m.ply for m in both[2].moves if m.legal] == [8, 10, 12]
+    # a move's drop is known when the next position was evaluated too (the last move's is not)
+    assert [m.ply for m in facts.moves if m.drop is not None] == [7, 9, 11]
+    assert [m.ply for m in both[2].moves if m.drop is not None] == [8, 10]
+    assert all(0 <= m.drop <= 1 for m in facts.moves if m.drop is not None)
     again = GameFacts.from_dict(facts.to_dict())
     assert again == facts
+    assert detection.assess([facts], "connect4").figures["accuracy_moves"] == 3
 
 
 # -- after a rated game, through the site --------------------------------------------------------
