@@ -277,6 +277,14 @@ class DotsAndBoxesState(base.State):
             lines.append(mid)
         return "\n".join(lines)
 
+    def canonical(self) -> bytes:
+        """The segments drawn and the boxes of the side to move, then of the other: who drew
+        a segment or took a box decides nothing to come, so the same lines with the same
+        score seen from the mover are the same position, whoever's colour moves."""
+        mover = (self.to_move or 1) - 1
+        mine, theirs = self.box_counts[mover], self.box_counts[1 - mover]
+        return f"{self.drawn:x}:{mine}:{theirs}".encode()
+
     def clone(self) -> DotsAndBoxesState:
         copy = DotsAndBoxesState.__new__(DotsAndBoxesState)
         copy.game = self.game

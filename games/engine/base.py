@@ -265,6 +265,15 @@ class State:
     def __str__(self) -> str:
         raise NotImplementedError
 
+    def canonical(self) -> bytes:
+        """The position as bytes, equal for two states exactly when they are the same
+        position whatever the move order: what decides the rest of the game (the board, who
+        is to move, what counts so far), never the move list; folded over the board's
+        symmetries where a game does so. The live-position guard keys positions by it
+        (docs/fairplay.md). This default is the move list itself: a game that does not
+        override it has its transpositions treated as different positions."""
+        return json.dumps(self.history, separators=(",", ":")).encode()
+
     # -- common -----------------------------------------------------------
 
     def illegal_reason(self, action: object) -> str | None:

@@ -690,6 +690,12 @@ class KropkiState(State):
         lines.append(f"wynik {s1}:{s2}, {to_move}")
         return "\n".join(lines)
 
+    def canonical(self) -> bytes:
+        """The board's points (dots, their colours and what is captured or enclosed), the
+        dots each colour lost, who has ended and who is to move."""
+        tail = [*self.captured_dots[1:], *(int(e) for e in self.ended[1:]), self.to_move or 0]
+        return bytes(self.points) + b":" + ",".join(map(str, tail)).encode()
+
     def clone(self) -> KropkiState:
         copy = KropkiState.__new__(KropkiState)
         copy.game = self.game

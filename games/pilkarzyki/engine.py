@@ -396,6 +396,11 @@ class PilkarzykiState(base.State):
         lines.append(f"piłka {list(point(self.ball))}, {to_move}")
         return "\n".join(lines)
 
+    def canonical(self) -> bytes:
+        """The segments used, where the ball is and who is to move (each side attacks its
+        own goal, so colours are not folded)."""
+        return bytes(self.used) + f":{self.ball}:{self.to_move or 0}".encode()
+
     def clone(self) -> PilkarzykiState:
         copy = PilkarzykiState.__new__(PilkarzykiState)
         copy.game = self.game

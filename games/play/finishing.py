@@ -35,8 +35,18 @@ def finish(
     match.turn_deadline = None
     match.to_move = None
     match.draw_offer = None
+    match.position_key = ""  # the live-position guard: its position no longer stands
     match.save(
-        update_fields=["status", "winner", "end_reason", "finished_at", "turn_deadline", "to_move", "draw_offer"]
+        update_fields=[
+            "status",
+            "winner",
+            "end_reason",
+            "finished_at",
+            "turn_deadline",
+            "to_move",
+            "draw_offer",
+            "position_key",
+        ]
     )
     deltas = rate(match)
     hooks.run_after_finish(match)  # the features' hooks (an arena's game: its points)
