@@ -25,13 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import secrets
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -43,13 +39,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 GAMES = ("cztery-w-rzedzie", "kropki-10")
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def figures(on: list[float], off: list[float]) -> dict[str, float]:
     """p50/p99 in ms, guard on and off, and the ratios."""
+    from live import percentile  # bench/live.py
+
     p50_on, p50_off = statistics.median(on), statistics.median(off)
     p99_on, p99_off = percentile(on, 0.99), percentile(off, 0.99)
     return {
@@ -70,44 +63,10 @@ def main() -> int:
     parser.add_argument("--others", type=int, default=300)
     args = parser.parse_args()
 
-    from live import start_redis  # bench/live.py
+    from live import in_process_site  # bench/live.py
 
-    from tests import live
-
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-bench-guard-"))
-    redis_proc, redis_url = start_redis(workdir)
-    db_url = live.live_database_url(os.environ.get("DATABASE_URL"), workdir, f"guard{os.getpid()}")
-    os.environ.update(
-        DATABASE_URL=db_url,
-        REDIS_URL=redis_url,
-        DJANGO_SETTINGS_MODULE="kropki_site.settings",
-        MOVE_SECONDS="3600",
-        DJANGO_LOG_LEVEL="WARNING",
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        VAR_DIR=str(workdir / "var"),
-        COMPUTER_MATCHES_PER_USER="1000",
-        MATCH_STARTS_PER_MINUTE="100000",
-    )
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0)
+    with in_process_site("guard", COMPUTER_MATCHES_PER_USER="1000", MATCH_STARTS_PER_MINUTE="100000"):
         result = run(args)
-    finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-            live.drop_live_database(db_url)
-        finally:
-            live.stop_group(redis_proc)
-            shutil.rmtree(workdir, ignore_errors=True)
     print(json.dumps(result))
     return 0
 
