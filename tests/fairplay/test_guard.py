@@ -51,6 +51,16 @@ def test_a_transposition_and_the_mirror_image_have_the_same_key():
     assert key(C4, [*LIVE[:-1], 0]) != live  # another position
 
 
+def test_a_kropki_transposition_has_the_same_key():
+    from games import catalogue
+
+    game = catalogue.variant("kropki-10").game()
+    dots = [0, 99, 2, 97, 4, 95, 6, 93, 8, 91]  # pink along the top row, blue the bottom: nothing taken
+    swapped = [2, 99, 0, *dots[3:]]
+    one, two = game.state_from_history(dots), game.state_from_history(swapped)
+    assert guard.position_key("kropki-10", one) == guard.position_key("kropki-10", two) != ""
+
+
 def test_the_opening_is_exempt_in_every_game():
     for variant in variant_keys():
         from games import catalogue
