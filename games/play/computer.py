@@ -136,6 +136,11 @@ def _think_and_play(match: Match, ply: int) -> bool:
         _hold(match, ply)
         return False
     action = bots.choose_action(state, match.bot_level)
+    # A rated match may have reached the position while the computer thought: its move is
+    # not shown then either (asked again: one more indexed query, no new think until it lifts).
+    if guard.standing(match.variant, state, exclude_match_id=match_id):
+        _hold(match, ply)
+        return False
     try:
         match_bot_play(match_id=match_id, ply=ply, action=action)
     except Refusal as exc:  # the position changed while thinking: the next task handles it

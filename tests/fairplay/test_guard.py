@@ -130,6 +130,26 @@ def test_the_computer_waits_while_its_position_stands_in_a_rated_match(make_matc
 
 
 @pytest.mark.django_db
+def test_a_position_reached_by_a_rated_match_while_the_computer_thinks_is_held(
+    make_match, charlie, sent_later, monkeypatch
+):
+    rated = play_moves(make_match(rated=True), LIVE[:8])
+    computer = _computer_match_at(charlie, LIVE)
+    from games import bots
+
+    choose = bots.choose_action
+
+    def thinking(state, level, **kwargs):  # the rated match reaches the position meanwhile
+        play_moves(rated, LIVE[8:])
+        return choose(state, level, **kwargs)
+
+    monkeypatch.setattr(bots, "choose_action", thinking)
+    assert match_bot_turn(match_id=computer.pk, ply=9) is False
+    computer.refresh_from_db()
+    assert computer.ply == 9 and len(sent_later) == 1
+
+
+@pytest.mark.django_db
 def test_the_held_move_is_made_once_the_rated_match_ends(make_match, alice, charlie, sent_later):
     rated = play_moves(make_match(rated=True), LIVE)
     computer = _computer_match_at(charlie, MIRRORED)
