@@ -15,7 +15,8 @@ opening, so the guard's index is not empty. Then, for Cztery w rzędzie and Krop
   one indexed query, then the think and the move).
 
 Every round plays one move in each match, the guard on (``FAIR_PLAY_GUARD``) and off in
-turn, so both see the same positions' mix and the same machine. The last line printed is one
+turn match by match (and each match the other way the next round), so both modes see the
+same positions' mix and the same moments of a shared machine. The last line printed is one
 JSON object: per game and kind, p50/p99 in milliseconds with the guard on and off and their
 ratios (on / off), and ``check_us``: the guard's question alone (p50, microseconds) at a
 position past the opening.
@@ -125,25 +126,33 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             human = user()
             computer.append(services.match_create(variant=variant, pink_id=human.pk, blue_id=None, bot_level="latwy"))
         times: dict[str, dict[bool, list[float]]] = {"rated": {True: [], False: []}, "computer": {True: [], False: []}}
+        held = 0
         for round_ in range(args.moves):
-            on = round_ % 2 == 0
-            settings.FAIR_PLAY_GUARD = on
-            for match in rated:
+            # on and off in turn, match by match (round by round each match sees both): the two
+            # modes share the same moments of a machine others use too
+            for i, match in enumerate(rated):
+                on = (round_ + i) % 2 == 0
+                settings.FAIR_PLAY_GUARD = on
                 spent = play_one(match)
                 if spent is not None:
                     times["rated"][on].append(spent)
-            for match in computer:
+            for i, match in enumerate(computer):
+                on = (round_ + i) % 2 == 0
+                settings.FAIR_PLAY_GUARD = on
                 if play_one(match) is None:  # the human's move; then the computer's, timed
                     continue
                 match.refresh_from_db()
                 if not match.is_active:
                     continue
                 started = time.perf_counter()
-                match_bot_turn(match_id=match.pk, ply=match.ply)
+                played = match_bot_turn(match_id=match.pk, ply=match.ply)
                 times["computer"][on].append(time.perf_counter() - started)
+                held += not played
         settings.FAIR_PLAY_GUARD = True
         probe = catalogue.variant(variant).game().new_initial_state()
-        while len(probe.history) <= guard.opening_plies(variant) + 1:
+        while not guard.position_key(variant, probe):  # a position past the opening, the game not over
+            if probe.is_terminal():  # a random game that ended early: another
+                probe = probe.game.new_initial_state()
             probe.apply_action(rng.choice([a for a in probe.legal_actions() if a != probe.game.end_action]))
         checks = []
         for _ in range(300):
@@ -154,6 +163,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "rated_move": figures(times["rated"][True], times["rated"][False]),
             "computer_move": figures(times["computer"][True], times["computer"][False]),
             "check_us": round(statistics.median(checks) * 1e6, 1),
+            "computer_moves_held": held,  # a random game on another's rated position: should be 0
         }
     return result
 

@@ -198,6 +198,15 @@ def test_a_player_with_an_active_rated_match_cannot_start_a_computer_match(make_
 
 
 @pytest.mark.django_db
+def test_the_computer_form_says_why(client, make_match, alice):
+    make_match(rated=True)
+    client.force_login(alice)
+    response = client.post(reverse("play_computer"), {"variant": C4, "level": "trudny", "colour": "blue"})
+    assert 'data-code="rated_game_in_progress"' in response.content.decode()
+    assert not Match.objects.filter(bot_level="trudny").exists()
+
+
+@pytest.mark.django_db
 def test_nor_a_rematch_with_the_computer(make_match, alice, bob):
     computer = computer_match_start(user_id=alice.pk, variant=C4, level="latwy", colour="pink")
     services.match_resign(match_id=computer.pk, user_id=alice.pk)
