@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if play_one(match) is None:  # the human's move; then the computer's, timed
                     continue
                 match.refresh_from_db()
-                if not match.is_active:
+                if not match.is_active or match.to_move != match.bot_side:  # (Kropki: the computer has ended)
                     continue
                 started = time.perf_counter()
                 played = match_bot_turn(match_id=match.pk, ply=match.ply)
