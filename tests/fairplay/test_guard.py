@@ -51,7 +51,7 @@ def test_a_transposition_and_the_mirror_image_have_the_same_key():
     assert key(C4, [*LIVE[:-1], 0]) != live  # another position
 
 
-def test_a_kropki_transposition_has_the_same_key():
+def test_a_kropki_transposition_mirror_or_turn_has_the_same_key():
     from games import catalogue
 
     game = catalogue.variant("kropki-10").game()
@@ -59,6 +59,11 @@ def test_a_kropki_transposition_has_the_same_key():
     swapped = [2, 99, 0, *dots[3:]]
     one, two = game.state_from_history(dots), game.state_from_history(swapped)
     assert guard.position_key("kropki-10", one) == guard.position_key("kropki-10", two) != ""
+    # relayed mirrored or turned a quarter: the same position
+    for turn in (lambda x, y: (9 - x, y), lambda x, y: (x, 9 - y), lambda x, y: (9 - y, x)):
+        moved = [turn(a % 10, a // 10) for a in dots]
+        three = game.state_from_history([y * 10 + x for x, y in moved])
+        assert guard.position_key("kropki-10", three) == guard.position_key("kropki-10", one)
 
 
 def test_the_opening_is_exempt_in_every_game():
