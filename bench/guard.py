@@ -7,12 +7,15 @@ when set) and its own Redis, in one process without sockets (as bench/profile_mo
 ``K`` other active rated matches (default 300) stand on positions of their own past the
 opening, so the guard's index is not empty. Then, for Cztery w rzędzie and Kropki 10×10:
 
-- rated moves: N rated matches (default 8), M random moves each (default 30) through
+- rated moves: N rated matches (default 8), M rounds of random moves (default 30) through
   ``match_play`` as the consumer calls it (each move past the opening computes and writes
   the position's key);
 - computer moves: N matches against łatwy (the shortest think, so the guard's share is the
-  largest), the human's random move, then ``match_bot_turn`` timed (the guard's question,
-  one indexed query, then the think and the move).
+  largest), the human's random move, then ``match_bot_turn`` timed (the guard's question
+  before and after the think, the think and the move).
+
+Only moves past the opening are timed (in it the guard asks nothing): the worst case. A
+match that ends is replaced by a new one.
 
 Every round plays one move in each match, the guard on (``FAIR_PLAY_GUARD``) and off in
 turn match by match (and each match the other way the next round), so both modes see the
@@ -117,32 +120,42 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             other = services.match_create(variant=variant, pink_id=user().pk, blue_id=user().pk, rated=True)
             for _ in range(catalogue.variant(variant).game_spec.opening_plies + 2):
                 play_one(other)
-        rated = [
-            services.match_create(variant=variant, pink_id=user().pk, blue_id=user().pk, rated=True)
-            for _ in range(args.matches)
-        ]
-        computer = []
-        for _ in range(args.matches):
-            human = user()
-            computer.append(services.match_create(variant=variant, pink_id=human.pk, blue_id=None, bot_level="latwy"))
+        opening = guard.opening_plies(variant)
+
+        def rated_match(variant: str = variant) -> Match:
+            return services.match_create(variant=variant, pink_id=user().pk, blue_id=user().pk, rated=True)
+
+        def computer_match(variant: str = variant) -> Match:
+            return services.match_create(variant=variant, pink_id=user().pk, blue_id=None, bot_level="latwy")
+
+        rated = [rated_match() for _ in range(args.matches)]
+        computer = [computer_match() for _ in range(args.matches)]
         times: dict[str, dict[bool, list[float]]] = {"rated": {True: [], False: []}, "computer": {True: [], False: []}}
         held = 0
         for round_ in range(args.moves):
             # on and off in turn, match by match (round by round each match sees both): the two
-            # modes share the same moments of a machine others use too
+            # modes share the same moments of a machine others use too. Only moves past the
+            # opening are timed (in it the guard asks nothing); a match that ends is replaced.
             for i, match in enumerate(rated):
                 on = (round_ + i) % 2 == 0
                 settings.FAIR_PLAY_GUARD = on
                 spent = play_one(match)
-                if spent is not None:
+                if spent is None:
+                    rated[i] = rated_match()
+                elif match.ply >= opening:  # the move made position ply + 1, which has a key
                     times["rated"][on].append(spent)
             for i, match in enumerate(computer):
                 on = (round_ + i) % 2 == 0
                 settings.FAIR_PLAY_GUARD = on
                 if play_one(match) is None:  # the human's move; then the computer's, timed
+                    computer[i] = computer_match()
                     continue
                 match.refresh_from_db()
-                if not match.is_active or match.to_move != match.bot_side:  # (Kropki: the computer has ended)
+                if not match.is_active:
+                    computer[i] = computer_match()
+                    continue
+                if match.to_move != match.bot_side or match.ply <= opening:  # (Kropki: the computer has ended)
+                    match_bot_turn(match_id=match.pk, ply=match.ply)
                     continue
                 started = time.perf_counter()
                 played = match_bot_turn(match_id=match.pk, ply=match.ply)
