@@ -59,6 +59,7 @@ from games.engine.base import (
     Outcome,
     State,
     column_name,
+    grid_symmetries,
     is_int,
     other,
 )
@@ -731,22 +732,8 @@ def board_symmetries(width: int, height: int) -> tuple[Callable[[bytearray], tup
     def pos(x: int, y: int) -> int:
         return (y + 1) * stride + x + 1
 
-    w, h = width - 1, height - 1
-    moves: list[Callable[[int, int], tuple[int, int]]] = [
-        lambda x, y: (x, y),
-        lambda x, y: (w - x, y),
-        lambda x, y: (x, h - y),
-        lambda x, y: (w - x, h - y),
-    ]
-    if width == height:
-        moves += [
-            lambda x, y: (y, x),
-            lambda x, y: (w - y, x),
-            lambda x, y: (y, h - x),
-            lambda x, y: (w - y, h - x),
-        ]
     cells = [(x, y) for y in range(height) for x in range(width)]
-    return tuple(itemgetter(*(pos(*move(x, y)) for x, y in cells)) for move in moves)
+    return tuple(itemgetter(*(pos(*move(x, y)) for x, y in cells)) for move in grid_symmetries(width - 1, height - 1))
 
 
 GAME = Kropki  # what games.engine registers for "kropki"

@@ -66,6 +66,23 @@ def test_a_kropki_transposition_mirror_or_turn_has_the_same_key():
         assert guard.position_key("kropki-10", three) == guard.position_key("kropki-10", one)
 
 
+def test_dots_and_boxes_and_pilkarzyki_fold_their_symmetries():
+    from games import catalogue
+
+    boxes = catalogue.variant("kropki-i-kwadraty").game()  # 5 × 5 boxes
+    # horizontal segment (r, c) is 5r + c; mirrored left-right it is (r, 4 - c)
+    lines = [0, 7, 13, 19, 26, 2, 9, 21]
+    mirrored = [5 * (s // 5) + 4 - s % 5 for s in lines]
+    one, two = boxes.state_from_history(lines), boxes.state_from_history(mirrored)
+    assert guard.position_key("kropki-i-kwadraty", one) == guard.position_key("kropki-i-kwadraty", two) != ""
+    pitch = catalogue.variant("pilkarzyki").game()
+    steps = [0, 0, 2, 4, 6, 6, 5, 4, 3, 3]  # directions 0 N ... 7 NW; mirrored: d -> 8 - d
+    one = pitch.state_from_history(steps)
+    two = pitch.state_from_history([(8 - d) % 8 for d in steps])
+    assert not one.is_terminal()
+    assert guard.position_key("pilkarzyki", one) == guard.position_key("pilkarzyki", two) != ""
+
+
 def test_the_opening_is_exempt_in_every_game():
     for variant in variant_keys():
         from games import catalogue
