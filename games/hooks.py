@@ -5,10 +5,13 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
 
 - ``after_finish(fn)``: ``fn(match)`` runs in ``games.play.finishing.finish``, inside the
   finishing transaction under the match's row lock, after the match is saved ended and
-  rated. What it writes commits or rolls back with the ending; what it tells the sockets it
+  rated (``match.counts``: False for a game over before two moves each, which scores nothing). What it writes commits or rolls back with the ending; what it tells the sockets it
   sends after commit (``transaction.on_commit``).
 - ``account_export(key, fn)``: ``fn(user)`` is the feature's part of "Download my data"
   (``games.display.export.account_json``), under ``key``: JSON-ready data.
+- ``mark_changed(fn)``: ``fn(user_id)`` runs when staff set or lift an account's fair-play mark
+  (``games/fairplay/services.py``), inside that transaction under the account's row lock: what
+  lists the account (an arena's standings) draws itself again, after commit for the sockets.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from games.models import Match
 
 AfterFinish = Callable[[Match], None]
 AccountPart = Callable[[User], Any]
+MarkChanged = Callable[[int], None]
 
 _after_finish: list[AfterFinish] = []
 _account_parts: dict[str, AccountPart] = {}
+_mark_changed: list[MarkChanged] = []
 
 
 def after_finish(fn: AfterFinish) -> AfterFinish:
@@ -37,6 +42,8 @@ def forget(fn: Callable[..., Any]) -> None:
     """Unregister ``fn`` wherever it is registered (a test's feature, when the test is over)."""
     if fn in _after_finish:
         _after_finish.remove(fn)
+    if fn in _mark_changed:
+        _mark_changed.remove(fn)
     for key in [key for key, part in _account_parts.items() if part is fn]:
         del _account_parts[key]
 
@@ -53,3 +60,15 @@ def account_export(key: str, fn: AccountPart) -> None:
 
 def account_parts(user: User) -> dict[str, Any]:
     return {key: fn(user) for key, fn in _account_parts.items()}
+
+
+def mark_changed(fn: MarkChanged) -> MarkChanged:
+    """Register ``fn(user_id)`` to hear every fair-play mark set or lifted (once)."""
+    if fn not in _mark_changed:
+        _mark_changed.append(fn)
+    return fn
+
+
+def run_mark_changed(user_id: int) -> None:
+    for fn in list(_mark_changed):
+        fn(user_id)

@@ -95,6 +95,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.BrowserIdMiddleware",  # accounts/addresses.py: shared browsers
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -379,11 +380,16 @@ EXTRA_GAMES = env_list("KROPKI_EXTRA_GAMES", [])
 SIGNUPS_PER_IP = env_int("SIGNUPS_PER_IP", 3)
 SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", 3600)
 # Rated play, reports and direct challenges to players never played need an account this many
-# minutes old, or with this many finished matches.
+# minutes old, or with this many real games (two moves each; people or the computer at średni+).
 NEW_ACCOUNT_MINUTES = env_int("NEW_ACCOUNT_MINUTES", 60)
 NEW_ACCOUNT_GAMES = env_int("NEW_ACCOUNT_GAMES", 3)
 # Rated games of one pair in one variant that change ratings within 24 hours; later ones finish unrated.
 RATED_GAMES_PER_PAIR_PER_DAY = env_int("RATED_GAMES_PER_PAIR_PER_DAY", 3)
+# Many alts (ratings/services.py, docs/fairplay.md): the rating gained from games against new
+# opponents (provisional in the variant, or accounts younger than NEW_OPPONENT_DAYS days) adds
+# up to at most this much in 24 hours, per variant.
+NEW_OPPONENT_GAIN_PER_DAY = env_int("NEW_OPPONENT_GAIN_PER_DAY", 150)
+NEW_OPPONENT_DAYS = env_int("NEW_OPPONENT_DAYS", 7)
 # How long the (hashed) addresses an account logged in from are remembered (accounts/addresses.py).
 ADDRESS_MEMORY_DAYS = env_int("ADDRESS_MEMORY_DAYS", 30)
 

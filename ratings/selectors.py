@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, QuerySet, Value, When
+from django.db.models import Case, F, QuerySet, Value, When
 from django.db.models.functions import Lower
 
 from accounts.models import User
@@ -71,10 +71,13 @@ def player_ratings(username: str, variants: Iterable[str]) -> tuple[User | None,
 def leaderboard(variant: str, *, bots: bool = False) -> QuerySet[Rating]:
     """The ratings of ``variant``: established ones (deviation < 110) best first,
     then the provisional ones ("1500?"), best first. On a young site nearly
-    everyone is provisional, and a ranking without them would be empty."""
+    everyone is provisional, and a ranking without them would be empty. Accounts with a
+    fair-play mark are left out (read on every request: nothing cached to clear)."""
     provisional = Case(When(deviation__lt=glicko2.PROVISIONAL_DEVIATION, then=Value(0)), default=Value(1))
     return (
-        Rating.objects.filter(variant=variant, user__is_bot=bots)  # bots have a leaderboard of their own
+        # Bots have a leaderboard of their own; an account marked for a fair-play violation
+        # (games/fairplay, docs/fairplay.md) is on none.
+        Rating.objects.filter(variant=variant, user__is_bot=bots, user__fair_play_mark="")
         .alias(provisional_last=provisional)  # not "provisional": Rating has a property of that name
         .select_related("user")
         .order_by("provisional_last", "-rating", "user_id")
@@ -150,6 +153,36 @@ def changes_for_matches(match_ids: Iterable[int], user_id: int) -> dict[int, Rat
     return {c.match_id: c for c in RatingChange.objects.filter(user_id=user_id, match_id__in=list(match_ids))}
 
 
+def opponent_is_new(*, deviation: float, joined: datetime, at: datetime, young_days: int) -> bool:
+    """Whether an opponent counts as new for the daily cap on gains (``ratings.services``): a
+    provisional rating in the variant (deviation >= PROVISIONAL_DEVIATION before the game) or
+    an account younger than ``young_days`` at ``at``."""
+    return deviation >= glicko2.PROVISIONAL_DEVIATION or joined > at - timedelta(days=young_days)
+
+
+def gained_from_new_opponents_since(user_id: int, variant: str, since: datetime, *, young_days: int) -> float:
+    """The rating ``user_id`` gained in ``variant`` since ``since`` in the games that raised it
+    against new opponents (``opponent_is_new`` as the game found them): two queries."""
+    mine = {
+        c.match_id: c.rating_after - c.rating_before
+        for c in RatingChange.objects.filter(
+            user_id=user_id, variant=variant, created_at__gte=since, rating_after__gt=F("rating_before")
+        ).only("match_id", "rating_before", "rating_after")
+    }
+    if not mine:
+        return 0.0
+    theirs = (
+        RatingChange.objects.filter(match_id__in=list(mine))
+        .exclude(user_id=user_id)
+        .values_list("match_id", "deviation_before", "user__date_joined", "created_at")
+    )
+    return sum(
+        mine[match_id]
+        for match_id, deviation, joined, at in theirs
+        if opponent_is_new(deviation=deviation, joined=joined, at=at, young_days=young_days)
+    )
+
+
 def rated_games_between_since(a_id: int, b_id: int, variant: str, since: datetime) -> int:
     """How many matches of ``variant`` rated the two players together since ``since`` (rating
     farming: games.play.trust caps a pair's rated games a day)."""
@@ -157,3 +190,29 @@ def rated_games_between_since(a_id: int, b_id: int, variant: str, since: datetim
     return RatingChange.objects.filter(
         user_id=a_id, variant=variant, created_at__gte=since, match_id__in=theirs
     ).count()
+
+
+def losses_to(
+    user_id: int, *, since: datetime | None = None, opponents: Iterable[int] | None = None
+) -> list[RatingChange]:
+    """The opponents' rating changes that lost points in rated matches ``user_id`` won or drew
+    (since ``since``, against ``opponents`` when given): what a fair-play mark gives back
+    (games/fairplay/services.py). One query."""
+    mine = RatingChange.objects.filter(user_id=user_id, score__gte=0.5)
+    theirs = RatingChange.objects.exclude(user_id=user_id).filter(rating_after__lt=F("rating_before"))
+    if since is not None:
+        mine = mine.filter(created_at__gte=since)
+    if opponents is not None:
+        theirs = theirs.filter(user_id__in=list(opponents))
+    return list(theirs.filter(match_id__in=mine.values("match_id")).order_by("created_at", "id"))
+
+
+def gains_against(user_id: int, opponents: Iterable[int]) -> list[RatingChange]:
+    """``user_id``'s rating changes that gained points in rated matches against ``opponents``
+    (what a booster mark takes back). One query."""
+    theirs = RatingChange.objects.filter(user_id__in=list(opponents)).values("match_id")
+    return list(
+        RatingChange.objects.filter(user_id=user_id, rating_after__gt=F("rating_before"), match_id__in=theirs).order_by(
+            "created_at", "id"
+        )
+    )

@@ -2,18 +2,29 @@
 
 Called by ``games.play.finishing.rate`` inside the transaction that finishes the
 match, with plain values (this module never imports games).
+
+Many alts (issue 36 item 4, docs/fairplay.md "Games that count, and farming"): the rating a
+player gains from games against *new* opponents (a provisional rating in the variant, or an
+account younger than NEW_OPPONENT_DAYS) adds up to at most NEW_OPPONENT_GAIN_PER_DAY in any 24
+hours, per variant; a win beyond it moves the rating only up to the cap (its deviation and
+volatility change as computed). Glicko-2 already weighs a provisional opponent's result less
+(its g(phi)), but a provisional farmer's own wide deviation makes every win against fresh alts
+worth a hundred points or more, and a limit per pair does not help against many alts.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
+from accounts.models import User
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
-from ratings.selectors import stored_deltas
+from ratings.selectors import gained_from_new_opponents_since, opponent_is_new, stored_deltas
 
 PINK, BLUE = 1, 2
 
@@ -67,6 +78,7 @@ def ratings_apply_result(
         for side in halved_sides:
             half = before[side].rating + (after[side].rating - before[side].rating) / 2
             after[side] = glicko2.Rating(half, after[side].deviation, after[side].volatility)
+        _cap_gains_from_new_opponents(variant, {PINK: pink_id, BLUE: blue_id}, before, after, now)
         scores = {PINK: score_pink, BLUE: 1.0 - score_pink}
 
         changes = []
@@ -114,6 +126,30 @@ def ratings_apply_result(
         return stored_deltas(changes)
 
 
+def _cap_gains_from_new_opponents(
+    variant: str,
+    users: dict[int, int],
+    before: dict[int, glicko2.Rating],
+    after: dict[int, glicko2.Rating],
+    now: datetime,
+) -> None:
+    """Hold each side's gain against a new opponent within what is left of its day's cap
+    (the module's docstring); ``after`` is changed in place. The caller holds both Rating rows."""
+    cap = float(settings.NEW_OPPONENT_GAIN_PER_DAY)
+    days = settings.NEW_OPPONENT_DAYS
+    joined = dict(User.objects.filter(pk__in=users.values()).values_list("pk", "date_joined"))
+    for side, opponent in ((PINK, BLUE), (BLUE, PINK)):
+        gain = after[side].rating - before[side].rating
+        if gain <= 0 or not opponent_is_new(
+            deviation=before[opponent].deviation, joined=joined[users[opponent]], at=now, young_days=days
+        ):
+            continue
+        gained = gained_from_new_opponents_since(users[side], variant, now - timedelta(hours=24), young_days=days)
+        room = max(0.0, cap - gained)
+        if gain > room:
+            after[side] = glicko2.Rating(before[side].rating + room, after[side].deviation, after[side].volatility)
+
+
 def _with_inactivity(r: glicko2.Rating, last_played_at: datetime | None, now: datetime) -> glicko2.Rating:
     if last_played_at is None:
         return r
@@ -121,7 +157,7 @@ def _with_inactivity(r: glicko2.Rating, last_played_at: datetime | None, now: da
     return glicko2.with_inactivity(r, days) if days > 0 else r
 
 
-__all__ = ["ratings_apply_result"]
+__all__ = ["ratings_adjust", "ratings_apply_result"]
 
 
 def ratings_forget_user(*, user_id: int) -> int:
@@ -129,3 +165,30 @@ def ratings_forget_user(*, user_id: int) -> int:
     stay with the matches they belong to (a record shows both players' changes), and
     no opponent's rating moves. Returns how many ratings went."""
     return Rating.objects.filter(user_id=user_id).delete()[1].get(Rating._meta.label, 0)
+
+
+def ratings_adjust(*, points: Mapping[tuple[int, str], float]) -> set[tuple[int, str]]:
+    """Add ``points[(user_id, variant)]`` to those ratings (negative: take points away): a
+    fair-play mark's refunds (games/fairplay/services.py). Only the rating moves: deviation,
+    volatility and the counters stay (lichess refunds points, not certainty). Locks the rows in
+    (user id, variant) order, the order ``ratings_apply_result`` locks one variant's rows in, so
+    the two cannot deadlock. Returns the keys applied: a rating that no longer exists (a
+    deleted account's) is skipped. Call inside the caller's transaction."""
+    if not points:
+        return set()
+    users = sorted({user_id for user_id, _variant in points})
+    applied: set[tuple[int, str]] = set()
+    with transaction.atomic():
+        rows = (
+            Rating.objects.select_for_update()
+            .filter(user_id__in=users, variant__in={variant for _user, variant in points})
+            .order_by("user_id", "variant")
+        )
+        for row in rows:
+            key = (row.user_id, row.variant)
+            if key not in points:
+                continue
+            row.rating += points[key]
+            row.save(update_fields=["rating"])
+            applied.add(key)
+    return applied

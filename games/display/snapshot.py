@@ -196,6 +196,7 @@ def match_header(match: Match) -> dict[str, Any]:
         "draw_offer": match.draw_offer,
         "rematch_offer": match.rematch_offer,
         "rematch_id": match.rematch_id,
+        "counts": match.counts,  # False: over before two moves each, it counts for nothing
     }
 
 

@@ -13,5 +13,10 @@ refusals.register(
             _("Your account is marked for a fair-play violation: it cannot play rated games."),
             403,
         ),
+        # staff's decisions (services.py): refused with these in the moderation page
+        "fair_play_reason_required": (_("Give a reason: every fair-play decision is logged with one."), 400),
+        "fair_play_bad_mark": (_("There is no such fair-play mark."), 400),
+        "fair_play_not_marked": (_("This account has no fair-play mark to lift."), 400),
+        "fair_play_flag_closed": (_("This flag was already decided."), 400),
     },
 )

@@ -45,6 +45,7 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
         raise Refusal("unknown_variant")
     if rated:
         trust.require_established(user_id)
+        trust.require_unmarked(user_id)
     with transaction.atomic():
         # the creator's row lock orders one user's creations (the counts below stay true)
         User.objects.select_for_update().filter(pk=user_id).values_list("pk").first()
@@ -77,6 +78,7 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
             raise Refusal("blocked")
         if challenge.rated:
             trust.require_established(user_id)
+            trust.require_unmarked(user_id, challenge.creator_id)  # either marked since the challenge
         players = [challenge.creator_id, user_id]
         random.shuffle(players)
         match = match_create(variant=challenge.variant, pink_id=players[0], blue_id=players[1], rated=challenge.rated)
@@ -156,6 +158,8 @@ def challenge_direct_create(
         raise Refusal("only_played_challenge")
     if rated or not played:  # a new account challenges only players it has played, and unrated
         trust.require_established(user_id)
+    if rated:
+        trust.require_unmarked(user_id, target.pk)
     with transaction.atomic():
         # Both rows locked, in id order: the creator's and the target's counts below stay true.
         locked = {u.pk: u for u in User.objects.select_for_update().filter(pk__in=[user_id, target.pk]).order_by("pk")}
@@ -245,6 +249,7 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
             raise Refusal("blocked")
         if challenge.rated:
             trust.require_established(user_id)
+            trust.require_unmarked(user_id, challenge.creator_id)  # either marked since the challenge
         pink, blue = _colours(challenge)
         match = match_create(variant=challenge.variant, pink_id=pink, blue_id=blue, rated=challenge.rated)
         challenge.status = Challenge.Status.ACCEPTED

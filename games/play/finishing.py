@@ -1,5 +1,6 @@
-"""The one door out: every ending of a match goes through ``finish``, which
-rates a rated match that was played, once, inside the finishing transaction, then
+"""The one door out: every ending of a match goes through ``finish``, which decides
+whether the game counts (``Match.counts``: each player made MOVES_TO_COUNT moves of their
+own), rates a rated match that counts, once, inside the finishing transaction, then
 tells the features that hear a match's end (``hooks.after_finish``: an arena scores it)."""
 
 from __future__ import annotations
@@ -8,13 +9,31 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from games import hooks
 from games.live import transport
-from games.models import BLUE, PINK, Match
+from games.models import BLUE, PINK, Match, Move
 from ratings.services import ratings_apply_result
 
 from . import botaccounts, core, trust
+
+# A game counts (rating, arena points and streak, the new-account gate, statistics) only
+# when each player made this many moves of their own (moves made for them on time do not
+# count): lichess aborts a game before two moves each. SPEC "Games that count".
+MOVES_TO_COUNT = 2
+
+
+def played_enough(match: Match) -> bool:
+    """Whether each player of ``match`` made MOVES_TO_COUNT moves of their own (one query)."""
+    own = dict(
+        Move.objects.filter(match=match, by_timeout=False)
+        .order_by()
+        .values("player")
+        .annotate(n=Count("id"))
+        .values_list("player", "n")
+    )
+    return all(own.get(side, 0) >= MOVES_TO_COUNT for side in (PINK, BLUE))
 
 
 def finish(
@@ -36,6 +55,7 @@ def finish(
     match.to_move = None
     match.draw_offer = None
     match.position_key = ""  # the live-position guard: its position no longer stands
+    match.counts = status == Match.Status.FINISHED and played_enough(match)
     match.save(
         update_fields=[
             "status",
@@ -46,6 +66,7 @@ def finish(
             "to_move",
             "draw_offer",
             "position_key",
+            "counts",
         ]
     )
     deltas = rate(match)
@@ -66,10 +87,8 @@ def finish(
 
 def rate(match: Match) -> dict[str, dict[str, Any]] | None:
     """Apply ratings once, inside the finishing transaction, for rated
-    matches that were played (a move by each player)."""
-    if not match.rated or match.status != Match.Status.FINISHED:
-        return None
-    if not (core.has_moved(match, PINK) and core.has_moved(match, BLUE)):
+    matches that count (MOVES_TO_COUNT moves by each player)."""
+    if not match.rated or match.status != Match.Status.FINISHED or not match.counts:
         return None
     if not trust.rating_allowed(match):  # a pair's repeated games of the day (rating farming)
         return None

@@ -147,6 +147,9 @@ def seek_create(
     if until is not None:
         raise Refusal("queue_cooldown", cooldown_message(until, now))
     with transaction.atomic():
+        # Under the account's row lock: a fair-play mark (which takes the account out of the queue)
+        # either committed before, and is refused here, or waits and cancels what is made here.
+        trust.require_unmarked(user.pk, lock=True)
         # Forget finished business: cancelled entries and pairings whose match is over.
         Seek.objects.filter(user=user, status=Seek.Status.CANCELLED).delete()
         Seek.objects.filter(user=user, status=Seek.Status.MATCHED).exclude(match__status=Match.Status.ACTIVE).delete()

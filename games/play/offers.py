@@ -22,7 +22,7 @@ from games.models import Match
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
 
-from . import core, finishing
+from . import core, finishing, trust
 from .computer import computer_start_allowed
 from .creating import match_create
 
@@ -110,6 +110,9 @@ def match_offer_rematch(*, match_id: int, user_id: int | None) -> Match:
             raise Refusal("rematch_unavailable")
         if match.pink_id is not None and match.blue_id is not None and blocked_either_way(match.pink_id, match.blue_id):
             raise Refusal("blocked")
+        if match.rated and match.pink_id is not None and match.blue_id is not None:
+            # a rated rematch is rated play: neither may carry a fair-play mark (docs/fairplay.md)
+            trust.require_unmarked(match.user_id_of(side) or 0, match.user_id_of(other(side)) or 0)
         if match.bot_side is not None:  # starts at once: the computer form's limits (issue 24, items 2, 16)
             computer_start_allowed(user_id=match.user_id_of(side) or 0, address="", address_guest_ids=frozenset())
             return _start_rematch(match)

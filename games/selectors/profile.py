@@ -62,7 +62,7 @@ def side_query(user_id: int, side: int, variant: str, result: str) -> QuerySet[M
         qs = qs.filter(variant=variant)
     if result:
         mine, theirs = (PINK, BLUE) if side == PINK else (BLUE, PINK)
-        qs = qs.filter(status=Match.Status.FINISHED)
+        qs = qs.filter(status=Match.Status.FINISHED, counts=True)  # a game that does not count is no result
         qs = {"win": qs.filter(winner=mine), "loss": qs.filter(winner=theirs), "draw": qs.filter(winner__isnull=True)}[
             result
         ]

@@ -14,3 +14,4 @@ def register() -> None:
         import_module(f"{__package__}.{module}")
     hooks.after_finish(scoring.score_match)  # a finished arena game: its points
     hooks.account_export("tournaments", selectors.account_lines)  # "Download my data"
+    hooks.mark_changed(scoring.redraw_for_mark)  # a fair-play mark: the player's arenas' standings

@@ -5,9 +5,11 @@ the ``after_finish`` hook) inside the finishing transaction, so a game is scored
 Points: win 2, draw 1, loss 0. After two wins in a row a player is on a streak (the
 flame): the next games count double until one is not won. A draw within the first
 10 moves earns nothing (and ends the streak). A player who went berserk gets one more
-point for a win made with at least 7 moves of their own. A game that ends after the
-tournament's end scores nothing (its rating counts as usual). Two timeouts in a row
-pause the player.
+point for a win made with at least 7 moves of their own. A game that does not count
+(``Match.counts``: it ended, by a resignation say, before each player made two moves)
+scores nothing and leaves the streak as it was, as an aborted one does. A game that ends
+after the tournament's end scores nothing (its rating counts as usual). Two timeouts in a
+row pause the player.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ def score_match(match: Match) -> None:
     own_moves = {side: sum(1 for p, t in moves if p == side and not t) for side in (PINK, BLUE)}
     counts = (
         match.status == Match.Status.FINISHED
+        and match.counts
         and tournament.status != Tournament.Status.FINISHED
         and match.finished_at is not None
         and match.finished_at < tournament.ends_at
@@ -147,3 +150,15 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
         transport.send_to_site_users(frames)
 
     transaction.on_commit(send)
+
+
+def redraw_for_mark(user_id: int) -> None:
+    """A fair-play mark was set or lifted on ``user_id`` (the ``mark_changed`` hook): the arenas it
+    has a line in draw their standings again (the cached pages at once; the running and upcoming
+    ones' frames after commit), without or with it (docs/fairplay.md)."""
+    arenas = Tournament.objects.filter(players__user_id=user_id).distinct()
+    for tournament in arenas:
+        if tournament.status == Tournament.Status.FINISHED:
+            board_changed(tournament.pk)
+        else:
+            publish_on_commit(tournament)

@@ -1,11 +1,12 @@
 """The arenas' reads (docs/features.md "Reads"): what their pages, the profile and the home
-page show of them."""
+page show of them. An account with a fair-play mark (``User.fair_play_mark``, docs/fairplay.md)
+is in no standings, count or list of waiting players; its own lines stay (its profile, its data)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Case, Q, Sum, When, Window
+from django.db.models import Case, Q, QuerySet, Sum, When, Window
 
 from accounts.models import User
 from games.models import Match
@@ -74,15 +75,20 @@ def my_line(tournament: Tournament, user_id: int) -> TournamentPlayer | None:
     )
 
 
+def _standing(tournament: Tournament) -> QuerySet[TournamentPlayer]:
+    """The arena's lines that stand: every player's but a fair-play-marked account's."""
+    return TournamentPlayer.objects.filter(tournament=tournament, user__fair_play_mark="")
+
+
 def player_count(tournament: Tournament) -> int:
-    return TournamentPlayer.objects.filter(tournament=tournament).count()
+    return _standing(tournament).count()
 
 
 def standings_lines(tournament: Tournament, *, offset: int = 0, limit: int = STANDINGS_SHOWN) -> list[StandingsLine]:
     """Lines ``offset`` … ``offset + limit`` of the standings, best first (points, then
     performance, then who joined first): one query."""
     return list(
-        TournamentPlayer.objects.filter(tournament=tournament)
+        _standing(tournament)
         .order_by("-points", "-performance", "joined_at", "pk")
         .values_list("rank", "user__username", "points", "wins_in_row", "paused", "match_id", "games", "results")[
             offset : offset + limit
@@ -94,7 +100,8 @@ def free_lines(tournament: Tournament, limit: int = FREE_SHOWN) -> list[tuple[An
     """The players waiting for a game (neither paused nor playing), best first, each with their
     last opponent's name, at most ``limit``: one query."""
     return list(
-        TournamentPlayer.objects.filter(tournament=tournament, paused=False, match__isnull=True)
+        _standing(tournament)
+        .filter(paused=False, match__isnull=True)
         .order_by("-points", "-rating", "pk")
         .values_list("user__username", "last_opponent__username")[:limit]
     )

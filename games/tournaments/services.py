@@ -79,6 +79,7 @@ def tournament_create(
         raise Refusal("tournament_bad_settings")
     if rated:
         trust.require_established(creator.pk)
+        trust.require_unmarked(creator.pk)
     now = now or timezone.now()
     name = " ".join(name.split())[:80] or f"Arena {creator.username}"
     with transaction.atomic():
@@ -187,6 +188,9 @@ def tournament_join(
         raise Refusal("tournament_finished")
     if tournament.rated:
         trust.require_established(player.pk)
+    # A marked account is in no arena's standings and never paired (docs/fairplay.md), so it
+    # joins none, rated or not.
+    trust.require_unmarked(player.pk)
     with transaction.atomic():
         entry = TournamentPlayer.objects.select_for_update().filter(tournament=tournament, user=player).first()
         if entry is None:
@@ -301,11 +305,14 @@ def _choose_pairs(free: list[_Free], apart: set[frozenset[int]]) -> list[tuple[_
 
 
 def _finish(tournament: Tournament) -> None:
-    """The clock reached zero: freeze the standings (each player's final place)."""
+    """The clock reached zero: freeze the standings (each player's final place; a fair-play-marked
+    account has none, docs/fairplay.md)."""
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     players = list(
-        TournamentPlayer.objects.filter(tournament=tournament).order_by("-points", "-performance", "joined_at", "pk")
+        TournamentPlayer.objects.filter(tournament=tournament, user__fair_play_mark="").order_by(
+            "-points", "-performance", "joined_at", "pk"
+        )
     )
     for rank, p in enumerate(players, start=1):
         p.rank = rank
@@ -313,11 +320,21 @@ def _finish(tournament: Tournament) -> None:
     scoring.publish_on_commit(tournament)
 
 
+def _withdraw_bots(tournament: Tournament) -> None:
+    """A bot never plays in an arena (SPEC "Games that count"): joining refuses one, and an
+    account that joined as a person and became a bot before playing is withdrawn here (paused,
+    and a bot cannot come back)."""
+    TournamentPlayer.objects.filter(tournament=tournament, user__is_bot=True, paused=False).update(paused=True)
+
+
 def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
+    _withdraw_bots(tournament)
     free = [
         _Free(*row)  # plain tuples: a thousand model instances were a fifth of a wave
-        for row in TournamentPlayer.objects.select_for_update(skip_locked=True)
-        .filter(tournament=tournament, paused=False, match__isnull=True)
+        # A fair-play-marked account is never paired (docs/fairplay.md): its line stays, out of play.
+        # of=("self",): the join reads the users' marks without locking their rows. Bots: paused just now.
+        for row in TournamentPlayer.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(tournament=tournament, paused=False, match__isnull=True, user__fair_play_mark="")
         .order_by("-points", "-rating", "pk")
         .values_list("user_id", "last_opponent_id")
     ]

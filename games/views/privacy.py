@@ -31,6 +31,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
             "guest_days": settings.GUEST_STALE_DAYS,
             "session_days": settings.SESSION_COOKIE_AGE // 86400,
             "cooloff_minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+            "address_days": settings.ADDRESS_MEMORY_DAYS,
         },
     )
 

@@ -426,6 +426,9 @@
       list.appendChild(li);
     });
     list.hidden = !lines.length;
+    // over before two moves each: no rating, no arena points, no statistics (the header's counts)
+    var notCounted = $("not-counted");
+    if (notCounted) notCounted.hidden = !(snap.status === "finished" && snap.counts === false);
   }
 
   // Who moves again (Kropki i kwadraty: a box closed; Piłkarzyki: a bounce): the player to

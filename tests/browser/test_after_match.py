@@ -147,6 +147,8 @@ def test_new_game_against_the_computer_starts_the_same_game_and_level(new_contex
     expect(page.get_by_test_id("after-match")).to_be_visible()
     expect(page.get_by_test_id("result-winner")).to_have_text(re.compile(r"^Wygrywa: Komputer .* \(niebieskie\)$"))
     expect(page.get_by_test_id("rating-deltas")).to_be_hidden()  # never rated
+    # resigned before two moves each: said live, from the finished frame (docs/fairplay.md)
+    expect(page.get_by_test_id("not-counted")).to_contain_text("Nie liczy się")
     page.get_by_test_id("new-game").click()
     page.wait_for_url(lambda url: re.search(r"/partia/\d+/$", url) is not None and url != first)
     ready(page)

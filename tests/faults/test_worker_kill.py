@@ -41,8 +41,8 @@ async def test_worker_kill_9_then_nothing_rated_twice(fault_site):
     data = await asyncio.to_thread(fs.create_match, "cztery-w-rzedzie", True)
     a = await Player(url, data["match"], data["alice"], "alice").start()
     b = await Player(url, data["match"], data["bob"], "bob").start()
-    await play(a, b, 3)
-    await play(b, a, 3)  # both have moved: the result is rated; alice to move, she will not
+    for mover, watcher in ((a, b), (b, a), (a, b), (b, a)):
+        await play(mover, watcher, 3)  # two moves each: the result counts and is rated; alice to move, she will not
     deadline = deadline_ts(a.snapshot)
     await asyncio.sleep(0.3)
     fs.kill(worker)  # kill -9 the worker and its pool: from now on only the sweep_turns loop can end it

@@ -169,8 +169,12 @@ async def test_an_arena_of_eight_bots_on_the_real_stack_to_its_end():
             assert b["created"] >= a["finished"] - 0.001, (uid, a["id"], b["id"])
             assert {a["pink"], a["blue"]} != {b["pink"], b["blue"]}, (uid, a["id"], b["id"])
 
-    # Each game that ended in time scored once in each player's line; later ones not at all.
-    counted = {mid for mid, m in matches.items() if m["status"] == "finished" and m["finished"] < ends}
+    # Each game that ended in time and counts (two own moves each) scored once in each player's
+    # line; later ones, and those that ended before two moves each, not at all.
+    counted = {mid for mid, m in matches.items() if m["status"] == "finished" and m["counts"] and m["finished"] < ends}
+    assert all(
+        m["counts"] == (min(m["own_moves"].values()) >= 2) for m in matches.values() if m["status"] == "finished"
+    )
     late = [m for m in matches.values() if m["finished"] >= ends]
     for line in report["lines"]:
         ids = [r["m"] for r in line["results"]]

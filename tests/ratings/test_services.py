@@ -1,5 +1,9 @@
 """ratings_apply_result through the real match services: once per match, only rated
-matches played by both sides, W/D/L counters, idempotence under races."""
+matches that count (two moves by each side), W/D/L counters, idempotence under races.
+
+The personas are new accounts, so the daily cap on gains from new opponents
+(ratings/services.py; tests/fairplay/test_farming.py) would hold a first win to
+NEW_OPPONENT_GAIN_PER_DAY: the tests of Glicko-2's own figures lift it (``uncapped``)."""
 
 from __future__ import annotations
 
@@ -28,12 +32,17 @@ def pink_wins_c4(match, pink, blue):
     assert match.status == Match.Status.FINISHED and match.winner == 1
 
 
+@pytest.fixture
+def uncapped(settings):
+    settings.NEW_OPPONENT_GAIN_PER_DAY = 10**6
+
+
 def counters(user, variant=C4):
     r = Rating.objects.get(user=user, variant=variant)
     return r.games, r.wins, r.draws, r.losses
 
 
-def test_a_rated_win_moves_both_ratings_and_stores_the_change(make_match, alice, bob):
+def test_a_rated_win_moves_both_ratings_and_stores_the_change(make_match, alice, bob, uncapped):
     match = make_match(rated=True)
     pink_wins_c4(match, alice, bob)
     a, b = rating_for(alice, C4), rating_for(bob, C4)
@@ -66,8 +75,8 @@ def test_the_finished_frame_carries_the_deltas(make_match, alice, bob, monkeypat
 
 def test_a_draw_between_equal_ratings_leaves_them_unchanged(make_match, alice, bob):
     match = make_match(rated=True)
-    play(match, alice, 3)
-    play(match, bob, 3)
+    for user in (alice, bob, alice, bob):  # two moves each: the game counts
+        play(match, user, 3)
     services.match_offer_draw(match_id=match.pk, user_id=alice.pk)
     services.match_answer_draw(match_id=match.pk, user_id=bob.pk, accept=True)
     a, b = rating_for(alice, C4), rating_for(bob, C4)
@@ -81,8 +90,8 @@ def test_a_draw_between_unequal_ratings_pulls_them_together(make_match, alice, b
     Rating.objects.create(user=alice, variant=C4, rating=1700, deviation=80)
     Rating.objects.create(user=bob, variant=C4, rating=1400, deviation=80)
     match = make_match(rated=True)
-    play(match, alice, 3)
-    play(match, bob, 3)
+    for user in (alice, bob, alice, bob):  # two moves each: the game counts
+        play(match, user, 3)
     services.match_offer_draw(match_id=match.pk, user_id=bob.pk)
     services.match_answer_draw(match_id=match.pk, user_id=alice.pk, accept=True)
     a, b = rating_for(alice, C4), rating_for(bob, C4)
@@ -96,12 +105,12 @@ def test_wins_draws_and_losses_are_counted_per_variant(make_match, alice, bob):
     m2 = make_match(rated=True, pink=bob, blue=alice)
     pink_wins_c4(m2, bob, alice)
     m3 = make_match(rated=True)
-    play(m3, alice, 3)
-    play(m3, bob, 3)
+    for user in (alice, bob, alice, bob):  # two moves each: the game counts
+        play(m3, user, 3)
     services.match_resign(match_id=m3.pk, user_id=bob.pk)
     m4 = make_match("kropki-i-kwadraty", rated=True)
-    play(m4, alice, 0)
-    play(m4, bob, 59)
+    for user, line in ((alice, 0), (bob, 59), (alice, 1), (bob, 58)):
+        play(m4, user, line)
     services.match_offer_draw(match_id=m4.pk, user_id=alice.pk)
     services.match_answer_draw(match_id=m4.pk, user_id=bob.pk, accept=True)
     assert counters(alice) == (3, 2, 0, 1) and counters(bob) == (3, 1, 0, 2)
@@ -125,12 +134,13 @@ def test_aborted_matches_are_not_rated(make_match, alice, bob):
 
 
 def test_one_sided_matches_are_not_rated(make_match, alice, bob):
-    """Pink moved, blue never did and resigned: finished, but not rated."""
+    """Pink moved, blue never did and resigned: finished, but not rated (nor counted)."""
     match = make_match(rated=True)
     play(match, alice, 3)
     services.match_resign(match_id=match.pk, user_id=bob.pk)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.winner == 1
+    assert not match.counts
     assert not RatingChange.objects.exists()
 
 
@@ -193,8 +203,8 @@ def test_a_timeout_racing_a_resignation_is_rated_once(make_user, settings):
     alice, bob = make_user("alice"), make_user("bob")
     for _ in range(5):
         match = services.match_create(variant=C4, pink_id=alice.pk, blue_id=bob.pk, rated=True)
-        play(match, alice, 3)
-        play(match, bob, 3)
+        for user in (alice, bob, alice, bob):  # two moves each: the game counts
+            play(match, user, 3)
         late = timezone.now() + timedelta(hours=1)
         results = run_together(  # each call binds its own match (B023)
             lambda match=match, late=late: services.match_expire_turn(match_id=match.pk, now=late),
@@ -212,7 +222,7 @@ def test_a_timeout_racing_a_resignation_is_rated_once(make_user, settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_same_result_applied_from_two_threads_is_stored_once(make_user):
+def test_the_same_result_applied_from_two_threads_is_stored_once(make_user, uncapped):
     """Even without the match's lock, the rating rows' locks and the unique change make it once."""
     alice, bob = make_user("alice"), make_user("bob")
     now = timezone.now()

@@ -66,6 +66,7 @@ def arena_report(*, tournament_id: int) -> dict[str, Any]:
                 "pink_berserk": m.pink_berserk,
                 "blue_berserk": m.blue_berserk,
                 "end_reason": m.end_reason,
+                "counts": m.counts,
                 "own_moves": {str(s): sum(1 for p, bt in moves if p == s and not bt) for s in (1, 2)},
                 "rating_changes": RatingChange.objects.filter(match_id=m.pk).count(),
             }

@@ -52,6 +52,7 @@ HEADER_FIELDS = {
     "draw_offer",
     "rematch_offer",
     "rematch_id",
+    "counts",
 }
 QUIET = ("rate_limited", "login_required", "not_a_player")  # no state frame after these
 

@@ -13,7 +13,7 @@ from games.play import match_resign
 from games.tournaments.models import Tournament
 from games.tournaments.services import tournament_join, tournaments_pair
 from tests.games.live.test_site_consumer import error, frame_of, site_socket
-from tests.helpers import C4
+from tests.helpers import C4, play_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,6 +42,7 @@ async def test_watching_an_arena_hears_pairing_and_points(alice, bob, charlie):
     (match,) = await database_sync_to_async(tournaments_pair)()
     paired = await frame_of(ws_a, "tournament_paired")
     assert paired["match"] == match.pk and paired["url"] == f"/partia/{match.pk}/"
+    await database_sync_to_async(play_moves)(match, [6, 6, 5, 5])  # two moves each: the game counts
     await database_sync_to_async(match_resign)(match_id=match.pk, user_id=bob.pk)
     over = await frame_of(ws_a, "tournament_game_over")
     assert over["url"] == f"/turnieje/{t.pk}/"

@@ -59,8 +59,8 @@ def game_of(t, user) -> Match:
 
 
 def win_for(match: Match, user) -> None:
-    """``user`` wins ``match`` (the other resigns)."""
-    match.refresh_from_db()
+    """``user`` wins ``match``: two moves each (so that it counts), then the other resigns."""
+    play_moves(match, [6, 6, 5, 5])
     loser = match.blue_id if match.side_of(user.pk) == PINK else match.pink_id
     match_resign(match_id=match.pk, user_id=loser)
 
@@ -114,7 +114,7 @@ def test_a_streak_of_wins_counts_double_until_a_game_is_not_won(two, alice, bob,
 def test_a_draw_in_the_first_ten_moves_earns_nothing_but_a_later_one_earns_a_point(two, alice, bob):
     tournaments_pair()
     match = game_of(two, alice)
-    play_moves(match, [3, 3])
+    play_moves(match, [3, 3, 3, 3])  # two moves each: it counts, but early
     match_offer_draw(match_id=match.pk, user_id=alice.pk)
     match_answer_draw(match_id=match.pk, user_id=bob.pk, accept=True)
     assert entry(two, alice).points == 0 and entry(two, alice).games == 1

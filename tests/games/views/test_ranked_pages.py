@@ -182,8 +182,8 @@ def test_the_profile_filters_by_variant_and_result(client, alice, bob, finished_
 
 def test_a_draw_is_listed_as_a_draw_never_a_loss(client, make_match, alice, bob):
     match = make_match(rated=True)
-    play(match, alice, 3)
-    play(match, bob, 3)
+    for user in (alice, bob, alice, bob):  # two moves each: the game counts
+        play(match, user, 3)
     services.match_offer_draw(match_id=match.pk, user_id=alice.pk)
     services.match_answer_draw(match_id=match.pk, user_id=bob.pk, accept=True)
     html = client.get(reverse("profile", args=["bob"]) + "?wynik=draw").content.decode()

@@ -15,7 +15,7 @@ from games.models import Match
 from games.play import match_resign
 from games.tournaments.models import Tournament, TournamentPlayer
 from games.tournaments.services import tournament_join, tournaments_pair
-from tests.helpers import C4
+from tests.helpers import C4, play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -143,6 +143,7 @@ def test_the_cached_standings_follow_every_change(client, alice, bob):
     assert playing not in client.get(url).content.decode()
     (match,) = tournaments_pair()
     assert client.get(url).content.decode().count(playing) == 2  # both playing: a new board
+    play_moves(match, [6, 6, 5, 5])  # two moves each: the game counts
     match_resign(match_id=match.pk, user_id=bob.pk)
     page = client.get(url).content.decode()
     assert playing not in page and '<td class="num" data-testid="points">2</td>' in page
