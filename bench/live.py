@@ -66,15 +66,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import secrets
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -538,6 +541,47 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
 
     sock = workdir / "redis.sock"
     return devredis.start(sock), f"unix://{sock}"
+
+
+@contextlib.contextmanager
+def in_process_site(prefix: str, **extra_env: str) -> Iterator[None]:
+    """This process as a site without sockets (bench/profile_move.py, bench/guard.py): its own
+    Redis, a migrated temporary database (SQLite, or a fresh PostgreSQL database next to
+    DATABASE_URL when set), production settings, a long move clock and ``extra_env``; Django
+    set up inside. All of it is removed on leaving."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"kropki-{prefix}-"))
+    redis_proc, redis_url = start_redis(workdir)
+    db_url = live.live_database_url(os.environ.get("DATABASE_URL"), workdir, f"{prefix}{os.getpid()}")
+    os.environ.update(
+        DATABASE_URL=db_url,
+        REDIS_URL=redis_url,
+        DJANGO_SETTINGS_MODULE="kropki_site.settings",
+        MOVE_SECONDS="3600",
+        DJANGO_LOG_LEVEL="WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        VAR_DIR=str(workdir / "var"),
+        **extra_env,
+    )
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        yield
+    finally:
+        try:
+            from django.db import connections
+
+            connections.close_all()
+            live.drop_live_database(db_url)
+        finally:
+            live.stop_group(redis_proc)
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 # -- the server side, from any checkout of this project ------------------------------------------

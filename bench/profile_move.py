@@ -16,13 +16,9 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import os
 import pstats
 import random
-import secrets
-import shutil
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -40,42 +36,10 @@ def main() -> int:
     parser.add_argument("--cprofile", action="store_true")
     args = parser.parse_args()
 
-    from live import start_redis  # bench/live.py
+    from live import in_process_site  # bench/live.py
 
-    from tests import live
-
-    workdir = Path(tempfile.mkdtemp(prefix="kropki-profile-move-"))
-    redis_proc, redis_url = start_redis(workdir)
-    db_url = live.live_database_url(os.environ.get("DATABASE_URL"), workdir, f"prof{os.getpid()}")
-    os.environ.update(
-        DATABASE_URL=db_url,
-        REDIS_URL=redis_url,
-        DJANGO_SETTINGS_MODULE="kropki_site.settings",
-        MOVE_SECONDS="3600",
-        DJANGO_LOG_LEVEL="WARNING",
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        VAR_DIR=str(workdir / "var"),
-    )
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0)
+    with in_process_site("prof"):
         run(args)
-    finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-            live.drop_live_database(db_url)
-        finally:
-            live.stop_group(redis_proc)
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

@@ -302,6 +302,16 @@ BOT_QUEUE_LIMIT = env_int("BOT_QUEUE_LIMIT", 20)
 # New matches a player may start per minute (the computer form, rematches with it), and from one IP.
 MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
 MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)
+
+# --- Fair play: the live-position guard (games/play/guard.py, docs/fairplay.md) -------------
+
+# The site's computer neither moves nor evaluates in a position that stands in an active rated
+# match (off: bench/guard.py's baseline only). A computer move held by it is tried again every
+# GUARD_RETRY_SECONDS; one held longer than GUARD_HOLD_SECONDS (a rated clock is 60 s + grace,
+# so only a stuck rated match gets there) ends the computer match as aborted, with the reason.
+FAIR_PLAY_GUARD = env_bool("FAIR_PLAY_GUARD", True)
+GUARD_RETRY_SECONDS = env_float("GUARD_RETRY_SECONDS", 1.5)
+GUARD_HOLD_SECONDS = env_int("GUARD_HOLD_SECONDS", 180)
 # The ranked queue's cool-down (docs/matchmaking.md "Aborts"): this many ranked games aborted
 # because the player's first move never came, within the window, keep them out this long.
 QUEUE_ABORTS_LIMIT = env_int("QUEUE_ABORTS_LIMIT", 2)

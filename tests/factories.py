@@ -30,6 +30,22 @@ def make_match(pink, blue, variant: str = C4, **kwargs) -> Match:
     return games_play.match_create(variant=variant, pink_id=pink.pk, blue_id=blue.pk, **kwargs)
 
 
+def finished_match(pink, blue, history: list[int], variant: str = C4) -> Match:
+    """A finished match row with ``history`` (pink won by resignation), written directly: what
+    the review is asked of."""
+    return Match.objects.create(
+        variant=variant,
+        pink=pink,
+        blue=blue,
+        status=Match.Status.FINISHED,
+        winner=1,
+        end_reason="resignation",
+        ply=len(history),
+        history=list(history),
+        finished_at=timezone.now(),
+    )
+
+
 def bulk_finished_matches(player, opponents, n: int, *, variant: str = C4, seed: int = 1) -> list[int]:
     """``n`` finished rated Cztery w rzędzie matches of ``player`` against ``opponents`` in turn,
     wins, losses and draws mixed, newest last; returns their ids."""

@@ -150,6 +150,11 @@ class GameSpec:
     # What a move did that the review names (Kropki: the dots a chain took), from the move's
     # Effect: {"highlight": [...board marks...], "taken": n} or None.
     explain_move: Callable[[Any], dict[str, Any] | None] | None = None
+    # The live-position guard (games/play/guard.py, docs/fairplay.md) keys a position by its
+    # engine's ``State.canonical()``. The exempt opening: positions after at most this many
+    # plies are common to many unrelated games and are never guarded (an honest computer
+    # game never waits for strangers' rated games there).
+    opening_plies: int = 8
 
 
 _GAMES: dict[str, GameSpec] = {}

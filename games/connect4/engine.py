@@ -31,6 +31,8 @@ from typing import Any, ClassVar
 
 from games.engine import base
 
+from .bits import canonical_key
+
 COLUMNS = 7
 ROWS = 6
 NUM_LINES = 69
@@ -288,6 +290,13 @@ class Connect4State(base.State):
         lines = ["".join(marks[self.cell(c, r)] for c in range(COLUMNS)) for r in reversed(range(ROWS))]
         lines.append("1234567")
         return "\n".join(lines)
+
+    def canonical(self) -> bytes:
+        """The mover's discs and all discs as one key (the opening book's, ``bits.canonical_key``),
+        the smaller of the board's and its mirror image's: a position reached by another move
+        order, or its left-right mirror, is the same position."""
+        mover = len(self.history) % 2  # the side to move, from the count of discs
+        return canonical_key(self.boards[mover], self.boards[0] | self.boards[1]).to_bytes(8, "little")
 
     def clone(self) -> Connect4State:
         copy = Connect4State.__new__(Connect4State)

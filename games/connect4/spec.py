@@ -49,6 +49,9 @@ SPEC = register(
         sections=diagrams.SECTIONS,
         rule_anchors=diagrams.RULE_ANCHORS,
         order=20,
+        # The guard's exempt opening (docs/fairplay.md): 8 discs. Up to there games of strangers
+        # meet all the time (the centre openings); past it a position is some game's own.
+        opening_plies=8,
         scored=False,
         end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
         error_words={COLUMN_FULL: _("This column is full.")},

@@ -35,6 +35,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from functools import cache
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from games.engine import base
@@ -277,6 +280,18 @@ class DotsAndBoxesState(base.State):
             lines.append(mid)
         return "\n".join(lines)
 
+    def canonical(self) -> bytes:
+        """The segments drawn and the boxes of the side to move, then of the other: who drew
+        a segment or took a box decides nothing to come, so the same lines with the same
+        score seen from the mover are the same position, whoever's colour moves. The lines
+        are read in each of the board's symmetries (``segment_symmetries``), the smallest kept."""
+        mover = (self.to_move or 1) - 1
+        mine, theirs = self.box_counts[mover], self.box_counts[1 - mover]
+        game = self.game
+        lines = format(self.drawn, f"0{game.num_segments}b")[::-1]  # character s: segment s drawn
+        drawn = min("".join(pick(lines)) for pick in segment_symmetries(game.rows, game.cols))
+        return f"{drawn}:{mine}:{theirs}".encode()
+
     def clone(self) -> DotsAndBoxesState:
         copy = DotsAndBoxesState.__new__(DotsAndBoxesState)
         copy.game = self.game
@@ -292,6 +307,30 @@ class DotsAndBoxesState(base.State):
 
 
 DotsAndBoxes.state_class = DotsAndBoxesState
+
+
+@cache
+def segment_symmetries(rows: int, cols: int) -> tuple[Callable[[str], tuple[str, ...]], ...]:
+    """For each symmetry of a board of ``rows`` × ``cols`` boxes (the two mirrors and the half
+    turn; on a square board the quarter turns and diagonal mirrors too): a function that reads
+    a string of one character per segment (by segment id) in that symmetry's order."""
+    num_horizontal = (rows + 1) * cols
+
+    def segment(horizontal: bool, r: int, c: int) -> int:
+        return cols * r + c if horizontal else num_horizontal + (cols + 1) * r + c
+
+    # each segment as (horizontal, r, c): horizontal ones join dots (r, c)-(r, c+1), vertical
+    # ones (r, c)-(r+1, c); a symmetry maps its two dots, and the segment between them
+    ends = [(True, r, c) for r in range(rows + 1) for c in range(cols)]
+    ends += [(False, r, c) for r in range(rows) for c in range(cols + 1)]
+    readers = []
+    for move in base.grid_symmetries(rows, cols):
+        order = []
+        for horizontal, r, c in ends:
+            (r1, c1), (r2, _) = sorted((move(r, c), move(*((r, c + 1) if horizontal else (r + 1, c)))))
+            order.append(segment(r1 == r2, r1, c1))
+        readers.append(itemgetter(*order))
+    return tuple(readers)
 
 
 GAME = DotsAndBoxes  # what games.engine registers for "dots_and_boxes"

@@ -53,6 +53,9 @@ SPEC = register(
         sections=diagrams.SECTIONS,
         rule_anchors=diagrams.RULE_ANCHORS,
         order=30,
+        # The guard's exempt opening (docs/fairplay.md): the first 6 segments (the board is
+        # small and the canonical position forgets who drew what, so early positions recur).
+        opening_plies=6,
         again_words=(
             _("Extra move! You closed a box: move again."),
             _("Extra move! %(name)s closed a box and moves again."),

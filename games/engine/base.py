@@ -13,7 +13,7 @@ Standard library only: this package must never import Django.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -265,6 +265,15 @@ class State:
     def __str__(self) -> str:
         raise NotImplementedError
 
+    def canonical(self) -> bytes:
+        """The position as bytes, equal for two states exactly when they are the same
+        position whatever the move order: what decides the rest of the game (the board, who
+        is to move, what counts so far), never the move list; folded over the board's
+        symmetries where a game does so. The live-position guard keys positions by it
+        (docs/fairplay.md). This default is the move list itself: a game that does not
+        override it has its transpositions treated as different positions."""
+        return json.dumps(self.history, separators=(",", ":")).encode()
+
     # -- common -----------------------------------------------------------
 
     def illegal_reason(self, action: object) -> str | None:
@@ -338,6 +347,27 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game!r} ply={len(self.history)}>"
+
+
+def grid_symmetries(last_a: int, last_b: int) -> list[Callable[[int, int], tuple[int, int]]]:
+    """The symmetries of a grid of points ``(a, b)`` with ``0 <= a <= last_a`` and
+    ``0 <= b <= last_b``, each a map of a point (the identity first): the two mirrors and the
+    half turn, and on a square grid the quarter turns and the diagonal mirrors too. Games fold
+    them in ``State.canonical`` (Kropki's points, Kropki i kwadraty's dots)."""
+    maps: list[Callable[[int, int], tuple[int, int]]] = [
+        lambda a, b: (a, b),
+        lambda a, b: (last_a - a, b),
+        lambda a, b: (a, last_b - b),
+        lambda a, b: (last_a - a, last_b - b),
+    ]
+    if last_a == last_b:
+        maps += [
+            lambda a, b: (b, a),
+            lambda a, b: (last_a - b, a),
+            lambda a, b: (b, last_b - a),
+            lambda a, b: (last_a - b, last_b - a),
+        ]
+    return maps
 
 
 def column_name(x: int) -> str:

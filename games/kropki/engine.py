@@ -35,7 +35,10 @@ Equal scores at the end are a draw: ``Outcome(winner=None, reason=SCORE)``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import cache
 from itertools import compress
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from games.engine.base import (
@@ -56,6 +59,7 @@ from games.engine.base import (
     Outcome,
     State,
     column_name,
+    grid_symmetries,
     is_int,
     other,
 )
@@ -690,6 +694,16 @@ class KropkiState(State):
         lines.append(f"wynik {s1}:{s2}, {to_move}")
         return "\n".join(lines)
 
+    def canonical(self) -> bytes:
+        """The board's points (dots, their colours and what is captured or enclosed), read in
+        each of the board's symmetries (mirrors and rotations: ``board_symmetries``) and the
+        smallest kept, so a position relayed mirrored or turned is the same position; then the
+        dots each colour lost, who has ended and who is to move."""
+        points = self.points
+        board = min(bytes(pick(points)) for pick in board_symmetries(self.game.width, self.game.height))
+        tail = [*self.captured_dots[1:], *(int(e) for e in self.ended[1:]), self.to_move or 0]
+        return board + b":" + ",".join(map(str, tail)).encode()
+
     def clone(self) -> KropkiState:
         copy = KropkiState.__new__(KropkiState)
         copy.game = self.game
@@ -706,6 +720,20 @@ class KropkiState(State):
 
 
 Kropki.state_class = KropkiState
+
+
+@cache
+def board_symmetries(width: int, height: int) -> tuple[Callable[[bytearray], tuple[int, ...]], ...]:
+    """For each symmetry of a ``width`` × ``height`` board (the two mirrors and the half turn;
+    on a square board the quarter turns and the diagonal mirrors too): a function that reads a
+    state's ``points`` at the board's points in that symmetry's order (the identity first)."""
+    stride = width + 1
+
+    def pos(x: int, y: int) -> int:
+        return (y + 1) * stride + x + 1
+
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    return tuple(itemgetter(*(pos(*move(x, y)) for x, y in cells)) for move in grid_symmetries(width - 1, height - 1))
 
 
 GAME = Kropki  # what games.engine registers for "kropki"

@@ -81,6 +81,9 @@ SPEC = register(
         sections=diagrams.SECTIONS,
         rule_anchors=diagrams.RULE_ANCHORS,
         order=10,
+        # The guard's exempt opening (docs/fairplay.md): the first 8 dots (the cross and its
+        # neighbours that many games start with).
+        opening_plies=8,
         tap_confirm=True,
         error_words={
             INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),

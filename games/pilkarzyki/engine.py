@@ -41,6 +41,9 @@ a position come from one byte. ``clone()`` copies a bytearray and a list.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from games.engine import base
@@ -396,6 +399,16 @@ class PilkarzykiState(base.State):
         lines.append(f"piłka {list(point(self.ball))}, {to_move}")
         return "\n".join(lines)
 
+    def canonical(self) -> bytes:
+        """The segments used and where the ball is, seen by the side to move as attacking the
+        top goal (blue's positions turned upside down: the colours are folded), and the
+        smaller of that and its left-right mirror image (the pitch is symmetric)."""
+        used, ball = bytes(self.used), self.ball
+        if self.to_move == 2:
+            used, ball = _UPSIDE_DOWN(used, ball)
+        board, ball = min((used, ball), _MIRROR(used, ball))
+        return board + f":{ball}".encode()
+
     def clone(self) -> PilkarzykiState:
         copy = PilkarzykiState.__new__(PilkarzykiState)
         copy.game = self.game
@@ -409,6 +422,30 @@ class PilkarzykiState(base.State):
 
 
 Pilkarzyki.state_class = PilkarzykiState
+
+
+@dataclass(frozen=True)
+class _Flip:
+    """A symmetry of the pitch (its own inverse): each cell's image, and the byte table that
+    maps a cell's used bits (one per direction) to the image's."""
+
+    image: tuple[int, ...]
+    bits: bytes
+
+    @classmethod
+    def of(cls, point_of: Callable[[int, int], tuple[int, int]], direction_of: Callable[[int], int]) -> _Flip:
+        image = tuple(index(*point_of(*point(p))) for p in range(_COLS * _ROWS))
+        bits = bytes(sum(1 << direction_of(d) for d in range(8) if b >> d & 1) for b in range(256))
+        return cls(image, bits)
+
+    def __call__(self, used: bytes, ball: int) -> tuple[bytes, int]:
+        """``used`` and ``ball`` seen in this symmetry."""
+        return bytes(itemgetter(*self.image)(used)).translate(self.bits), self.image[ball]
+
+
+# x -> 8 - x (N and S stay, NE <-> NW ...); y -> 10 - y (N <-> S, NE <-> SE ..., the goals swap)
+_MIRROR = _Flip.of(lambda x, y: (WIDTH - x, y), lambda d: (8 - d) % 8)
+_UPSIDE_DOWN = _Flip.of(lambda x, y: (x, LENGTH - y), lambda d: (4 - d) % 8)
 
 
 GAME = Pilkarzyki  # what games.engine registers for "pilkarzyki"

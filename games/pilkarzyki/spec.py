@@ -81,6 +81,9 @@ SPEC = register(
             STUCK: _("the opponent had no move left (the ball was stuck)"),
         },
         order=40,
+        # The guard's exempt opening (docs/fairplay.md): the first 8 steps of the ball (the
+        # kick-off's few lines every game starts with).
+        opening_plies=8,
         scored=False,
         notation_words=notation_words,
         again_words=(

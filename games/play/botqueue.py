@@ -45,6 +45,8 @@ RUNNING = "bot-running"  # hash: match id -> "owner address started ply"
 SERVED = "bot-served"  # hash: "a:<address>" / "o:<owner>" -> when its last job started
 ADDRESS = "bot-address"  # string per owner: the address its matches were started from
 ADDRESS_TTL = 24 * 3600
+HELD = "bot-held"  # string per match and ply: the live-position guard holds that move (set once)
+RETRY = "bot-retry"  # string per match: a held move's retry is on its way
 STALE_SECONDS = 30  # a running job older than this lost its worker (> the longest budget, 1.8 s)
 
 # KEYS: jobs, running, owner's address key. ARGV: match, ply, owner, now, stale.
@@ -182,6 +184,25 @@ def job_claim() -> tuple[int, int] | None:
         return None
     match, ply = cast(list[bytes], found)
     return int(match), int(ply)
+
+
+def retry_later(match_id: int, ply: int) -> bool:
+    """The computer's move at ``ply`` of ``match_id`` is held by the live-position guard
+    (games/play/computer.py): send its token again in GUARD_RETRY_SECONDS, unless a retry
+    is already on its way (the sweeper's rescue may claim a held job meanwhile: one chain of
+    retries, not one more each time). True the first time this position is held (its match
+    is told). Without Redis the retry is sent anyway and nobody is told."""
+    delay = float(settings.GUARD_RETRY_SECONDS)
+    first, due = False, True
+    try:
+        client = limits.client()
+        first = bool(client.set(limits.key(HELD, match_id, ply), 1, nx=True, ex=settings.GUARD_HOLD_SECONDS + 60))
+        due = bool(client.set(limits.key(RETRY, match_id), ply, nx=True, px=max(1, int(delay * 800))))
+    except redis.RedisError as exc:
+        log.warning("held computer move not remembered (Redis: %s)", exc)
+    if due:
+        publisher.send_later(tasknames.BOT_MOVE, (match_id, ply), delay)
+    return first
 
 
 def job_done(match_id: int) -> None:

@@ -113,3 +113,24 @@ register(
         "reports_too_often": (_("You have sent many reports in the last hour. Try again later."), 429),
     },
 )
+
+# the live-position guard (guard.py, computer.py, the review; docs/fairplay.md "The live-position guard")
+register(
+    "fair play guard",
+    {
+        "rated_game_in_progress": (
+            _(
+                "You are playing a rated game. Until it ends you cannot start a game against the computer"
+                " or ask for the computer's analysis."
+            ),
+            400,
+        ),
+        "position_in_rated_match": (
+            _(
+                "This position stands in a rated game being played right now, so the computer does not play"
+                " or analyse it. Try again when that game has moved on (usually within a minute)."
+            ),
+            400,
+        ),
+    },
+)

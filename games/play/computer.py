@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import timedelta
 
 import redis
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from games import bots, selectors
+from games.live import transport
 from games.models import Match
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
 
-from . import botaccounts, botqueue
+from . import botaccounts, botqueue, core, finishing, guard
 from .creating import match_create
 from .moves import match_bot_play
 
@@ -63,7 +67,9 @@ def match_start_counted(*, user_id: int, address: str = "") -> None:
 
 
 def computer_start_allowed(*, user_id: int, address: str, address_guest_ids: set[int] | frozenset[int]) -> None:
-    """Raise Refusal if ``user_id`` may not start a computer match now (see computer_match_start)."""
+    """Raise Refusal if ``user_id`` may not start a computer match now (see computer_match_start);
+    ``rated_game_in_progress`` while they play a rated match (the live-position guard)."""
+    guard.require_no_rated_match(user_id)
     if botqueue.waiting() >= settings.BOT_QUEUE_LIMIT:  # the games being played go first
         raise Refusal("computer_busy")
     others = set(address_guest_ids) - {user_id}
@@ -126,10 +132,48 @@ def match_bot_turn(*, match_id: int, ply: int) -> bool:
 def _think_and_play(match: Match, ply: int) -> bool:
     match_id = match.pk
     state = selectors.match_state(match)
+    if guard.standing(match.variant, state, exclude_match_id=match_id):
+        _hold(match, ply)
+        return False
     action = bots.choose_action(state, match.bot_level)
+    # A rated match may have reached the position while the computer thought: its move is
+    # not shown then either (asked again: one more indexed query, no new think until it lifts).
+    if guard.standing(match.variant, state, exclude_match_id=match_id):
+        _hold(match, ply)
+        return False
     try:
         match_bot_play(match_id=match_id, ply=ply, action=action)
     except Refusal as exc:  # the position changed while thinking: the next task handles it
         log.info("bot move for match %s at ply %s refused: %s", match_id, ply, exc.code)
         return False
     return True
+
+
+def _hold(match: Match, ply: int) -> None:
+    """The live-position guard (docs/fairplay.md): the position stands in an active rated match,
+    so the computer does not think. Its move is held and tried again in GUARD_RETRY_SECONDS
+    (botqueue.retry_later) until that match moves on or ends; the human sees the computer
+    thinking, and once the match's sockets hear ``computer_waits``. A move held longer than
+    GUARD_HOLD_SECONDS since the position arose (only a stuck rated match: its clock is
+    MOVE_SECONDS plus the grace) ends the computer match as aborted, with the reason."""
+    since = match.last_move_at or match.created_at
+    if timezone.now() - since > timedelta(seconds=settings.GUARD_HOLD_SECONDS):
+        _give_up(match.pk, ply)
+        return
+    if botqueue.retry_later(match.pk, ply):
+        log.info("computer move of match %s at ply %s held: the position stands in a rated match", match.pk, ply)
+        transport.send_to_match(match.pk, {"type": "computer_waits", "ply": ply, "code": "position_in_rated_match"})
+
+
+def _give_up(match_id: int, ply: int) -> None:
+    """End the computer match held too long at ``ply`` (aborted: no result, it was never rated)."""
+    with transaction.atomic():
+        match = core.lock(match_id)
+        if not _waits_for_computer(match, ply):
+            return
+        log.warning("computer match %s aborted: held %ss at ply %s", match_id, settings.GUARD_HOLD_SECONDS, ply)
+        frame = {"type": "computer_waits", "ply": ply, "code": "position_in_rated_match", "gave_up": True}
+        transaction.on_commit(lambda: transport.send_to_match(match_id, frame))
+        finishing.finish(
+            match, status=Match.Status.ABORTED, winner=None, reason=Match.EndReason.ABORTED, now=timezone.now()
+        )

@@ -16,7 +16,7 @@ from games import catalogue
 from games.models import BLUE, PINK, Match, Move
 from kropki_site.lib.refusals import Refusal
 
-from . import core, finishing
+from . import core, finishing, guard
 
 
 def match_create(
@@ -42,6 +42,7 @@ def match_create(
         match = Match(variant=variant, pink_id=pink_id, blue_id=blue_id, rated=rated, bot_level=bot_level)
         state = catalogue.variant(variant).game().new_initial_state()
         core.set_turn(match, state, now)
+        match.position_key = guard.match_key(match, state)  # "" in the exempt opening
         match.save()
         core.queue_computer_turn(match)
         core.broadcast_on_commit(match, "created")
@@ -78,7 +79,9 @@ def matches_create_many(
     template = Match(
         variant=variant, rated=rated, tournament_id=tournament_id, move_seconds=move_seconds, created_at=now
     )
-    core.set_turn(template, catalogue.variant(variant).game().new_initial_state(), now)
+    state = catalogue.variant(variant).game().new_initial_state()
+    core.set_turn(template, state, now)
+    template.position_key = guard.match_key(template, state)  # the live-position guard's ("" in the opening)
     fields = [f for f in Match._meta.concrete_fields if not f.primary_key]
     prepared = []
     for f in fields:

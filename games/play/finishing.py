@@ -54,6 +54,7 @@ def finish(
     match.turn_deadline = None
     match.to_move = None
     match.draw_offer = None
+    match.position_key = ""  # the live-position guard: its position no longer stands
     match.counts = status == Match.Status.FINISHED and played_enough(match)
     match.save(
         update_fields=[
@@ -64,6 +65,7 @@ def finish(
             "turn_deadline",
             "to_move",
             "draw_offer",
+            "position_key",
             "counts",
         ]
     )

@@ -19,7 +19,7 @@ from games.engine import EngineError, State, other
 from games.models import Match, Move
 from kropki_site.lib.refusals import Refusal
 
-from . import core, finishing
+from . import core, finishing, guard
 
 _END = object()  # match_end's action: the game's end action, read under the lock
 
@@ -113,6 +113,9 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     selectors.remember_state(match, state)
     outcome = state.outcome()
     fields = ["ply", "history", "last_move_at", "draw_offer", "to_move", "pink_score", "blue_score", "turn_deadline"]
+    if match.rated:  # the live-position guard's key of the position standing now ("" once over)
+        match.position_key = guard.match_key(match, state) if outcome is None else ""
+        fields.append("position_key")
     if outcome is not None:
         match.save(update_fields=fields)
         finishing.finish(

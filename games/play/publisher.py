@@ -54,6 +54,15 @@ def send_now(task_name: str, args: tuple[Any, ...]) -> None:
     _send(task_name, args)
 
 
+def send_later(task_name: str, args: tuple[Any, ...], countdown: float) -> None:
+    """Send on this thread a task to run in ``countdown`` seconds (a computer move the
+    live-position guard holds: games/play/botqueue.py ``retry_later``); never raises."""
+    try:
+        current_app.send_task(task_name, args=args, countdown=countdown)
+    except Exception:  # the broker is down or slow: the sweeper's rescue covers it
+        log.exception("could not publish %s%r", task_name, args)
+
+
 def call(function: Callable[..., None], *args: Any) -> None:
     """Run ``function(*args)`` on the background thread (Redis and broker round trips
     off the caller's); an exception is logged."""

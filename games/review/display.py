@@ -157,12 +157,20 @@ def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def review_section(
-    user: Any, match: Match, players: list[dict[str, Any]], analysis: Analysis | None, queue: int
+    user: Any,
+    match: Match,
+    players: list[dict[str, Any]],
+    analysis: Analysis | None,
+    queue: int,
+    *,
+    held: bool = False,
 ) -> dict[str, Any]:
     """The record page's analysis section for ``user``: whether the game has a reviewer, who
     may ask, the stored review's state (queued with its place, running with its progress,
     failed, done: its figures, and each of ``players``' accuracy and counts). ``analysis``
-    and ``queue``: selectors.analysis_for and queue_position."""
+    and ``queue``: selectors.analysis_for and queue_position. ``held`` (selectors.held): a
+    position of the game stands in an active rated match, so a finished review shows no
+    figures at all, only why (docs/fairplay.md)."""
     spec = catalogue.variant(match.variant).game_spec
     if spec.review is None:
         return {"available": False}
@@ -175,7 +183,9 @@ def review_section(
     if analysis is not None:
         review["queue"] = queue
         review["percent"] = round(100 * analysis.done / analysis.total) if analysis.total else 0
-        if analysis.status == analysis.Status.DONE and analysis.result:
+        if analysis.status == analysis.Status.DONE and held:
+            review["held"] = True
+        elif analysis.status == analysis.Status.DONE and analysis.result:
             review.update(analysis_context(match, analysis.result))
             accuracy, counts = review["accuracy"], review["counts"]
             review["summary"] = [
@@ -190,11 +200,12 @@ def review_section(
     return review
 
 
-def better_frame(match: Match, ply: int, analysis: Analysis | None) -> dict[str, Any] | None:
+def better_frame(match: Match, ply: int, analysis: Analysis | None, *, held: bool = False) -> dict[str, Any] | None:
     """The replay's frame of move ``ply``'s better move (``?lepszy=1``): the position before the
     move with the reviewer's move marked; None when the stored review (``analysis``:
-    selectors.analysis_for) names none."""
-    result = analysis.result if analysis is not None and analysis.status == analysis.Status.DONE else None
+    selectors.analysis_for) names none, or is ``held`` (selectors.held: the live-position guard)."""
+    done = analysis is not None and analysis.status == analysis.Status.DONE and not held
+    result = analysis.result if done and analysis is not None else None
     best = result["moves"][ply - 1]["best"] if result and 0 < ply <= len(result["moves"]) else None
     if best is None:
         return None

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import catalogue
 from games.models import Match
+from games.play import guard
 
 from .models import Analysis
 
@@ -52,3 +53,13 @@ def queue_position(analysis: Analysis) -> int:
         + Analysis.objects.filter(status=Analysis.Status.RUNNING).count()
         + 1
     )
+
+
+def held(match: Match, analysis: Analysis | None) -> bool:
+    """Whether the stored review of ``match`` is held back by the live-position guard
+    (docs/fairplay.md): a position of the game (past its opening) stands now in an active rated
+    match, so none of the review's values are shown until that match has moved on or ended.
+    Only a finished review is looked at (one replay and one query)."""
+    if analysis is None or analysis.status != Analysis.Status.DONE:
+        return False
+    return bool(guard.standing_plies(match.variant, list(match.history), exclude_match_id=match.pk))

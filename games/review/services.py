@@ -28,6 +28,7 @@ from games import catalogue, tasknames
 from games.bots.review import analyse
 from games.live import transport
 from games.models import Match
+from games.play import guard
 from games.play.publisher import send_now
 from kropki_site.lib.refusals import Refusal
 
@@ -45,7 +46,10 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
     Returns the match's review row (the stored one when it exists: no cap is spent).
     Raises Refusal: ``analysis_guest`` (no account), ``analysis_not_finished``,
     ``analysis_unavailable`` (the game has no reviewer), ``analysis_busy`` (the user's own
-    review of another match is still queued or running), ``analysis_daily_cap``."""
+    review of another match is still queued or running), ``analysis_daily_cap``; the
+    live-position guard's (docs/fairplay.md): ``rated_game_in_progress`` (``user`` plays a
+    rated match now), ``position_in_rated_match`` (a position of the game stands now in an
+    active rated match: ask again once it has moved on)."""
     if not user.is_authenticated or getattr(user, "is_guest", False):
         raise Refusal("analysis_guest")
     match = Match.objects.filter(pk=match_id).first()
@@ -54,6 +58,9 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
     version = reviewer_version(match.variant)
     if version is None:
         raise Refusal("analysis_unavailable")
+    guard.require_no_rated_match(user.pk)
+    if guard.standing_plies(match.variant, list(match.history), exclude_match_id=match.pk):
+        raise Refusal("position_in_rated_match")
     with transaction.atomic():
         existing = Analysis.objects.select_for_update().filter(match=match, version=version).first()
         if existing is not None and existing.status == Analysis.Status.DONE:

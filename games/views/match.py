@@ -277,6 +277,14 @@ def _strings() -> dict[str, str]:
         "offline": _("connection lost, reconnecting…"),
         "move_queued": _("Not connected yet: your move goes as soon as the connection is back."),
         "computer_busy": _("The computer is busy: it will move as soon as it can."),
+        "computer_waits": _(
+            "This position stands in a rated game being played right now: the computer moves once that game"
+            " has moved on."
+        ),
+        "computer_gave_up": _(
+            "This position stood in a rated game for too long: the computer could not move, so this game ends"
+            " without a result."
+        ),
         "rule": _("See the rule"),
         "new_tab": _("(opens in a new tab)"),
         "not_your_turn": _("It is your opponent's turn."),

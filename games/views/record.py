@@ -132,7 +132,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     chat_page = _chat_page(request.GET.get("czat"))
     analysis = review_reads.analysis_for(match)
     queue = review_reads.queue_position(analysis) if analysis is not None else 0
-    review = review_section(request.user, match, players, analysis, queue)
+    review = review_section(request.user, match, players, analysis, queue, held=review_reads.held(match, analysis))
     return render(
         request,
         "games/record.html",
@@ -207,7 +207,8 @@ def record_frame(request: HttpRequest, match_id: int, ply: int) -> JsonResponse:
     if better and not 0 < ply <= len(match.history):
         raise Http404
     if better:  # depends on the stored review (its version): not cached
-        frame = better_frame(match, ply, review_reads.analysis_for(match))
+        analysis = review_reads.analysis_for(match)
+        frame = better_frame(match, ply, analysis, held=review_reads.held(match, analysis))
         if frame is None:
             raise Http404
         response = JsonResponse(frame)

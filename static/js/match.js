@@ -107,6 +107,10 @@
       if (frame.ply === lastPly) showError({ message: T.computer_busy });
       return;
     }
+    if (frame.type === "computer_waits") { // the live-position guard holds its move (docs/fairplay.md)
+      if (frame.ply === lastPly) showError({ message: frame.gave_up ? T.computer_gave_up : T.computer_waits });
+      return;
+    }
     if (frame.type === "pong" || typeof frame.ply !== "number") return;
     var focused = keyboardFocus();
     var endedHere = false; // a state frame that brings the end (after a gap): its result is said too

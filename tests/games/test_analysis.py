@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games.bots.review import BLUNDER, MISTAKE, analyse, classify
 from games.connect4 import review as connect4_review
@@ -24,6 +23,7 @@ from games.review.models import Analysis
 from games.review.selectors import queue_position
 from games.review.services import analysis_request, analysis_run
 from kropki_site.lib.refusals import Refusal
+from tests.factories import finished_match
 
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 
@@ -201,17 +201,7 @@ def test_pilkarzyki_a_step_that_allows_an_own_goal_is_marked(monkeypatch):
 
 
 def _finished(alice, bob, history: list[int] = KROPKI_DOT_LEFT, variant: str = "kropki-10") -> Match:
-    return Match.objects.create(
-        variant=variant,
-        pink=alice,
-        blue=bob,
-        status=Match.Status.FINISHED,
-        winner=1,
-        end_reason="resignation",
-        ply=len(history),
-        history=list(history),
-        finished_at=timezone.now(),
-    )
+    return finished_match(alice, bob, history, variant)
 
 
 @pytest.mark.django_db(transaction=True)
