@@ -54,17 +54,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import LEVELS, choose_action
-from games.engine import get_game
+from games.engine import BUILT_IN, get_game
 from games.fairplay import detection
 from games.fairplay.detection import GameFacts, Look, MoveFacts
 
 # game: (engine parameters, games in the pool; Cztery w rzędzie's are short and cheap: more of them)
+# (every built-in game; those not named here: their default board, 6 games)
 CASES: dict[str, tuple[dict[str, Any], int]] = {
     "connect4": ({}, 20),
     "dots_and_boxes": ({"rows": 5, "cols": 5}, 6),
     "kropki": ({"width": 10, "height": 10}, 6),
-    "pilkarzyki": ({}, 6),
-}
+} | {slug: ({}, 6) for slug in BUILT_IN if slug not in ("connect4", "dots_and_boxes", "kropki")}
 GEN_BUDGET_S = 0.1
 TRUDNY_BUDGET_S = 0.4
 STRENGTHS = {
@@ -207,7 +207,7 @@ def measure(slug: str, pool: list[dict[str, Any]], honest_games: int, seed: int)
         "templates": len(pool),
         "evaluated": evaluated,
         "matter": mattering,
-        "reference": detection.REFERENCE_AGREEMENT.get(slug, detection.DEFAULT_REFERENCE),
+        "reference": detection.game_figures(slug).reference,
         "agreement": {name: round(agreement(pool, mix), 3) for name, mix in STRENGTHS.items()},
     }
     flagged_honest: dict[str, int] = {}
@@ -263,8 +263,7 @@ COST_CASES = {
     "dots_and_boxes": ("dots_and_boxes", {"rows": 5, "cols": 5}),
     "kropki_10": ("kropki", {"width": 10, "height": 10}),
     "kropki_20": ("kropki", {"width": 20, "height": 20}),
-    "pilkarzyki": ("pilkarzyki", {}),
-}
+} | {slug: (slug, {}) for slug in BUILT_IN if slug not in ("connect4", "dots_and_boxes", "kropki")}
 
 
 def cost(names: list[str]) -> dict[str, Any]:

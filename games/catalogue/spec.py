@@ -81,6 +81,21 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class FairPlayFigures:
+    """Engine-use detection's figures for one game (games/fairplay/detection.py; docs/fairplay.md
+    "Detection"), measured by bench/fairplay.py's simulated players."""
+
+    # Detection looks at a player's moves past this many plies (the opening is played from memory).
+    opening_plies: int = 8
+    # The agreement (best moves among the positions that matter) of the strongest honest player
+    # the bench simulates (60 % trudny, 30 % średni, 10 % łatwy), with a margin.
+    reference: float = 0.65
+    # With think times that never vary the bar is a club player's agreement (30 % łatwy, 50 %
+    # średni, 20 % trudny), with a margin: a strong player whose pace is flat is still strong.
+    flat_reference: float = 0.5
+
+
+@dataclass(frozen=True)
 class GameSpec:
     slug: str  # the engine's slug: "kropki"
     name: Any  # lazy gettext, English msgid: "Dots" (Polish "Kropki")
@@ -155,6 +170,8 @@ class GameSpec:
     # plies are common to many unrelated games and are never guarded (an honest computer
     # game never waits for strangers' rated games there).
     opening_plies: int = 8
+    # Detection's figures for this game (above); the defaults suit a game the bench never measured.
+    fair_play: FairPlayFigures = FairPlayFigures()
 
 
 _GAMES: dict[str, GameSpec] = {}

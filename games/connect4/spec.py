@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.catalogue.spec import GameSpec, Variant, register
+from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
 
 from . import board, bot, diagrams, review
 from .engine import COLUMN_FULL, FOUR_IN_A_ROW, FULL_BOARD, NO_LINE_POSSIBLE, Connect4
@@ -52,6 +52,8 @@ SPEC = register(
         # The guard's exempt opening (docs/fairplay.md): 8 discs. Up to there games of strangers
         # meet all the time (the centre openings); past it a position is some game's own.
         opening_plies=8,
+        # Engine-use detection (docs/fairplay.md "Detection"), measured by bench/fairplay.py.
+        fair_play=FairPlayFigures(opening_plies=6, reference=0.58, flat_reference=0.47),
         scored=False,
         end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
         error_words={COLUMN_FULL: _("This column is full.")},

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.catalogue.spec import GameSpec, Variant, register
+from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
 
 from . import board, bot, diagrams, review
 from .engine import BOXES, BOXES_MAJORITY, DotsAndBoxes
@@ -56,6 +56,8 @@ SPEC = register(
         # The guard's exempt opening (docs/fairplay.md): the first 6 segments (the board is
         # small and the canonical position forgets who drew what, so early positions recur).
         opening_plies=6,
+        # Engine-use detection (docs/fairplay.md "Detection"), measured by bench/fairplay.py.
+        fair_play=FairPlayFigures(opening_plies=8, reference=0.25, flat_reference=0.16),
         again_words=(
             _("Extra move! You closed a box: move again."),
             _("Extra move! %(name)s closed a box and moves again."),

@@ -4,7 +4,7 @@ and whether their think times ever vary (docs/fairplay.md, "Detection"). No Djan
 Two steps, so that a game is evaluated once however often its player is assessed:
 
 1. ``game_facts``: both sides of one finished game, position by position. Of each side's moves
-   past the opening (``OPENING_PLIES``), with more than one legal move, at most
+   past the opening (``GameSpec.fair_play.opening_plies``), with more than one legal move, at most
    ``POSITIONS_PER_SIDE`` (a sample seeded by the match: Kropki's long games) are evaluated by
    the game's reviewer (``games/<slug>/review.py``, the review's own evaluator). A position
    **matters** (``Look.matters``) when it is not decided (not a proven loss; an estimate between
@@ -15,7 +15,7 @@ Two steps, so that a game is evaluated once however often its player is assessed
    was evaluated too, its *drop* (the review's: the expected result it gave away).
 2. ``assess``: a player's recent games together. The number of best moves among the positions that
    matter is set against a binomial with the agreement of the strongest honest player the bench
-   simulates (``REFERENCE_AGREEMENT``, per game); the think times' coefficient of variation says
+   simulates (``fair_play.reference``, per game); the think times' coefficient of variation says
    whether the pace ever changes; the drops give the review's accuracy (a figure for staff, beside
    the rating: no criterion, docs/fairplay.md). A player is flagged when, over at least ``MIN_POSITIONS``
    positions that matter,
@@ -24,7 +24,7 @@ Two steps, so that a game is evaluated once however often its player is assessed
    - the think times never vary, whatever the position (CV < ``FLAT_CV`` over at least
      ``MIN_TIMED`` timed moves, and the positions that matter take no longer: the log of their mean
      over the others' under ``FLAT_SLOWER``), and the agreement is beyond a club player's
-     (``FLAT_REFERENCE``; p < ``ALPHA_FLAT``).
+     (``fair_play.flat_reference``; p < ``ALPHA_FLAT``).
 
 The thresholds come from ``bench/fairplay.py`` (its numbers in docs/fairplay.md).
 """
@@ -38,12 +38,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from games import catalogue
 from games.bots.review import move_accuracy
+from games.catalogue.spec import FairPlayFigures
 
 VERSION = "fairplay-detect-2"  # 2: the drops  # changes whenever a game's facts would: cached facts of older versions are redone
 
-OPENING_PLIES = {"connect4": 6, "dots_and_boxes": 8, "kropki": 10, "pilkarzyki": 6}
-DEFAULT_OPENING_PLIES = 8
 POSITIONS_PER_SIDE = 20
 DECIDED = 0.03
 WINDOW = 20  # the most recent rated games of a variant assessed together
@@ -54,15 +54,8 @@ ALPHA_FLAT = 1e-2
 FLAT_CV = 0.35
 # ... and no slower where it matters: log(mean think time there / elsewhere) under this.
 FLAT_SLOWER = 0.2
-# The agreement (best moves among the positions that matter) of the strongest honest player
-# bench/fairplay.py simulates (60 % trudny, 30 % średni, 10 % łatwy), per game, measured there,
-# with a margin (docs/fairplay.md).
-REFERENCE_AGREEMENT = {"connect4": 0.58, "dots_and_boxes": 0.25, "kropki": 0.40, "pilkarzyki": 0.87}
-DEFAULT_REFERENCE = 0.65
-# With think times that never vary, the bar is a club player's agreement (30 % łatwy, 50 % średni,
-# 20 % trudny) instead, with a margin: a strong player whose pace is flat is still a strong player.
-FLAT_REFERENCE = {"connect4": 0.47, "dots_and_boxes": 0.16, "kropki": 0.25, "pilkarzyki": 0.66}
-DEFAULT_FLAT_REFERENCE = 0.5
+# The per-game figures (the opening detection skips, the agreement bars) are the game's:
+# ``GameSpec.fair_play`` (games/catalogue/spec.py FairPlayFigures), measured by bench/fairplay.py.
 EVIDENCE_PLIES = 12  # at most this many plies a game named in the evidence
 
 Evaluate = Callable[[Any, int], Any]  # (state, ply) -> games.bots.review.Evaluation
@@ -142,6 +135,14 @@ def look(state: Any, ply: int, evaluate: Evaluate, easy: EasyMove) -> Look:
     return Look(float(ev.expected), bool(ev.exact), ev.best, easy(state, ply))
 
 
+def game_figures(slug: str) -> FairPlayFigures:
+    """The game's detection figures (its spec's ``fair_play``; the defaults for a game not registered)."""
+    try:
+        return catalogue.game_spec(slug).fair_play
+    except KeyError:
+        return FairPlayFigures()
+
+
 def replay(game: Any, history: Sequence[int]) -> list[Any]:
     """The position before each move (index 0 = before ply 1)."""
     states = [game.new_initial_state()]
@@ -154,7 +155,7 @@ def replay(game: Any, history: Sequence[int]) -> list[Any]:
 
 def plies_to_check(states: list[Any], slug: str, side: int, match: int) -> tuple[list[int], list[int]]:
     """(``side``'s plies, the ones of them evaluated: past the opening, a choice, sampled)."""
-    opening = OPENING_PLIES.get(slug, DEFAULT_OPENING_PLIES)
+    opening = game_figures(slug).opening_plies
     mine = [ply for ply in range(1, len(states) + 1) if states[ply - 1].current_player() == side]
     candidates = [ply for ply in mine if ply > opening and len(states[ply - 1].legal_actions()) > 1]
     return mine, sample_plies(candidates, match, side)
@@ -229,9 +230,9 @@ def assess(games: Sequence[GameFacts], slug: str) -> Verdict:
     mattering = [(g, m) for g in recent for m in g.moves if m.matters]
     n = len(mattering)
     k = sum(1 for _, m in mattering if m.best)
-    reference = REFERENCE_AGREEMENT.get(slug, DEFAULT_REFERENCE)
+    reference = game_figures(slug).reference
     p_value = binomial_tail(k, n, reference) if n else 1.0
-    flat_reference = FLAT_REFERENCE.get(slug, DEFAULT_FLAT_REFERENCE)
+    flat_reference = game_figures(slug).flat_reference
     p_flat = binomial_tail(k, n, flat_reference) if n else 1.0
     times = [m.think_s for g in recent for m in g.moves if m.think_s is not None]
     cv = think_cv(times)

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.catalogue.spec import GameSpec, Variant, register
+from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
 
 from . import board, bot, diagrams, review
 from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, SCORE, Kropki
@@ -84,6 +84,8 @@ SPEC = register(
         # The guard's exempt opening (docs/fairplay.md): the first 8 dots (the cross and its
         # neighbours that many games start with).
         opening_plies=8,
+        # Engine-use detection (docs/fairplay.md "Detection"), measured by bench/fairplay.py.
+        fair_play=FairPlayFigures(opening_plies=10, reference=0.4, flat_reference=0.25),
         tap_confirm=True,
         error_words={
             INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),

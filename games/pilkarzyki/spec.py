@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.catalogue.spec import GameSpec, Variant, register, worded
+from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
 from . import board, bot, diagrams, review
 from .engine import DIRECTION_NAMES, GOAL, NOT_A_GOAL_ENTRY, OWN_GOAL, STUCK, Pilkarzyki
@@ -84,6 +84,8 @@ SPEC = register(
         # The guard's exempt opening (docs/fairplay.md): the first 8 steps of the ball (the
         # kick-off's few lines every game starts with).
         opening_plies=8,
+        # Engine-use detection (docs/fairplay.md "Detection"), measured by bench/fairplay.py.
+        fair_play=FairPlayFigures(opening_plies=6, reference=0.87, flat_reference=0.66),
         scored=False,
         notation_words=notation_words,
         again_words=(

@@ -3,6 +3,7 @@ a player's facts, the positions that do not count, the check after a rated game,
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -87,7 +88,7 @@ class _Position:
 
 
 def test_forced_moves_and_the_opening_are_not_evaluated():
-    opening = detection.OPENING_PLIES["connect4"]
+    opening = detection.game_figures("connect4").opening_plies
     states = [_Position(1 + ply % 2, [3] if ply in (8, 10) else [0, 1, 2, 3]) for ply in range(20)]
     mine, chosen = detection.plies_to_check(states, "connect4", 1, match=1)
     assert mine == list(range(1, 21, 2))  # pink moves at the odd plies
@@ -160,7 +161,8 @@ def _engine_game(alice, bob) -> Match:
 @pytest.fixture
 def lenient(monkeypatch):
     """One game is enough: any position counts as past the opening, a handful settle it."""
-    monkeypatch.setitem(detection.OPENING_PLIES, "connect4", 0)
+    figures = dataclasses.replace(detection.game_figures("connect4"), opening_plies=0)
+    monkeypatch.setattr(detection, "game_figures", lambda slug: figures)
     monkeypatch.setattr(detection, "MIN_POSITIONS", 2)
     monkeypatch.setattr(detection, "ALPHA", 0.5)
 
