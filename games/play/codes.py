@@ -45,20 +45,20 @@ register(
             _("You cannot join the ranked queue for a while: you did not start your last ranked games."),
             400,
         ),
-        "starting_too_often": (_("You are starting games too quickly. Wait a minute, then try again."), 400),
+        "starting_too_often": (_("You are starting games too quickly. Wait a minute, then try again."), 429),
         "computer_busy": (
             _(
                 "The computer is busy: many games are waiting for its move. Try again in a minute;"
                 " the games already started go on."
             ),
-            400,
+            429,
         ),
         "computer_address_busy": (
             _(
                 "Many games against the computer are already being played from your network. Finish one, or try again"
                 " in a few minutes; with an account you can play now."
             ),
-            400,
+            429,
         ),
         "not_found": (_("There is no such match."), 404),
         "account_too_new": (

@@ -46,7 +46,10 @@ def play_computer(request: HttpRequest) -> HttpResponse:
             )
         except Refusal as exc:
             return render(
-                request, "games/computer_refused.html", {"code": exc.code, "message": exc.message}, status=429
+                request,
+                "games/computer_refused.html",
+                {"code": exc.code, "message": exc.message, "status": exc.status},
+                status=exc.status,
             )
         return redirect("match", match.pk)
     return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)

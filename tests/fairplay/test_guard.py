@@ -224,7 +224,9 @@ def test_the_computer_form_says_why(client, make_match, alice):
     make_match(rated=True)
     client.force_login(alice)
     response = client.post(reverse("play_computer"), {"variant": C4, "level": "trudny", "colour": "blue"})
-    assert 'data-code="rated_game_in_progress"' in response.content.decode()
+    page = response.content.decode()
+    assert 'data-code="rated_game_in_progress"' in page
+    assert response.status_code == 400 and "Error 429" not in page  # the refusal's own status, not a limit's
     assert not Match.objects.filter(bot_level="trudny").exists()
 
 
