@@ -24,10 +24,13 @@ from ratings.models import Rating, RatingChange
 from . import PASSWORD
 
 __all__ = [
+    "analyses_count",
     "api_people",
     "c4_won_by_alice",
     "chat_abuse_setup",
     "chat_lines_count",
+    "guard_copy_setup",
+    "guard_rated_resign",
     "match_db_state",
     "match_rows",
     "players_signed_in",
@@ -149,6 +152,44 @@ def c4_won_by_alice() -> dict[str, Any]:
     for ply, column in enumerate([0, 1, 0, 1, 0, 1, 0]):
         services.match_play(match_id=match.pk, user_id=(alice if ply % 2 == 0 else bob).pk, ply=ply, action=column)
     return {"match": match.pk}
+
+
+def guard_copy_setup(*, plies: int) -> dict[str, Any]:
+    """Issue 36's attack (b): rated players rafal (pink) and rita play a Cztery w rzędzie match of
+    ``plies`` moves that stands, active; alts xena and yuri (English) replayed it in a casual
+    match xena resigned. ``{"rated": id, "copy": id, "xena": {cookie, cookie_name}, "rafal": id}``
+    (tests/live_play/test_fairplay_guard_live.py)."""
+    people = {name: user_made(name, language="en") for name in ("rafal", "rita", "xena", "yuri")}
+    rated = services.match_create(
+        variant="cztery-w-rzedzie", pink_id=people["rafal"].pk, blue_id=people["rita"].pk, rated=True
+    )
+    copy = services.match_create(variant="cztery-w-rzedzie", pink_id=people["xena"].pk, blue_id=people["yuri"].pk)
+    play_random(rated, {1: people["rafal"], 2: people["rita"]}, plies, random.Random(36))
+    rated.refresh_from_db()
+    assert rated.is_active and rated.ply == plies, "the rated game must stand"
+    for ply, action in enumerate(rated.history):
+        side = people["xena"] if ply % 2 == 0 else people["yuri"]
+        services.match_play(match_id=copy.pk, user_id=side.pk, ply=ply, action=action)
+    services.match_resign(match_id=copy.pk, user_id=people["xena"].pk)
+    return {
+        "rated": rated.pk,
+        "copy": copy.pk,
+        "rafal": people["rafal"].pk,
+        "xena": {"cookie": session_cookie(people["xena"]), "cookie_name": settings.SESSION_COOKIE_NAME},
+    }
+
+
+def guard_rated_resign(*, match_id: int, user_id: int) -> dict[str, Any]:
+    """``user_id`` resigns match ``match_id``."""
+    services.match_resign(match_id=match_id, user_id=user_id)
+    return {}
+
+
+def analyses_count(*, match_id: int) -> dict[str, Any]:
+    """The reviews asked of match ``match_id`` (queued, running or done)."""
+    from games.review.models import Analysis
+
+    return {"analyses": Analysis.objects.filter(match_id=match_id).count()}
 
 
 def api_people() -> dict[str, Any]:
