@@ -70,12 +70,20 @@ def evidence_of(flag: FairPlayFlag) -> list[Evidence]:
     return found
 
 
+# The figures staff read first (detection's, games/fairplay/detection.py ``assess``), in this order;
+# the rest follow by name. The stored order is no help: PostgreSQL's jsonb keeps its own.
+FIRST_FIGURES = ("agreement", "expected", "p_value", "think_cv", "accuracy", "games", "positions")
+
+
 def figures_summary(figures: Any, limit: int = 4) -> str:
     """A flag's figures in one short line: ``agreement 0.93 · games 10``."""
     if not isinstance(figures, dict):
         return ""
     parts = []
-    for key, value in list(figures.items())[:limit]:
+    keys = [k for k in FIRST_FIGURES if k in figures] + sorted(
+        k for k in figures if k not in FIRST_FIGURES and k != "version"
+    )
+    for key, value in [(k, figures[k]) for k in keys][:limit]:
         shown = f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
         parts.append(f"{key} {shown}")
     return " · ".join(parts)

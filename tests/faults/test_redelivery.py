@@ -50,8 +50,10 @@ async def test_a_redelivered_clock_task_ends_the_match_once_and_rates_it_once(fa
     data = await asyncio.to_thread(fs.create_match, "cztery-w-rzedzie", True)
     a = await Player(url, data["match"], data["alice"], "alice").start()
     b = await Player(url, data["match"], data["bob"], "bob").start()
-    await play(a, b, 3)
-    await play(b, a, 3)  # rated from here on; alice to move, and she will not
+    for column in (3, 4):  # two moves each: the game counts and is rated (docs/fairplay.md)
+        await play(a, b, column)
+        await play(b, a, column)
+    # alice to move, and she will not
     deadline = deadline_ts(a.snapshot)
     held = (await asyncio.to_thread(fs.call, "clock_sweeps_held", match_id=data["match"]))["held"]
     assert time.time() < deadline - 2, "the held messages were sent too late to be redelivered"
