@@ -101,9 +101,10 @@ def require_unmarked(user_id: int, *others: int, lock: bool = False) -> None:
 
 
 def have_played(a_id: int, b_id: int) -> bool:
-    """Whether the two met in a finished match."""
+    """Whether the two met in a finished match that counts (two moves each: a game resigned at
+    once is no acquaintance, docs/fairplay.md)."""
     return Match.objects.filter(
-        Q(pink_id=a_id, blue_id=b_id) | Q(pink_id=b_id, blue_id=a_id), status=Match.Status.FINISHED
+        Q(pink_id=a_id, blue_id=b_id) | Q(pink_id=b_id, blue_id=a_id), status=Match.Status.FINISHED, counts=True
     ).exists()
 
 

@@ -114,6 +114,16 @@ def test_the_gate_is_not_passed_by_resigned_aborted_or_easy_computer_games(setti
     trust.require_established(alice.pk)
 
 
+def test_a_game_that_did_not_count_makes_no_acquaintance(make_match, alice, bob):
+    """A new account may challenge a player it has played (docs/social.md): not after a game resigned at once."""
+    services.match_resign(match_id=make_match().pk, user_id=bob.pk)
+    assert not trust.have_played(alice.pk, bob.pk)
+    match = make_match()
+    play_moves(match, TWO_EACH)
+    services.match_resign(match_id=match.pk, user_id=bob.pk)
+    assert trust.have_played(alice.pk, bob.pk)
+
+
 def test_the_gate_counts_real_games_against_people(settings, make_match, alice, bob):
     settings.NEW_ACCOUNT_MINUTES, settings.NEW_ACCOUNT_GAMES = 60, 2
     for _ in range(2):
