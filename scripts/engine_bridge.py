@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import logging
 import os
@@ -216,15 +217,25 @@ class Game(threading.Thread):
             path = f"/api/bot/game/{self.id}/end?ply={state['ply']}"
         try:
             self.bridge.api.call("POST", path)
-        except OSError:  # did it arrive? The stream, opened again, says; the engine starts again from it
+        except (OSError, ApiError) as exc:
+            if isinstance(exc, ApiError) and exc.status < 500:
+                self.refused(answer, exc)
+                return
+            # Did it arrive (a daphne restart, the network, a proxy's 502)? The stream, opened again,
+            # says: the next ply if it did; this ply, still ours, if it did not, and then the move is
+            # thought and posted again (the ply was not answered: forgetting that stalled the bot
+            # until its clock ran out). The engine starts again from the stream's moves.
+            self.posted_ply = -1
             self.new_engine()
-            raise
-        except ApiError as exc:  # stale (the stream will say what changed), over, or the engine was wrong
-            log.warning("game %s: move %s refused: %s", self.id, answer, exc)
-            self.told = 0
-            self.new_engine()
-            if exc.code not in ("stale_ply", "match_not_active", "turn_expired"):
-                self.bridge.api.call("POST", f"/api/bot/game/{self.id}/resign")  # an engine that errs gives up
+            raise OSError(f"move {answer} not confirmed: {exc}") from exc
+
+    def refused(self, answer: str, exc: ApiError) -> None:
+        """The site refused our move: stale (the stream will say what changed), over, or the engine was wrong."""
+        log.warning("game %s: move %s refused: %s", self.id, answer, exc)
+        self.told = 0
+        self.new_engine()
+        if exc.code not in ("stale_ply", "match_not_active", "turn_expired"):
+            self.bridge.api.call("POST", f"/api/bot/game/{self.id}/resign")  # an engine that errs gives up
 
     def on_state(self, state: dict[str, Any]) -> None:
         if len(state["moves"]) < self.told:  # the engine is ahead of what the site kept
@@ -260,7 +271,7 @@ class Game(threading.Thread):
                         log.error("game %s: %s", self.id, exc)
                         return
                     log.warning("game %s: %s", self.id, exc)
-                except (OSError, ValueError, RuntimeError) as exc:
+                except (OSError, ValueError, RuntimeError, http.client.HTTPException) as exc:  # IncompleteRead: cut off
                     log.warning("game %s: stream broke (%s)", self.id, exc)
                 time.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
                 attempt += 1
@@ -352,7 +363,7 @@ class Bridge:
                     log.error("%s", exc)
                     return 2
                 log.warning("event stream: %s", exc)
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, http.client.HTTPException) as exc:
                 log.warning("event stream broke (%s)", exc)
             if self.stopping.is_set():
                 break

@@ -343,6 +343,56 @@ def test_streams_reconnect_after_a_daphne_restart_and_resume_from_the_moves(api_
     events.close()
 
 
+def test_the_bridge_moves_in_time_when_daphne_restarts_while_its_engine_thinks(api_site, api_url, people):
+    """Issue 37 item 12: the bridge's engine thinks 3 s; its daphne is killed meanwhile, so the move's
+    POST finds no server. When that daphne is back the bridge opens its streams again, gets the same
+    position (still its turn) and must move: before the fix it took the position for one it had
+    answered and waited for ever, its clock running out."""
+    match_id, ania = people["bridge_restart_match"], people["ania"]
+    proc, url = api_site.start_daphne(name="daphne-bridge")
+    port = urlparse(url).port
+    slow = f"{sys.executable} {live.ROOT / 'tests' / 'live_play' / 'slow_engine.py'} 3"
+    args = [sys.executable, str(live.ROOT / "scripts" / "engine_bridge.py"), people["robot4"]["token"]]
+    bot = live.start("bridge-robot4", [*args, "--url", url, "--games", "1", "--", slow], api_site.env, api_site.workdir)
+    api_site.procs.append(bot)
+
+    async def play() -> float:
+        ws, first = await open_ws(api_url, match_id, ania)  # ania's side on the daphne that stays
+        try:
+            assert first["you"] == 1 and first["snapshot"]["to_move"] == 1 and first["ply"] == 0
+            # the bridge has the game open (its robot4 is in the game's stream of watchers) before ania moves
+            await asyncio.sleep(3)
+            await ws.send(json.dumps({"type": "move", "ply": 0, "action": 3}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 10)).get("type") != "moved":
+                pass
+            moved_at = time.monotonic()
+            await asyncio.sleep(0.7)  # the move reaches the bridge through its game stream: its engine thinks
+            await asyncio.to_thread(proc.kill)  # and its daphne dies meanwhile
+            api_site.procs.remove(proc)
+            await asyncio.sleep(max(0.0, moved_at + 4.5 - time.monotonic()))  # the POST found nobody
+            await asyncio.to_thread(api_site.start_daphne, port, "daphne-bridge-again")
+            back = time.monotonic()
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 40))
+                if frame.get("type") == "moved" and frame["ply"] == 2:
+                    waited = time.monotonic() - back
+                    break
+            await ws.send(json.dumps({"type": "resign"}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 10)).get("type") != "finished":
+                pass
+            return waited
+        finally:
+            await ws.close()
+
+    try:
+        waited = asyncio.run(play())
+    except TimeoutError:
+        raise AssertionError("the bridge never moved after the restart:\n" + live.tail(bot.log, 200)) from None
+    print(f"the bridge moved {waited:.1f} s after its daphne was back")
+    assert waited < 20, live.tail(bot.log)  # its engine's 3 s and a reconnection, far within a move's time
+    assert bot.popen.wait(timeout=30) == 0, live.tail(bot.log)  # --games 1: it saw the game end
+
+
 def drain(stream: Stream) -> None:
     """Read ``stream`` until it ends or breaks."""
     try:

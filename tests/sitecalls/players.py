@@ -193,10 +193,11 @@ def analyses_count(*, match_id: int) -> dict[str, Any]:
 
 
 def api_people() -> dict[str, Any]:
-    """ania and the bot accounts robot1-3, each with a session and an all-scopes token; ania's
-    read-only and revoked tokens; a match robot3 (pink) against ania (tests/live_play/test_api_live.py)."""
+    """ania and the bot accounts robot1-4, each with a session and an all-scopes token; ania's
+    read-only and revoked tokens; a match robot3 (pink) against ania, and one ania (pink) against
+    robot4 (tests/live_play/test_api_live.py)."""
     out: dict[str, Any] = {}
-    for name in ("ania", "robot1", "robot2", "robot3"):
+    for name in ("ania", "robot1", "robot2", "robot3", "robot4"):
         user = User.objects.create_user(username=name, email=name + "@example.com", password=PASSWORD)
         out[name] = {"id": user.pk, "cookie": session_cookie(user), "cookie_name": settings.SESSION_COOKIE_NAME}
         if name.startswith("robot"):
@@ -211,6 +212,8 @@ def api_people() -> dict[str, Any]:
     out["ania"]["revoked_token"] = secret
     match = services.match_create(variant="cztery-w-rzedzie", pink_id=out["robot3"]["id"], blue_id=out["ania"]["id"])
     out["restart_match"] = match.pk
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=out["ania"]["id"], blue_id=out["robot4"]["id"])
+    out["bridge_restart_match"] = match.pk
     return out
 
 
