@@ -429,6 +429,28 @@ async def test_an_invisible_players_tabs_coming_and_going_push_nothing(alice, bo
         await ws.disconnect()
 
 
+async def test_a_page_opened_pushes_the_list_only_when_it_changed(alice, bob, make_match, fast_offline):
+    """issue 37, item 14: docs/protocol.md said an ``online`` frame is pushed when someone opens a
+    page. What is meant (issue 24, item 14) is a push when the list changed: a page opening is when
+    the change is looked for. Another tab of someone already listed changes nothing and pushes
+    nothing; a tab opened after a match began shows the change (``in_match``) and pushes it."""
+    watcher = await site_socket(alice)
+    ws_b = await site_socket(bob)
+    await watcher.send_json_to({"type": "watch_online"})
+    await online_names(watcher, ["alice", "bob"])
+    await asyncio.sleep(0.5)  # the arrivals' pushes (0.05 s after each): read them
+    while not await watcher.receive_nothing(timeout=0.3):
+        await watcher.receive_json_from(timeout=1)
+    second = await site_socket(bob)  # bob opens another page: the list is the same
+    assert await watcher.receive_nothing(timeout=1.0)
+    await database_sync_to_async(make_match)(C4)  # alice vs bob: nobody's page opened yet
+    third = await site_socket(bob)
+    frame = await frame_of(watcher, "online")
+    assert [(p["name"], p["in_match"]) for p in frame["players"]] == [("alice", True), ("bob", True)]
+    for ws in (watcher, ws_b, second, third):
+        await ws.disconnect()
+
+
 async def test_a_change_heard_while_the_list_is_being_pushed_is_pushed_too(monkeypatch):
     """The coalesced push read the online set before bob came online, and bob's own request
     arrived while that push was still running: a second push must follow (a lost update left
