@@ -105,13 +105,38 @@ def game_full(match_id: int, user_id: int) -> dict[str, Any]:
 def opening_events(user_id: int) -> list[dict[str, Any]]:
     """What an event stream says first: a ``gameStart`` per active match of the account (a bridge
     that reconnects picks its games up again) and a ``challenge`` per challenge waiting for it."""
-    active = Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE).order_by("pk")
+    active = Match.objects.filter(Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE)
     events: list[dict[str, Any]] = [
-        {"type": "gameStart", "game": {"id": pk, "variant": variant}}
-        for pk, variant in active.values_list("pk", "variant")
+        game_start(match, user_id) for match in active.select_related("pink", "blue").order_by("pk")
     ]
     events += [challenge_event(frame) for frame in challenges_direct_pending_for(user_id)]
     return events
+
+
+def game_start(match: Match, user_id: int, challenge: int | None = None) -> dict[str, Any]:
+    """A ``gameStart`` line: one shape whether the stream opens on the game or hears it begin
+    (``challenge``: the accepted challenge's id, None for a game already in progress)."""
+    you = match.side_of(user_id)
+    opponent = _player(match, 2 if you == 1 else 1)
+    return {
+        "type": "gameStart",
+        "game": {
+            "id": match.pk,
+            "variant": match.variant,
+            "challenge": challenge,
+            "you": you,
+            "colour": "pink" if you == PINK else "blue" if you == BLUE else None,
+            "opponent": opponent["name"],
+            "opponent_bot": opponent["bot"],
+            "rated": match.rated,
+        },
+    }
+
+
+def game_start_of(match_id: int, user_id: int, challenge: int | None) -> dict[str, Any] | None:
+    """The ``gameStart`` line of a match that just began (None: no such match any more)."""
+    match = Match.objects.select_related("pink", "blue").filter(pk=match_id).first()
+    return game_start(match, user_id, challenge) if match is not None else None
 
 
 def challenge_event(frame: dict[str, Any]) -> dict[str, Any]:

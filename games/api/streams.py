@@ -128,6 +128,10 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
 
     async def lines() -> AsyncIterator[bytes]:
         try:
+            # A keep-alive line at once: the response's headers go out with the first bytes of its
+            # body, and a client waits on them (with nothing to say, they went after the first
+            # keep-alive interval; a client's connect timeout below that saw no stream).
+            yield b"\n"
             await sync_to_async(online.mark_online, thread_sensitive=False)(user_id)
             for event in await db_call(reads.opening_events)(user_id):
                 yield _line(event)
@@ -140,6 +144,10 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
                         yield _line(event)
                 else:
                     told = _event(text)
+                    if told is not None and told["type"] == "gameStart":  # with its colour and opponent
+                        told = await db_call(reads.game_start_of)(
+                            told["game"]["id"], user_id, told["game"]["challenge"]
+                        )
                     if told is not None:
                         yield _line(told)
         finally:

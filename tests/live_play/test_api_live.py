@@ -188,6 +188,10 @@ def test_a_bridge_bot_plays_a_whole_game_of_every_variant_against_a_person(api_s
             challenge_id = answer["challenge"]["id"]
             start = events.until(lambda e, c=challenge_id: e["type"] == "gameStart" and e["game"].get("challenge") == c)
             match_id = start["game"]["id"]
+            # ania's gameStart says whom and which colour she plays, as the opening one does (issue 37)
+            assert start["game"]["variant"] == variant and start["game"]["opponent"] == "robot1", start
+            assert start["game"]["opponent_bot"] is True and start["game"]["colour"] in ("pink", "blue")
+            assert start["game"]["colour"] == {1: "pink", 2: "blue"}[start["game"]["you"]]
             end = asyncio.run(human_plays(api_url, match_id, people["ania"], variant))
             assert end["match"]["status"] == "finished", end
             events.until(lambda e, m=match_id: e["type"] == "gameFinish" and e["game"]["id"] == m)
@@ -304,7 +308,17 @@ def test_streams_reconnect_after_a_daphne_restart_and_resume_from_the_moves(api_
     full = game.next()
     assert full is not None and full["type"] == "gameFull" and full["you"] == 1
     before = full["state"]["moves"]
-    assert events.until(lambda e: e["type"] == "gameStart")["game"]["id"] == match_id
+    start = events.until(lambda e: e["type"] == "gameStart")["game"]
+    assert start == {
+        "id": match_id,
+        "variant": "cztery-w-rzedzie",
+        "challenge": None,
+        "you": 1,
+        "colour": "pink",
+        "opponent": "ania",
+        "opponent_bot": False,
+        "rated": False,
+    }
     proc.stop()
     api_site.procs.remove(proc)
     drain(game)  # the stream ends, cleanly or not, with its daphne
@@ -409,3 +423,16 @@ def test_an_idle_stream_sends_keepalive_lines(api_url, people):
     lines = [events.response.readline() for _ in range(2)]
     assert b"\n" in lines and time.monotonic() - started < 15  # within two keep-alive intervals
     events.close()
+
+
+def test_the_event_stream_sends_its_headers_and_a_first_line_at_once(api_url, people):
+    """Issue 37: an idle event stream's headers went out with its first keep-alive (6 s): a client
+    with a shorter timeout saw no stream. Now a keep-alive line comes with them at once."""
+    started = time.monotonic()
+    request = urllib.request.Request(
+        api_url + "/api/stream/event", headers={"Authorization": f"Bearer {people['robot2']['token']}"}
+    )
+    with urllib.request.urlopen(request, timeout=3) as response:  # raises TimeoutError without headers
+        assert response.headers["Content-Type"] == "application/x-ndjson"
+        assert response.readline() == b"\n"
+        assert time.monotonic() - started < 3
