@@ -8,7 +8,9 @@ random legal move: cheap).
 - a bot's moves out of turn and malformed ones refused with the WebSocket's codes;
 - a bot account refused by the ranked queue's page;
 - a game stream and the event stream broken by a daphne restart, opened again, resuming
-  from the moves.
+  from the moves;
+- the bridge's daphne killed while its engine thinks: the bridge moves once it is back;
+- the event stream's headers and first line come at once.
 """
 
 from __future__ import annotations
