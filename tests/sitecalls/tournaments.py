@@ -18,7 +18,14 @@ from ratings.models import RatingChange
 from . import PASSWORD
 from .players import session_cookie, user_made
 
-__all__ = ["arena_lines", "arena_report", "arena_with_players", "private_arenas", "running_arena"]
+__all__ = [
+    "arena_deleted_player",
+    "arena_lines",
+    "arena_report",
+    "arena_with_players",
+    "private_arenas",
+    "running_arena",
+]
 
 
 def arena_with_players(*, starts: int, length: int, move: int, players: int) -> dict[str, Any]:
@@ -141,3 +148,15 @@ def private_arenas(*, count: int) -> dict[str, Any]:
 def arena_lines(*, user_id: int) -> dict[str, Any]:
     """The arenas ``user_id`` has a line in."""
     return {"arenas": sorted(TournamentPlayer.objects.filter(user_id=user_id).values_list("tournament_id", flat=True))}
+
+
+def arena_deleted_player(*, tournament_id: int, joined: list[str], deleted: str) -> dict[str, Any]:
+    """The users ``joined`` join the arena, then ``deleted`` deletes their account (as the settings
+    page does: games.play.privacy.account_delete) (tests/browser/test_tournament_browser.py)."""
+    from games.play.privacy import account_delete  # local: the core's account service
+
+    for name in joined:
+        tournament_join(tournament_id=tournament_id, user=User.objects.get(username=name))
+    user = User.objects.get(username=deleted)
+    account_delete(user_id=user.pk)
+    return {"deleted_id": user.pk}
