@@ -12,6 +12,10 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
 - ``mark_changed(fn)``: ``fn(user_id)`` runs when staff set or lift an account's fair-play mark
   (``games/fairplay/services.py``), inside that transaction under the account's row lock: what
   lists the account (an arena's standings) draws itself again, after commit for the sockets.
+- ``account_deleted(fn)``: ``fn(user_id)`` runs when a player deletes their account
+  (``games.play.privacy.account_delete``), inside that transaction under the account's row lock,
+  after its games in progress are resigned and before the row is emptied: the feature lets go of
+  the account (an arena withdraws it from those not over), its frames after commit.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from games.models import Match
 AfterFinish = Callable[[Match], None]
 AccountPart = Callable[[User], Any]
 MarkChanged = Callable[[int], None]
+AccountDeleted = Callable[[int], None]
 
 _after_finish: list[AfterFinish] = []
 _account_parts: dict[str, AccountPart] = {}
 _mark_changed: list[MarkChanged] = []
+_account_deleted: list[AccountDeleted] = []
 
 
 def after_finish(fn: AfterFinish) -> AfterFinish:
@@ -44,6 +50,8 @@ def forget(fn: Callable[..., Any]) -> None:
         _after_finish.remove(fn)
     if fn in _mark_changed:
         _mark_changed.remove(fn)
+    if fn in _account_deleted:
+        _account_deleted.remove(fn)
     for key in [key for key, part in _account_parts.items() if part is fn]:
         del _account_parts[key]
 
@@ -71,4 +79,16 @@ def mark_changed(fn: MarkChanged) -> MarkChanged:
 
 def run_mark_changed(user_id: int) -> None:
     for fn in list(_mark_changed):
+        fn(user_id)
+
+
+def account_deleted(fn: AccountDeleted) -> AccountDeleted:
+    """Register ``fn(user_id)`` to hear every account deleted by its player (once)."""
+    if fn not in _account_deleted:
+        _account_deleted.append(fn)
+    return fn
+
+
+def run_account_deleted(user_id: int) -> None:
+    for fn in list(_account_deleted):
         fn(user_id)

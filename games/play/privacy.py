@@ -7,6 +7,8 @@ settings. What stays: the User row, emptied and flagged ``is_deleted`` (shown as
 "deleted account"), so every match keeps both its players, its result and its
 rating changes; no opponent's rating moves. A match still in progress is resigned
 first (as if the player pressed "Resign"). Reports about the player stay for staff.
+The features hear it (``games.hooks.account_deleted``): an arena withdraws the account
+from those not over, for good.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from accounts.services import user_anonymise
+from games import hooks
 from games.models import Challenge, ChatMessage, Match, Report, Seek
 from kropki_site.lib.refusals import Refusal
 from ratings.services import ratings_forget_user
@@ -38,4 +41,5 @@ def account_delete(*, user_id: int) -> User:
         Challenge.objects.filter(Q(creator_id=user_id) | Q(target_id=user_id)).delete()
         Seek.objects.filter(user_id=user_id).delete()
         ratings_forget_user(user_id=user_id)
+        hooks.run_account_deleted(user_id)  # the features let go of it (an arena withdraws it)
         return user_anonymise(user=user)

@@ -22,6 +22,10 @@ register(
             _("You already have two tournaments that have not ended. Wait until one is over."),
             400,
         ),
+        "tournament_bad_name": (
+            _("The tournament's name shows nothing: write it with letters or digits, or leave it empty."),
+            400,
+        ),
         "tournament_too_often": (_("You have made many tournaments today. Try again tomorrow."), 400),
         "berserk_not_tournament": (_("Berserk is only for tournament games."), 400),
         "berserk_twice": (_("You have already gone berserk in this game."), 400),

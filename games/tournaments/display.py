@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from .models import Tournament, TournamentPlayer
 
@@ -19,7 +20,8 @@ STANDINGS_SHOWN = 30
 PLAYING_SHOWN = 20
 FREE_SHOWN = 8
 
-# A line of the standings as read: rank, name, points, wins in a row, paused, match id, games, results.
+# A line of the standings as read: rank, name, points, wins in a row, paused, match id, games, results,
+# whether the account is deleted.
 StandingsLine = tuple[Any, ...]
 
 
@@ -54,12 +56,16 @@ def standings_rows(players: list[StandingsLine], *, offset: int = 0) -> list[dic
     """Lines ``offset`` … of the standings, best first (``players``: selectors.standings_lines)."""
     profile_prefix = reverse("profile", args=["_"])[:-2]  # one reverse, not one per line
     rows = []
-    for i, (rank, name, points, wins_in_row, paused, match_id, games, results) in enumerate(players, start=offset + 1):
+    for i, (rank, name, points, wins_in_row, paused, match_id, games, results, deleted) in enumerate(
+        players, start=offset + 1
+    ):
         rows.append(
             {
                 "rank": rank or i,
-                "name": name,
-                "url": f"{profile_prefix}{name}/",
+                # A deleted account (docs/privacy.md) has no name and no profile: the words, no link.
+                "name": _("deleted account") if deleted else name,
+                "url": "" if deleted else f"{profile_prefix}{name}/",
+                "deleted": deleted,
                 "points": points,
                 "fire": wins_in_row >= 2,
                 "paused": paused,
@@ -100,8 +106,9 @@ class FrameRows:
 
 def standings_frame(tournament: Tournament, rows: FrameRows) -> dict[str, Any]:
     """The ``tournament`` frame: its state, the first lines of the standings (each a list:
-    rank, name, points, on fire, paused, playing, games' marks), how many players wait for a
-    game, and the games being played."""
+    rank, name, points, on fire, paused, playing, games' marks; the name "" for a deleted
+    account, which the page shows in its own language, without a link), how many players wait
+    for a game, and the games being played."""
     lines = standings_rows(rows.standings)
     return {
         "type": "tournament",
@@ -112,7 +119,15 @@ def standings_frame(tournament: Tournament, rows: FrameRows) -> dict[str, Any]:
         "count": rows.count,
         "free": free_players(rows.free),
         "standings": [
-            [r["rank"], r["name"], r["points"], int(r["fire"]), int(r["paused"]), int(r["playing"]), r["marks"]]
+            [
+                r["rank"],
+                "" if r["deleted"] else r["name"],
+                r["points"],
+                int(r["fire"]),
+                int(r["paused"]),
+                int(r["playing"]),
+                r["marks"],
+            ]
             for r in lines
         ],
         "playing": [[g["id"], g["pink"], g["blue"]] for g in playing_now(rows.playing)],

@@ -8,10 +8,11 @@ from games import hooks
 
 
 def register() -> None:
-    from . import scoring, selectors  # import the rows (models.py): Django registers them here
+    from . import scoring, selectors, services  # import the rows (models.py): Django registers them here
 
     for module in ("admin", "tasks", "codes"):  # staff pages; the beat's tasks (Celery knows them by import); refusals
         import_module(f"{__package__}.{module}")
     hooks.after_finish(scoring.score_match)  # a finished arena game: its points
     hooks.account_export("tournaments", selectors.account_lines)  # "Download my data"
     hooks.mark_changed(scoring.redraw_for_mark)  # a fair-play mark: the player's arenas' standings
+    hooks.account_deleted(services.withdraw_deleted)  # a deleted account: out of the arenas not over

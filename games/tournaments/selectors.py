@@ -10,6 +10,7 @@ from django.db.models import Case, Q, QuerySet, Sum, When, Window
 
 from accounts.models import User
 from games.models import Match
+from kropki_site.lib.pathids import MAX_ROW_ID
 
 from . import display
 from .display import FREE_SHOWN, PLAYING_SHOWN, STANDINGS_SHOWN, FrameRows, StandingsLine
@@ -36,12 +37,20 @@ def player_arenas(user_id: int) -> dict[str, Any]:
 
 
 def upcoming_public(limit: int = 5) -> list[Tournament]:
-    """The next public arenas (the home page's list)."""
-    return list(
-        Tournament.objects.filter(public=True)
-        .exclude(status=Tournament.Status.FINISHED)
-        .order_by("starts_at", "pk")[:limit]
-    )
+    """The next public arenas (the home page's list): the schedule's, and one per player who made
+    some (the next of theirs), so a few accounts cannot fill the list. One query."""
+    shown: list[Tournament] = []
+    makers: set[int] = set()
+    rows = Tournament.objects.filter(public=True).exclude(status=Tournament.Status.FINISHED).order_by("starts_at", "pk")
+    for t in rows[: limit * 2]:  # each maker has at most two not finished (services.OPEN_PER_CREATOR)
+        if t.creator_id is not None:
+            if t.creator_id in makers:
+                continue
+            makers.add(t.creator_id)
+        shown.append(t)
+        if len(shown) == limit:
+            break
+    return shown
 
 
 def visible_lists(user_id: int | None, limit: int) -> dict[str, list[Tournament]]:
@@ -90,9 +99,17 @@ def standings_lines(tournament: Tournament, *, offset: int = 0, limit: int = STA
     return list(
         _standing(tournament)
         .order_by("-points", "-performance", "joined_at", "pk")
-        .values_list("rank", "user__username", "points", "wins_in_row", "paused", "match_id", "games", "results")[
-            offset : offset + limit
-        ]
+        .values_list(
+            "rank",
+            "user__username",
+            "points",
+            "wins_in_row",
+            "paused",
+            "match_id",
+            "games",
+            "results",
+            "user__is_deleted",
+        )[offset : offset + limit]
     )
 
 
@@ -133,6 +150,8 @@ def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str
     """The frame for a site socket asking to watch an arena, or None (not found, or private
     and neither the key nor a part in it)."""
     if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
+        return None
+    if not 0 < tournament_id <= MAX_ROW_ID:  # beyond 64 bits the database refuses the number
         return None
     tournament = tournament_row(tournament_id)
     if tournament is None:

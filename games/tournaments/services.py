@@ -12,6 +12,7 @@ out, as the ranked queue's rounds do (games/play/matchmaking.py).
 from __future__ import annotations
 
 import random
+import unicodedata
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -77,11 +78,14 @@ def tournament_create(
         raise Refusal("tournament_bad_settings")
     if not MIN_MINUTES <= minutes <= MAX_MINUTES:
         raise Refusal("tournament_bad_settings")
-    if rated:
+    if rated or public:
+        # A public arena is listed on the home page and the list: a fresh account (one of many a
+        # visitor can make) makes private ones only, reached by their link.
         trust.require_established(creator.pk)
+    if rated:
         trust.require_unmarked(creator.pk)
     now = now or timezone.now()
-    name = " ".join(name.split())[:80] or f"Arena {creator.username}"
+    name = tournament_name_clean(name) or f"Arena {creator.username}"
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=creator.pk).first()  # one creation at a time per creator
         mine = Tournament.objects.filter(creator=creator)
@@ -101,6 +105,25 @@ def tournament_create(
             public=public,
             creator=creator,
         )
+
+
+# Dropped from an arena's name: control characters, unassigned and private-use ones, and every
+# format character (Unicode's "Cf": the bidirectional embeddings, overrides and isolates U+202A-E and
+# U+2066-9, the marks U+200E/F, zero-width spaces and joiners), which reorder or hide the text around it.
+_NAME_DROPPED = frozenset(("Cc", "Cf", "Co", "Cn"))
+# What shows nothing by itself: a name of only these (after the above) is refused.
+_NAME_UNSEEN = frozenset(("Mn", "Me", "Zs", "Zl", "Zp"))
+
+
+def tournament_name_clean(name: str) -> str:
+    """An arena's name as stored (at most 80 characters): invisible and reordering characters
+    dropped, white space made single spaces. "" for an empty name (the caller's default);
+    Refusal ``tournament_bad_name`` for one that had text but shows nothing once cleaned."""
+    kept = "".join(ch for ch in name if unicodedata.category(ch) not in _NAME_DROPPED)
+    kept = " ".join(kept.split())[:80].strip()
+    if name.strip() and not any(unicodedata.category(ch) not in _NAME_UNSEEN for ch in kept):
+        raise Refusal("tournament_bad_name")
+    return kept
 
 
 def _occurrences(row: TournamentSchedule, now: datetime, until: datetime) -> list[datetime]:
@@ -227,6 +250,17 @@ def tournament_withdraw(*, tournament_id: Any, user: User | AnonymousUser | None
     return entry
 
 
+def withdraw_deleted(user_id: int) -> None:
+    """The player deleted their account (the ``account_deleted`` hook, in that transaction, their
+    games already resigned): paused in every arena not over, for good (an inactive account cannot
+    come back, and the wave pairs no deleted account); their line stays in the standings, nameless."""
+    lines = TournamentPlayer.objects.filter(user_id=user_id).exclude(tournament__status=Tournament.Status.FINISHED)
+    arena_ids = list(lines.values_list("tournament_id", flat=True))
+    lines.update(paused=True, match=None)
+    for tournament in Tournament.objects.filter(pk__in=arena_ids):
+        scoring.publish_on_commit(tournament)
+
+
 def tournament_berserk(*, match_id: Any, user: User | AnonymousUser | None, now: datetime | None = None) -> Match:
     """Halve the player's move clock for this arena game, for a point more on a win with at
     least 7 own moves. Only before their first move, and once."""
@@ -334,7 +368,9 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
         # A fair-play-marked account is never paired (docs/fairplay.md): its line stays, out of play.
         # of=("self",): the join reads the users' marks without locking their rows. Bots: paused just now.
         for row in TournamentPlayer.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(tournament=tournament, paused=False, match__isnull=True, user__fair_play_mark="")
+        .filter(
+            tournament=tournament, paused=False, match__isnull=True, user__fair_play_mark="", user__is_deleted=False
+        )
         .order_by("-points", "-rating", "pk")
         .values_list("user_id", "last_opponent_id")
     ]
@@ -407,7 +443,9 @@ __all__ = [
     "tournament_berserk",
     "tournament_create",
     "tournament_join",
+    "tournament_name_clean",
     "tournament_withdraw",
     "tournaments_pair",
     "tournaments_schedule",
+    "withdraw_deleted",
 ]

@@ -1,14 +1,19 @@
 """The arenas' addresses (included by games/urls.py, names without a namespace)."""
 
-from django.urls import path
+from django.urls import path, register_converter
+
+from kropki_site.lib.pathids import RowIdConverter
 
 from . import views
+
+# Ids beyond 64 bits: a 404, never a query the database refuses (kropki_site/lib/pathids.py).
+register_converter(RowIdConverter, "rowid")
 
 urlpatterns = [
     path("turnieje/", views.tournament_list, name="tournaments"),
     path("turnieje/nowy/", views.tournament_new, name="tournament_new"),
-    path("turnieje/<int:tournament_id>/", views.tournament_page, name="tournament"),
-    path("turnieje/<int:tournament_id>/dolacz/", views.tournament_join_view, name="tournament_join"),
-    path("turnieje/<int:tournament_id>/wycofaj/", views.tournament_withdraw_view, name="tournament_withdraw"),
-    path("partia/<int:match_id>/berserk/", views.berserk_view, name="berserk"),
+    path("turnieje/<rowid:tournament_id>/", views.tournament_page, name="tournament"),
+    path("turnieje/<rowid:tournament_id>/dolacz/", views.tournament_join_view, name="tournament_join"),
+    path("turnieje/<rowid:tournament_id>/wycofaj/", views.tournament_withdraw_view, name="tournament_withdraw"),
+    path("partia/<rowid:match_id>/berserk/", views.berserk_view, name="berserk"),
 ]

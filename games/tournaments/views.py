@@ -134,6 +134,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 "next_soon": _("Another player is free: your next game in about %(seconds)s s."),
                 "next_wait": _("Your next game as soon as another player is free."),
                 "profile_prefix": reverse("profile", args=["_"])[:-2],
+                "deleted": _("deleted account"),  # a standings line without a name
                 "match_prefix": reverse("match", args=[0])[:-2],
             },
         },
@@ -190,14 +191,13 @@ def _standings_lines(rows: list[dict[str, Any]]) -> SafeString:
     playing = format_html(' <span class="muted">{}</span>', _("(playing)"))
     return format_html_join(
         "\n",
-        '<tr{}><td class="num">{}</td><th scope="row"><a href="{}">{}</a>{}{}</th>'
+        '<tr{}><td class="num">{}</td><th scope="row">{}{}{}</th>'
         '<td class="num" data-testid="points">{}</td><td class="marks">{}</td></tr>',
         (
             (
                 mark_safe(' class="paused"') if r["paused"] else "",
                 r["rank"],
-                r["url"],
-                r["name"],
+                format_html('<a href="{}">{}</a>', r["url"], r["name"]) if r["url"] else r["name"],
                 fire if r["fire"] else "",
                 paused if r["paused"] else playing if r["playing"] else "",
                 r["points"],
@@ -208,19 +208,24 @@ def _standings_lines(rows: list[dict[str, Any]]) -> SafeString:
     )
 
 
-def _back(t_id: int, request: HttpRequest) -> HttpResponse:
-    t = selectors.tournament_row(t_id)
-    if t is None:
+def _visible_row(request: HttpRequest, tournament_id: int) -> Tournament:
+    """The arena if the visitor may see it, else a 404 (the same for a missing one: walking the
+    ids tells a stranger nothing, least of all a private arena's key)."""
+    t = selectors.tournament_row(tournament_id)
+    if t is None or not _visible(request, t):
         raise Http404
-    return redirect(tournament_url(t))
+    return t
+
+
+def _back(t_id: int, request: HttpRequest) -> HttpResponse:
+    """Back to the arena's page: its link with the key only for whom the page shows it."""
+    return redirect(tournament_url(_visible_row(request, t_id)))
 
 
 @account_required
 @require_POST
 def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
-    t = selectors.tournament_row(tournament_id)
-    if t is None or not _visible(request, t):
-        raise Http404
+    _visible_row(request, tournament_id)
     try:
         services.tournament_join(tournament_id=tournament_id, user=request.user)
     except Refusal as exc:
@@ -233,6 +238,7 @@ def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) 
 @account_required
 @require_POST
 def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
+    _visible_row(request, tournament_id)  # a stranger's press: a 404, no redirect carrying the key
     try:
         services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
     except Refusal as exc:

@@ -64,9 +64,13 @@
       tr.appendChild(el("td", "num", String(r[0])));
       var th = el("th");
       th.scope = "row";
-      var a = el("a", null, r[1]);
-      a.href = W.profile_prefix + encodeURIComponent(r[1]) + "/";
-      th.appendChild(a);
+      if (r[1]) {
+        var a = el("a", null, r[1]);
+        a.href = W.profile_prefix + encodeURIComponent(r[1]) + "/";
+        th.appendChild(a);
+      } else {
+        th.appendChild(document.createTextNode(W.deleted)); // a deleted account: no name, no profile
+      }
       if (r[3]) {
         th.appendChild(document.createTextNode(" "));
         var flame = el("span", "flame", "🔥");

@@ -95,3 +95,31 @@ def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
     expect(left.get_by_test_id("next-game")).to_have_text("Następna partia, gdy tylko zwolni się inny gracz.")
     heard = left.evaluate("window.__nextGame")
     assert "Inny gracz jest wolny: następna partia za około 2 s." in heard, heard
+
+
+def test_a_deleted_player_shows_without_a_link_drawn_by_the_page_and_by_a_frame(new_context, live_url, live_site):
+    """Issue 37: a deleted account's standings line is "konto usunięte" with no link to its (404)
+    profile, both in the page as served and in the standings the script redraws from a frame."""
+    suffix = uuid.uuid4().hex[:6]
+    data = live_site.call("running_arena", suffix=suffix, password=PASSWORD)
+    ania, bartek = data["ania"]["name"], data["bartek"]["name"]
+    live_site.call("arena_deleted_player", tournament_id=data["tournament"], joined=[ania, bartek], deleted=bartek)
+    arena = f"/turnieje/{data['tournament']}/"
+    watcher = player(new_context, live_url, data, "celina")
+    served = watcher.goto(arena)
+    assert served is not None
+    html = served.text()  # the standings as the page serves them
+    assert '<th scope="row">konto usunięte' in html and bartek not in html
+    expect(watcher.locator("html")).to_have_attribute("data-site", "connected")
+    body = watcher.locator("#standings-body")
+    gone = body.locator("tr", has_text="konto usunięte")
+    # ania withdraws in her own browser: a frame redraws the watcher's standings
+    own = player(new_context, live_url, data, "ania")
+    own.goto(arena)
+    own.get_by_test_id("tournament-withdraw").click()
+    expect(body.locator("tr", has_text=ania)).to_contain_text("(przerwa)")
+    assert watcher.evaluate("document.documentElement.dataset.standings") is not None  # drawn from a frame
+    expect(gone).to_have_count(1)
+    expect(gone.locator("a")).to_have_count(0)
+    expect(body.locator("tr", has_text=ania).locator("a")).to_have_count(1)
+    assert bartek not in body.inner_text()

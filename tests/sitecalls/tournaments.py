@@ -16,9 +16,16 @@ from games.tournaments.services import tournament_join
 from ratings.models import RatingChange
 
 from . import PASSWORD
-from .players import session_cookie
+from .players import session_cookie, user_made
 
-__all__ = ["arena_report", "arena_with_players", "running_arena"]
+__all__ = [
+    "arena_deleted_player",
+    "arena_lines",
+    "arena_report",
+    "arena_with_players",
+    "private_arenas",
+    "running_arena",
+]
 
 
 def arena_with_players(*, starts: int, length: int, move: int, players: int) -> dict[str, Any]:
@@ -108,3 +115,48 @@ def running_arena(*, suffix: str, password: str = PASSWORD) -> dict[str, Any]:
         user = User.objects.create_user(username=name, email=name + "@example.com", password=password)
         out[first] = {"name": name, "cookie": session_cookie(user)}
     return out
+
+
+def private_arenas(*, count: int) -> dict[str, Any]:
+    """``count`` running private arenas, each made by "tworca" and joined by "gracz", one public one,
+    and a stranger "obcy" with a session (tests/live_play/test_arena_key_live.py): the arenas'
+    ids and keys, the stranger's cookie."""
+    now = timezone.now()
+    maker, player, stranger = (user_made(name) for name in ("tworca", "gracz", "obcy"))
+    out: dict[str, Any] = {"private": {}, "cookie_name": settings.SESSION_COOKIE_NAME}
+    for i in range(count + 1):
+        t = Tournament.objects.create(
+            name=f"Arena {i}",
+            variant="cztery-w-rzedzie",
+            rated=False,
+            public=i == count,
+            creator=maker,
+            starts_at=now - timedelta(seconds=1),
+            ends_at=now + timedelta(minutes=20),
+            minutes=20,
+            status="running",
+        )
+        tournament_join(tournament_id=t.pk, user=player)
+        if t.public:
+            out["public"] = t.pk
+        else:
+            out["private"][str(t.pk)] = str(t.token)
+    out["stranger"] = {"id": stranger.pk, "cookie": session_cookie(stranger)}
+    return out
+
+
+def arena_lines(*, user_id: int) -> dict[str, Any]:
+    """The arenas ``user_id`` has a line in."""
+    return {"arenas": sorted(TournamentPlayer.objects.filter(user_id=user_id).values_list("tournament_id", flat=True))}
+
+
+def arena_deleted_player(*, tournament_id: int, joined: list[str], deleted: str) -> dict[str, Any]:
+    """The users ``joined`` join the arena, then ``deleted`` deletes their account (as the settings
+    page does: games.play.privacy.account_delete) (tests/browser/test_tournament_browser.py)."""
+    from games.play.privacy import account_delete  # local: the core's account service
+
+    for name in joined:
+        tournament_join(tournament_id=tournament_id, user=User.objects.get(username=name))
+    user = User.objects.get(username=deleted)
+    account_delete(user_id=user.pk)
+    return {"deleted_id": user.pk}
