@@ -75,6 +75,16 @@ def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
+def status_of(url: str) -> int:
+    """The HTTP status a GET of ``url`` gets (an error status too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=20) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
 def wait_for_http(
     url: str, timeout: float = 60.0, proc: subprocess.Popen | None = None, log: Path | None = None
 ) -> None:
@@ -176,7 +186,9 @@ class LiveSite:
         proc = start(
             name,
             [
-                str(VENV_BIN / "daphne"),
+                sys.executable,  # daphne as scripts/supervisord.conf runs it: its access log redacted
+                "-m",
+                "kropki_site.serve",
                 "-b",
                 "127.0.0.1",
                 "-p",
