@@ -8,6 +8,7 @@ caller's temporary directory; a failed start raises with the log's tail.
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import json
 import os
 import secrets
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -83,6 +85,26 @@ def status_of(url: str) -> int:
             return int(response.status)
     except urllib.error.HTTPError as exc:
         return int(exc.code)
+
+
+def ask_review(url: str, match_id: int, cookie_name: str, cookie: str, address: str) -> str:
+    """POST the record page's "analyse" form as that visitor, then open the page it sends them
+    to with the cookies it set (the message): that page's text."""
+    token = "k" * 32  # the CSRF cookie and the form's token agree (Django checks only that)
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    host = urllib.parse.urlparse(url).hostname or ""
+    for name, value in ((cookie_name, cookie), ("csrftoken", token)):
+        jar.set_cookie(
+            http.cookiejar.Cookie(
+                0, name, value, None, False, host, False, False, "/", True, False, None, False, None, None, {}
+            )
+        )
+    body = urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode()
+    request = urllib.request.Request(f"{url}/partia/{match_id}/analiza/", data=body, method="POST")
+    request.add_header("X-Forwarded-For", address)
+    with opener.open(request, timeout=30) as response:  # follows the redirect with the jar's cookies
+        return response.read().decode()
 
 
 def wait_for_http(
