@@ -144,26 +144,24 @@ def _tell(analysis: Analysis) -> None:
         transaction.on_commit(lambda: transport.send_to_site_user(user_id, frame))
 
 
-def analysis_claim() -> Analysis | None:
+def analysis_claim(analysis_id: int) -> Analysis | None:
     """The fairest queued review (``selectors.fair_order``), row-locked inside the caller's
-    transaction; None when none waits. Another worker's claim in progress is skipped."""
+    transaction; else the token's own review ``analysis_id`` if it is running but stale (its
+    worker died); None when none waits. Another worker's claim in progress is skipped."""
+    locked = Analysis.objects.select_for_update(skip_locked=True, of=("self",)).select_related("match")
     for pk in fair_order().values_list("pk", flat=True)[:CLAIM_LOOK_AHEAD]:
-        analysis = (
-            Analysis.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("match")
-            .filter(pk=pk, status=Analysis.Status.QUEUED)
-            .first()
-        )
+        analysis = locked.filter(pk=pk, status=Analysis.Status.QUEUED).first()
         if analysis is not None:
             return analysis
-    return None
+    own = locked.filter(pk=analysis_id, status=Analysis.Status.RUNNING).first()
+    return own if own is not None and is_stale(own) else None
 
 
 def analysis_run(analysis_id: int) -> bool:
     """One token of the ``analysis`` worker (``analysis_id``: the review whose asking sent it):
     run the fairest queued review, not necessarily that one. False when there was nothing to do."""
     with transaction.atomic():
-        analysis = analysis_claim()
+        analysis = analysis_claim(analysis_id)
         if analysis is None:
             return False
         analysis_id = analysis.pk

@@ -296,6 +296,21 @@ def test_the_queue_serves_the_asker_served_longest_ago_first(alice, bob, make_us
 
 
 @pytest.mark.django_db
+def test_a_token_runs_its_own_review_again_once_its_worker_died(alice, bob, settings):
+    # a token finds nothing queued; its own review is running: left alone while fresh, run
+    # again once stale (its worker died mid-review and the task came again)
+    analysis = analysis_request(alice, _finished(alice, bob).pk)
+    started = timezone.now()
+    Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.RUNNING, started_at=started)
+    assert analysis_run(analysis.pk) is False
+    stale = started - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES + 1)
+    Analysis.objects.filter(pk=analysis.pk).update(started_at=stale)
+    assert analysis_run(analysis.pk) is True
+    analysis.refresh_from_db()
+    assert analysis.status == Analysis.Status.DONE
+
+
+@pytest.mark.django_db
 def test_an_active_match_is_refused_and_a_failed_review_can_be_asked_again(alice, bob):
     active = Match.objects.create(variant="kropki-10", pink=alice, blue=bob, history=[])
     with pytest.raises(Refusal) as refused:
