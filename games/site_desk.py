@@ -37,28 +37,47 @@ def _bool(content: dict[str, Any], key: str, default: bool | None = None) -> boo
     return value
 
 
+def _id(content: dict[str, Any], key: str) -> int:
+    """Field ``key``, an integer id (not a boolean: JSON's true is no match 1), else ``bad_frame``."""
+    value = content.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refusal("bad_frame")
+    return value
+
+
+def _text(content: dict[str, Any], key: str, default: str | None = None) -> str | None:
+    """Field ``key``, a string when present, else ``bad_frame`` (a missing one is the service's to refuse)."""
+    value = content.get(key, default)
+    if value is not None and not isinstance(value, str):
+        raise Refusal("bad_frame")
+    return value
+
+
 def _challenge(user_id: int, content: dict[str, Any]) -> int:
     challenge = challenges.challenge_direct_create(
         user_id=user_id,
-        target_name=content.get("to"),
-        variant=content.get("variant"),
+        target_name=_text(content, "to"),
+        variant=_text(content, "variant"),
         rated=_bool(content, "rated", False),
-        colour=content.get("colour", "random"),
+        colour=_text(content, "colour", "random"),
     )
     return challenge.pk
 
 
 def _answer(user_id: int, content: dict[str, Any]) -> None:
-    challenges.challenge_direct_answer(challenge_id=content.get("id"), user_id=user_id, accept=_bool(content, "accept"))
+    challenges.challenge_direct_answer(
+        challenge_id=_id(content, "id"), user_id=user_id, accept=_bool(content, "accept")
+    )
 
 
 def _cancel(user_id: int, content: dict[str, Any]) -> None:
-    challenges.challenge_direct_cancel(challenge_id=content.get("id"), user_id=user_id)
+    challenges.challenge_direct_cancel(challenge_id=_id(content, "id"), user_id=user_id)
 
 
 def _berserk(user_id: int, content: dict[str, Any]) -> None:
+    match_id = _id(content, "match")
     user = User.objects.filter(pk=user_id).first()
-    tournament_berserk(match_id=content.get("match"), user=user)
+    tournament_berserk(match_id=match_id, user=user)
 
 
 class SiteDesk:
@@ -95,8 +114,9 @@ class SiteDesk:
 
     def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None:
         """The ``tournament`` frame of the arena ``content["id"]``, or None: no such arena, or a
-        private one without its ``key`` (its token) for someone neither in it nor its maker."""
-        return tournament_frame_for(user_id, content.get("id"), content.get("key"))
+        private one without its ``key`` (its token) for someone neither in it nor its maker.
+        Refusal ``bad_frame``: ``id`` not an integer, ``key`` not a string."""
+        return tournament_frame_for(user_id, _id(content, "id"), _text(content, "key"))
 
     def announce_online(self) -> None:
         """Push the online list to every lobby page, when it changed since the last push (over

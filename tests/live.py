@@ -8,6 +8,7 @@ caller's temporary directory; a failed start raises with the log's tail.
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import json
 import os
 import secrets
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -73,6 +75,36 @@ def http_get(url: str, timeout: float = 5.0) -> tuple[int, str]:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
+
+
+def status_of(url: str) -> int:
+    """The HTTP status a GET of ``url`` gets (an error status too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=20) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def ask_review(url: str, match_id: int, cookie_name: str, cookie: str, address: str) -> str:
+    """POST the record page's "analyse" form as that visitor, then open the page it sends them
+    to with the cookies it set (the message): that page's text."""
+    token = "k" * 32  # the CSRF cookie and the form's token agree (Django checks only that)
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    host = urllib.parse.urlparse(url).hostname or ""
+    for name, value in ((cookie_name, cookie), ("csrftoken", token)):
+        jar.set_cookie(
+            http.cookiejar.Cookie(
+                0, name, value, None, False, host, False, False, "/", True, False, None, False, None, None, {}
+            )
+        )
+    body = urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode()
+    request = urllib.request.Request(f"{url}/partia/{match_id}/analiza/", data=body, method="POST")
+    request.add_header("X-Forwarded-For", address)
+    with opener.open(request, timeout=30) as response:  # follows the redirect with the jar's cookies
+        return response.read().decode()
 
 
 def wait_for_http(
@@ -176,7 +208,9 @@ class LiveSite:
         proc = start(
             name,
             [
-                str(VENV_BIN / "daphne"),
+                sys.executable,  # daphne as scripts/supervisord.conf runs it: its access log redacted
+                "-m",
+                "kropki_site.serve",
                 "-b",
                 "127.0.0.1",
                 "-p",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from games import catalogue
@@ -15,6 +16,7 @@ from games.play import guard
 from .models import Analysis
 
 ACTIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+QUEUE_SHOWN = 500  # a place further back reads as this
 
 
 def reviewer_version(variant: str) -> str | None:
@@ -44,15 +46,28 @@ def analysis_for(match: Match) -> Analysis | None:
     return analysis
 
 
+def fair_order() -> QuerySet[Analysis]:
+    """The queued reviews in the order the worker runs them (issue 37, item 2): the asker
+    served longest ago first (one never served before anyone), then the oldest asked."""
+    last_served = (
+        Analysis.objects.filter(requested_by=OuterRef("requested_by"), started_at__isnull=False)
+        .order_by("-started_at")
+        .values("started_at")[:1]
+    )
+    return (
+        Analysis.objects.filter(status=Analysis.Status.QUEUED)
+        .annotate(served=Subquery(last_served))
+        .order_by(F("served").asc(nulls_first=True), "requested_at", "pk")
+    )
+
+
 def queue_position(analysis: Analysis) -> int:
     """1 for the next review to run (or the one running), 2 for the one after it..."""
     if analysis.status != Analysis.Status.QUEUED:
         return 0
-    return (
-        Analysis.objects.filter(status=Analysis.Status.QUEUED, requested_at__lt=analysis.requested_at).count()
-        + Analysis.objects.filter(status=Analysis.Status.RUNNING).count()
-        + 1
-    )
+    ahead = list(fair_order().values_list("pk", flat=True)[:QUEUE_SHOWN])
+    place = ahead.index(analysis.pk) if analysis.pk in ahead else len(ahead)
+    return place + Analysis.objects.filter(status=Analysis.Status.RUNNING).count() + 1
 
 
 def held(match: Match, analysis: Analysis | None) -> bool:

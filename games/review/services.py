@@ -8,8 +8,11 @@ progress as it goes and sends it to the asker's site sockets (frame ``analysis``
 docs/protocol.md), and stores the result once: asking again for a match reviewed by the
 same reviewer version gets the stored review.
 
-Fair and bounded: one review a user at a time, ``ANALYSES_PER_DAY`` a day, guests cannot
-ask. A review that fails says so and may be asked again; one whose worker died (queued or
+Fair and bounded: one review a user at a time, ``ANALYSES_PER_DAY`` a day, guests and new
+accounts (games/play/trust.py) cannot ask. The queue is fair (issue 37, item 2): a task is only a
+token, and whichever runs claims the fairest queued review (``selectors.fair_order``): its asker
+served longest ago first (never served first of all), then the oldest; so a few accounts asking
+review after review never keep an honest asker waiting longer than the one running. A review that fails says so and may be asked again; one whose worker died (queued or
 running for ``ANALYSIS_STALE_MINUTES`` without progress) counts as failed.
 """
 
@@ -23,28 +26,31 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import catalogue, tasknames
 from games.bots.review import analyse
 from games.live import transport
 from games.models import Match
-from games.play import guard
+from games.play import guard, trust
 from games.play.publisher import send_now
 from kropki_site.lib.refusals import Refusal
 
 from .models import Analysis
-from .selectors import ACTIVE, is_stale, queue_position, reviewer_version
+from .selectors import ACTIVE, fair_order, is_stale, queue_position, reviewer_version
 
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY_S = 0.5  # progress rows and frames at most this often
+CLAIM_LOOK_AHEAD = 10  # queued rows a claim tries past those other workers hold locked
 
 
 def analysis_request(user: Any, match_id: int) -> Analysis:
     """Ask for the review of finished match ``match_id`` as ``user``.
 
     Returns the match's review row (the stored one when it exists: no cap is spent).
-    Raises Refusal: ``analysis_guest`` (no account), ``analysis_not_finished``,
+    Raises Refusal: ``analysis_guest`` (no account), ``account_too_new`` (games/play/trust.py:
+    a fresh account waits like for rated play), ``analysis_not_finished``,
     ``analysis_unavailable`` (the game has no reviewer), ``analysis_busy`` (the user's own
     review of another match is still queued or running), ``analysis_daily_cap``; the
     live-position guard's (docs/fairplay.md): ``rated_game_in_progress`` (``user`` plays a
@@ -52,6 +58,7 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
     active rated match: ask again once it has moved on)."""
     if not user.is_authenticated or getattr(user, "is_guest", False):
         raise Refusal("analysis_guest")
+    _require_established(user)
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.is_active:
         raise Refusal("analysis_not_finished")
@@ -92,6 +99,21 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
     return analysis
 
 
+def _require_established(user: Any) -> None:
+    """Free fresh accounts would each take a place in the one worker's queue (issue 37, item 2):
+    ``account_too_new`` until the account is established (games/play/trust.py)."""
+    left = trust.minutes_left(user)
+    if left:
+        raise Refusal(
+            "account_too_new",
+            _(
+                "Your account is new: the computer's analysis opens in %(minutes)d min "
+                "or after %(games)d finished games with two moves each."
+            )
+            % {"minutes": left, "games": settings.NEW_ACCOUNT_GAMES},
+        )
+
+
 def _check_limits(user: Any, exclude: Analysis | None) -> None:
     mine = Analysis.objects.filter(requested_by=user)
     if exclude is not None:
@@ -122,15 +144,27 @@ def _tell(analysis: Analysis) -> None:
         transaction.on_commit(lambda: transport.send_to_site_user(user_id, frame))
 
 
+def analysis_claim(analysis_id: int) -> Analysis | None:
+    """The fairest queued review (``selectors.fair_order``), row-locked inside the caller's
+    transaction; else the token's own review ``analysis_id`` if it is running but stale (its
+    worker died); None when none waits. Another worker's claim in progress is skipped."""
+    locked = Analysis.objects.select_for_update(skip_locked=True, of=("self",)).select_related("match")
+    for pk in fair_order().values_list("pk", flat=True)[:CLAIM_LOOK_AHEAD]:
+        analysis = locked.filter(pk=pk, status=Analysis.Status.QUEUED).first()
+        if analysis is not None:
+            return analysis
+    own = locked.filter(pk=analysis_id, status=Analysis.Status.RUNNING).first()
+    return own if own is not None and is_stale(own) else None
+
+
 def analysis_run(analysis_id: int) -> bool:
-    """Run the queued review ``analysis_id`` (the ``analysis`` worker). False when there was
-    nothing to do (done, running elsewhere, gone)."""
+    """One token of the ``analysis`` worker (``analysis_id``: the review whose asking sent it):
+    run the fairest queued review, not necessarily that one. False when there was nothing to do."""
     with transaction.atomic():
-        analysis = Analysis.objects.select_for_update().select_related("match").filter(pk=analysis_id).first()
-        if analysis is None or analysis.status == Analysis.Status.DONE:
+        analysis = analysis_claim(analysis_id)
+        if analysis is None:
             return False
-        if analysis.status == Analysis.Status.RUNNING and not is_stale(analysis):
-            return False
+        analysis_id = analysis.pk
         match = analysis.match
         analysis.status = Analysis.Status.RUNNING
         analysis.started_at = timezone.now()

@@ -45,6 +45,7 @@ def account_download(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
     stamp = timezone.now().strftime("%Y-%m-%d")
     response["Content-Disposition"] = f'attachment; filename="kropki-konto-{request.user.pk}-{stamp}.json"'
+    response["Cache-Control"] = "no-store"  # a person's whole data: no browser or proxy keeps a copy
     return response
 
 

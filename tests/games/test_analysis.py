@@ -5,10 +5,12 @@ the daily cap, a stored review reused, a failed one asked again) and the record 
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.bots.review import BLUNDER, MISTAKE, analyse, classify
 from games.connect4 import review as connect4_review
@@ -250,6 +252,62 @@ def test_one_review_at_a_time_and_a_daily_cap(alice, bob, settings):
         analysis_request(alice, second.pk)
     assert capped.value.code == "analysis_daily_cap"
     assert Analysis.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_new_account_cannot_ask_until_it_is_established(alice, bob, make_user, settings):
+    # Issue 37, item 2: free fresh accounts would each get a place in the one worker's queue.
+    settings.NEW_ACCOUNT_MINUTES = 60
+    match = _finished(alice, bob)
+    fresh = make_user("swiezy")
+    with pytest.raises(Refusal) as refused:
+        analysis_request(fresh, match.pk)
+    assert refused.value.code == "account_too_new"
+    assert "analiza komputerowa" in refused.value.message and "60 min" in refused.value.message
+    assert not Analysis.objects.exists()
+    type(fresh).objects.filter(pk=fresh.pk).update(date_joined=timezone.now() - timedelta(minutes=61))
+    fresh.refresh_from_db()
+    assert analysis_request(fresh, match.pk).status == Analysis.Status.QUEUED
+
+
+@pytest.mark.django_db
+def test_the_queue_serves_the_asker_served_longest_ago_first(alice, bob, make_user):
+    # Issue 37, item 2: mallory and trudy each had a review run (trudy's longer ago) and ask
+    # again at once, before alice, who never asked; a token runs alice's first (whatever review
+    # sent it), then trudy's, then mallory's.
+    mallory, trudy = make_user("mallory"), make_user("trudy")
+    earlier = timezone.now() - timedelta(minutes=5)
+    for who, minutes in ((mallory, 2), (trudy, 1)):
+        done = analysis_request(who, _finished(alice, bob).pk)
+        Analysis.objects.filter(pk=done.pk).update(
+            status=Analysis.Status.DONE, result={}, started_at=earlier + timedelta(minutes=minutes)
+        )
+    flood = [analysis_request(who, _finished(alice, bob).pk) for who in (trudy, mallory)]
+    honest = analysis_request(alice, _finished(alice, bob).pk)
+    assert [queue_position(a) for a in (honest, flood[0], flood[1])] == [1, 2, 3]
+    queued = [honest.pk, flood[0].pk, flood[1].pk]
+    order = []
+    for token in [flood[0].pk, flood[1].pk, honest.pk]:  # the tokens come in the order asked
+        assert analysis_run(token) is True
+        done = Analysis.objects.filter(pk__in=queued, status=Analysis.Status.DONE).values_list("pk", flat=True)
+        order += [pk for pk in done if pk not in order]
+    assert order == queued
+    assert analysis_run(honest.pk) is False  # a token with nothing left to run
+
+
+@pytest.mark.django_db
+def test_a_token_runs_its_own_review_again_once_its_worker_died(alice, bob, settings):
+    # a token finds nothing queued; its own review is running: left alone while fresh, run
+    # again once stale (its worker died mid-review and the task came again)
+    analysis = analysis_request(alice, _finished(alice, bob).pk)
+    started = timezone.now()
+    Analysis.objects.filter(pk=analysis.pk).update(status=Analysis.Status.RUNNING, started_at=started)
+    assert analysis_run(analysis.pk) is False
+    stale = started - timedelta(minutes=settings.ANALYSIS_STALE_MINUTES + 1)
+    Analysis.objects.filter(pk=analysis.pk).update(started_at=stale)
+    assert analysis_run(analysis.pk) is True
+    analysis.refresh_from_db()
+    assert analysis.status == Analysis.Status.DONE
 
 
 @pytest.mark.django_db

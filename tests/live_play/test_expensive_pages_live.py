@@ -4,8 +4,6 @@ distinct plies of a finished match from one address. The site answers the limit'
 
 from __future__ import annotations
 
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import cast
 
@@ -26,13 +24,7 @@ def board_site():
         yield site, url, data, site.workdir / "redis.sock"
 
 
-def status_of(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=20) as response:
-            response.read()
-            return response.status
-    except urllib.error.HTTPError as exc:
-        return exc.code
+status_of = live.status_of
 
 
 def test_eight_threads_of_distinct_plies_from_one_address_get_the_limit_then_429(board_site):

@@ -16,7 +16,6 @@ computer does not win inside the opening.
 from __future__ import annotations
 
 import asyncio
-import http.cookiejar
 import json
 import time
 import urllib.parse
@@ -129,26 +128,6 @@ def test_the_computer_does_not_answer_a_position_that_stands_in_a_rated_match(gu
     asyncio.run(attack())
 
 
-def _ask_review(url: str, match_id: int, cookie_name: str, cookie: str, address: str) -> str:
-    """POST the record page's "analyse" form as that visitor, then open the page it sends them
-    to with the cookies it set (the message): that page's text."""
-    token = "k" * 32  # the CSRF cookie and the form's token agree (Django checks only that)
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    host = urllib.parse.urlparse(url).hostname or ""
-    for name, value in ((cookie_name, cookie), ("csrftoken", token)):
-        jar.set_cookie(
-            http.cookiejar.Cookie(
-                0, name, value, None, False, host, False, False, "/", True, False, None, False, None, None, {}
-            )
-        )
-    body = urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode()
-    request = urllib.request.Request(f"{url}/partia/{match_id}/analiza/", data=body, method="POST")
-    request.add_header("X-Forwarded-For", address)
-    with opener.open(request, timeout=30) as response:  # follows the redirect with the jar's cookies
-        return response.read().decode()
-
-
 def test_a_copy_of_a_live_rated_game_gets_no_review_until_the_rated_game_moves_on(guard_site):
     """Attack (b): two alts replay a live rated game in a casual match, resign it and ask for the
     computer's review while the rated game still stands there: refused, nothing stored; once the
@@ -156,10 +135,10 @@ def test_a_copy_of_a_live_rated_game_gets_no_review_until_the_rated_game_moves_o
     site, url = guard_site
     setup = site.call("guard_copy_setup", plies=OPENING + 4)
     xena = setup["xena"]
-    page = _ask_review(url, setup["copy"], xena["cookie_name"], xena["cookie"], "10.36.0.20")
+    page = live.ask_review(url, setup["copy"], xena["cookie_name"], xena["cookie"], "10.36.0.20")
     assert "stands in a rated game being played right now" in page
     assert site.call("analyses_count", match_id=setup["copy"])["analyses"] == 0
     site.call("guard_rated_resign", match_id=setup["rated"], user_id=setup["rafal"])
-    page = _ask_review(url, setup["copy"], xena["cookie_name"], xena["cookie"], "10.36.0.20")
+    page = live.ask_review(url, setup["copy"], xena["cookie_name"], xena["cookie"], "10.36.0.20")
     assert "stands in a rated game being played right now" not in page
     assert site.call("analyses_count", match_id=setup["copy"])["analyses"] == 1

@@ -35,6 +35,8 @@ __all__ = [
     "match_rows",
     "players_signed_in",
     "players_with_match",
+    "review_flood_setup",
+    "review_timing",
     "rating_deltas",
     "reports_count",
     "user_create",
@@ -183,6 +185,45 @@ def guard_rated_resign(*, match_id: int, user_id: int) -> dict[str, Any]:
     """``user_id`` resigns match ``match_id``."""
     services.match_resign(match_id=match_id, user_id=user_id)
     return {}
+
+
+def review_flood_setup(*, plies: int) -> dict[str, Any]:
+    """Issue 37, item 2: honest "uczciwa" (joined two days ago) and three fresh accounts
+    nowy1-3, each with a finished Kropki match of ``plies`` random moves (resigned) to ask the
+    review of. ``{name: {"match": id, "cookie": ..., "cookie_name": ...}}``."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    people = {name: user_made(name, language="en") for name in ("uczciwa", "nowy1", "nowy2", "nowy3", "rywal")}
+    User.objects.filter(pk=people["uczciwa"].pk).update(date_joined=timezone.now() - timedelta(days=2))
+    out: dict[str, Any] = {}
+    for seed, name in enumerate(("uczciwa", "nowy1", "nowy2", "nowy3")):
+        match = services.match_create(variant="kropki-10", pink_id=people[name].pk, blue_id=people["rywal"].pk)
+        play_random(match, {1: people[name], 2: people["rywal"]}, plies, random.Random(37 + seed))
+        services.match_resign(match_id=match.pk, user_id=people["rywal"].pk)
+        out[name] = {
+            "match": match.pk,
+            "cookie": session_cookie(people[name]),
+            "cookie_name": settings.SESSION_COOKIE_NAME,
+        }
+    return out
+
+
+def review_timing(*, match_id: int) -> dict[str, Any]:
+    """The match's review: status and when it was asked, started and finished (epoch seconds)."""
+    from games.review.models import Analysis
+
+    row = Analysis.objects.filter(match_id=match_id).first()
+    if row is None:
+        return {"status": None}
+    stamp = lambda at: at.timestamp() if at else None  # noqa: E731
+    return {
+        "status": row.status,
+        "requested": stamp(row.requested_at),
+        "started": stamp(row.started_at),
+        "finished": stamp(row.finished_at),
+    }
 
 
 def analyses_count(*, match_id: int) -> dict[str, Any]:

@@ -142,6 +142,7 @@ def test_download_my_data_is_one_json_file_of_everything_kept(client, alice, bob
     response = client.get(reverse("account_download"))
     assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"].startswith(f'attachment; filename="kropki-konto-{alice.pk}-')
+    assert response["Cache-Control"] == "no-store"  # issue 37, item 11 (c): no cache keeps a copy
     data = json.loads(response.content)
     assert data["account"]["username"] == "alice" and data["account"]["email"] == "alice@example.com"
     assert data["account"]["settings"]["language"] == "pl"

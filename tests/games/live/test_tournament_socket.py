@@ -75,6 +75,8 @@ async def test_berserk_over_the_site_socket_once_and_before_ones_first_move(alic
     await ws.send_json_to({"type": "tournament_berserk", "match": match.pk})
     await error(ws, "berserk_twice")
     await ws.send_json_to({"type": "tournament_berserk", "match": "x"})
+    await error(ws, "bad_frame")  # issue 37, item 11 (d): a wrong type is a bad frame, not an unknown match
+    await ws.send_json_to({"type": "tournament_berserk", "match": 999999})
     await error(ws, "not_found")
     await database_sync_to_async(match.refresh_from_db)()
     assert match.pink_berserk if match.pink_id == alice.pk else match.blue_berserk

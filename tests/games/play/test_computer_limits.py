@@ -272,3 +272,16 @@ def test_a_move_queued_past_the_bound_tells_the_match_the_computer_is_busy(setti
     botqueue.submit(second.pk, 0, second.blue_id)  # the same position again: queued once, said once
     assert len(sent) == 1 and botqueue.waiting() == 2
     assert botqueue.job_claim() == (first.pk, 0)  # and it is made in its turn
+
+
+def test_a_bot_account_refused_a_computer_match_gets_403_not_429(alice):
+    # Issue 37, item 11 (a): a bot account may not play the computer; that is a policy
+    # refusal (403, code bot_account), not a rate limit (429). No match is made.
+    alice.is_bot = True
+    alice.save(update_fields=["is_bot"])
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(alice)
+    response = browser.post(reverse("play_computer"), FLOOD)
+    assert response.status_code == 403
+    assert 'data-code="bot_account"' in response.content.decode()
+    assert not Match.objects.filter(blue_id=alice.pk).exists()
