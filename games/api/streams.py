@@ -32,8 +32,10 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts.ip import client_ip
 from accounts.models import ApiToken
-from games.live import online, transport
+from accounts.tokens import token_is_live
+from games.live import hub, online, transport, wsframes
 from games.live.dbcall import db_call
 from games.live.listener import LEASE_RENEW_SECONDS, HubListener
 from kropki_site.lib import limits
@@ -43,6 +45,7 @@ from . import reads
 from .auth import authenticate, error
 
 RESYNC = "\x00resync"  # a marker in a stream's queue: re-read the database
+END = "\x00end"  # a marker in a stream's queue: its token was revoked or its account deleted
 QUEUE_LIMIT = 1000  # frames waiting for a slow client; past it the stream says everything again
 
 
@@ -51,17 +54,40 @@ def _line(value: dict[str, Any]) -> bytes:
 
 
 class Feed(HubListener):
-    """A stream's inbox: the frames of its topics from the hub, and the hub's "resync".
-    ``online_user``: the account the lease's renewal also keeps in the online list."""
+    """A stream's inbox: the frames of its topics from the hub, the hub's "resync", and the end
+    of its token (``transport.end_api_streams`` on the account's ``api:`` topic, which every
+    stream hears; and a check of the token with each renewal of the lease, should that frame
+    be lost). ``online_user``: the account the lease's renewal also keeps in the online list."""
 
-    def __init__(self, online_user: int | None = None) -> None:
+    def __init__(self, token: ApiToken, online_user: int | None = None) -> None:
         super().__init__()
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.channel_name = "api." + secrets.token_hex(10)
+        self.token_id = token.pk
+        self.user_id = token.user_id
         self.online_user = online_user
         self.renewed_at = 0.0
+        self.token_live = True
+        self.address_key: str | None = None  # its place among the streams of its address
+
+    def _ends(self, text: str) -> bool:
+        if not text.startswith('{"end_stream"'):
+            return False
+        try:
+            token = json.loads(text).get("token")
+        except ValueError:
+            return False
+        return token is None or token == self.token_id
+
+    async def hear_end(self, text: str) -> None:
+        """The account's ``api:`` topic of a stream that hears nothing else there."""
+        if self._ends(text):
+            self.queue.put_nowait(END)
 
     async def hear(self, text: str) -> None:
+        if self._ends(text):
+            self.queue.put_nowait(END)
+            return
         if self.queue.qsize() >= QUEUE_LIMIT:  # the client reads too slowly: drop, and say it all again
             while not self.queue.empty():
                 self.queue.get_nowait()
@@ -71,24 +97,44 @@ class Feed(HubListener):
     async def resync(self) -> None:
         self.queue.put_nowait(RESYNC)
 
-    async def open(self, topics: list[str], cap_key: str, cap: int) -> None:
+    async def open(self, topics: list[str], cap_key: str, cap: int, address: str) -> None:
+        """Its places (under the account's cap, then under its address's), then its topics."""
         if not await self.take_place(cap_key, cap):
             raise Refusal("too_many_streams")
+        self.address_key = limits.key("api-open", address)
+        if not await sync_to_async(wsframes.acquire, thread_sensitive=False)(
+            self.address_key, self.channel_name, settings.API_STREAMS_PER_ADDRESS
+        ):
+            self.address_key = None
+            await self.stop_listening()
+            raise Refusal("too_many_streams_address")
         for topic in topics:
             await self.listen(topic, self.hear)
+        await self.listen(transport.api_topic(self.user_id), self.hear_end)  # joined above for the event stream
         self.rejoin_after_reconnect()
 
     def renew_place(self) -> None:
         super().renew_place()
         if self.online_user is not None:
             online.mark_online(self.online_user)
+        if self.address_key is not None:
+            wsframes.acquire(self.address_key, self.channel_name, settings.API_STREAMS_PER_ADDRESS)
+        self.token_live = token_is_live(self.token_id)
+
+    async def stop_listening(self) -> None:
+        await super().stop_listening()
+        if self.address_key is not None and hub.loop_running():
+            key, self.address_key = self.address_key, None
+            await sync_to_async(wsframes.release, thread_sensitive=False)(key, self.channel_name)
 
     async def next(self) -> str | None:
         """The next frame, or None after a keep-alive interval of silence (the lease renewed meanwhile)."""
         loop = asyncio.get_running_loop()
         if loop.time() - self.renewed_at > LEASE_RENEW_SECONDS:
             self.renewed_at = loop.time()
-            await sync_to_async(self.renew_place, thread_sensitive=False)()
+            await db_call(self.renew_place)()
+            if not self.token_live:
+                return END
         try:
             return await asyncio.wait_for(self.queue.get(), settings.API_KEEPALIVE_SECONDS)
         except TimeoutError:
@@ -117,11 +163,12 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
     try:
         token = await _authenticated(request, "bot:play", "challenge:write")
         user_id = token.user_id
-        feed = Feed(online_user=user_id)
+        feed = Feed(token, online_user=user_id)
         await feed.open(
             [transport.site_topic(user_id), transport.api_topic(user_id)],
             online.sockets_key(user_id),
             online.socket_cap(),
+            client_ip(request),
         )
     except Refusal as exc:
         return error(exc)
@@ -135,6 +182,8 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
                 text = await feed.next()
                 if text is None:
                     yield b"\n"
+                elif text == END:
+                    return
                 elif text == RESYNC:
                     for event in await db_call(reads.opening_events)(user_id):
                         yield _line(event)
@@ -170,9 +219,9 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
     try:
         token = await _authenticated(request, "bot:play", "board:read")
         user_id = token.user_id
-        feed = Feed()
+        feed = Feed(token)
         cap_key = limits.key("ws", "user", user_id)
-        await feed.open([transport.match_topic(match_id)], cap_key, settings.WS_SOCKETS_PER_USER)
+        await feed.open([transport.match_topic(match_id)], cap_key, settings.WS_SOCKETS_PER_USER, client_ip(request))
         try:
             full = await db_call(reads.game_full)(match_id, user_id)
         except BaseException:
@@ -192,6 +241,8 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
                 if text is None:
                     yield b"\n"
                     continue
+                if text == END:
+                    return
                 line = game.update(text) if text != RESYNC else None
                 if text == RESYNC or line == RESYNC_NEEDED:
                     line = (await db_call(reads.game_full)(match_id, user_id))["state"]
