@@ -8,13 +8,14 @@ JSON object a line, and an empty line every API_KEEPALIVE_SECONDS while nothing 
 - ``GET /api/stream/event``: the account's events (topics ``site:<id>``, the site
   socket's, and ``api:<id>``). Counts as a site socket (``WS_SITE_SOCKETS_PER_USER``) and
   keeps its account in the online list while open.
-- ``GET /api/bot/game/stream/<id>``: ``gameFull``, then a ``gameState`` a change of the
+- ``GET /api/bot/game/stream/<id>``: ``gameFull`` (with the move list), then a ``gameState`` a change of the
   match (topic ``match:<id>``); it ends after the state that finishes the match. Counts as
   a match socket (``WS_SOCKETS_PER_USER``).
 
-When the hub's connection to Redis broke and came back, a stream re-reads the database and
-says everything again (a ``gameState`` with all the moves; the event stream its opening
-events). A stream cut by a daphne restart is simply opened again by the client: the first
+A ``gameState`` line carries the ply and the move that made it (``last``), never the whole
+list: a line does not grow with the game. When the hub's connection to Redis broke and came
+back, or a frame was missed, a stream re-reads the database and says everything again (a
+game stream a new ``gameFull``; the event stream its opening events). A stream cut by a daphne restart is simply opened again by the client: the first
 line then has everything it needs (docs/api.md "Reconnecting").
 """
 
@@ -244,10 +245,13 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
                 if text == END:
                     return
                 line = game.update(text) if text != RESYNC else None
-                if text == RESYNC or line == RESYNC_NEEDED:
-                    line = (await db_call(reads.game_full)(match_id, user_id))["state"]
-                    game.reset(line)
-                if isinstance(line, dict):
+                if text == RESYNC or line == RESYNC_NEEDED:  # a gap: everything again, as a gameFull
+                    again = await db_call(reads.game_full)(match_id, user_id)
+                    game.reset(again["state"])
+                    yield _line(again)
+                    if again["state"]["status"] != "active":
+                        return
+                elif isinstance(line, dict):
                     yield _line(line)
                     if line["status"] != "active":
                         return
@@ -261,15 +265,15 @@ RESYNC_NEEDED = object()
 
 
 class GameView:
-    """The moves a game stream has told, kept up to date from the match's frames."""
+    """How far a game stream has told the match (its ply) and the clocks, kept up to date from
+    the match's frames: a ``gameState`` carries the new move, not the list (docs/api.md)."""
 
     def __init__(self, full: dict[str, Any]) -> None:
         self.id = full["id"]
         self.reset(full["state"])
 
     def reset(self, state: dict[str, Any]) -> None:
-        self.moves: list[int] = list(state["moves"])
-        self.movers: list[int] = list(state["movers"])
+        self.ply: int = state["ply"]
         self.clocks: dict[str, float] = dict(state["clocks"])
 
     def update(self, text: str) -> dict[str, Any] | object | None:
@@ -287,13 +291,12 @@ class GameView:
             return RESYNC_NEEDED  # a player's clock was halved: the clocks as stored
         last = None
         if "action" in frame and "by" in frame:
-            if ply == len(self.moves):  # heard already (a resync read it)
+            if ply == self.ply:  # heard already (a resync read it)
                 return None
-            if ply != len(self.moves) + 1:
+            if ply != self.ply + 1:
                 return RESYNC_NEEDED
-            self.moves.append(frame["action"])
-            self.movers.append(frame["by"])
+            self.ply = ply
             last = {key: frame.get(key) for key in ("action", "by", "notation", "by_timeout")}
-        elif ply != len(self.moves):
+        elif ply != self.ply:
             return RESYNC_NEEDED
-        return reads.state_line(self.id, len(self.moves), self.moves, self.movers, header, last, self.clocks)
+        return reads.state_line(self.id, self.ply, header, last, self.clocks)
