@@ -342,6 +342,8 @@ API_STREAMS_PER_MINUTE = env_int("API_STREAMS_PER_MINUTE", 60)
 API_ADDRESS_REQUESTS_PER_MINUTE = env_int("API_ADDRESS_REQUESTS_PER_MINUTE", 1200)
 API_ADDRESS_STREAMS_PER_MINUTE = env_int("API_ADDRESS_STREAMS_PER_MINUTE", 120)
 API_STREAMS_PER_ADDRESS = env_int("API_STREAMS_PER_ADDRESS", 30)
+# An API stream whose client has left this many bytes unread is dropped (as WS_MAX_UNSENT_BYTES).
+API_STREAM_MAX_UNSENT_BYTES = env_int("API_STREAM_MAX_UNSENT_BYTES", 256 * 1024)
 API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "6"))
 # Handshakes (games/live/budget.py): per client address (anyone), per user, per address of anonymous
 # visitors: tokens a second and bursts; one over is closed with 4429 after a pause.

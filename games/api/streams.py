@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -36,7 +37,7 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.ip import client_ip
 from accounts.models import ApiToken
 from accounts.tokens import token_is_live
-from games.live import hub, online, transport, wsframes
+from games.live import hub, online, transport, workarounds, wsframes
 from games.live.dbcall import db_call
 from games.live.listener import LEASE_RENEW_SECONDS, HubListener
 from kropki_site.lib import limits
@@ -44,6 +45,8 @@ from kropki_site.lib.refusals import Refusal
 
 from . import reads
 from .auth import authenticate, error
+
+log = logging.getLogger(__name__)
 
 RESYNC = "\x00resync"  # a marker in a stream's queue: re-read the database
 END = "\x00end"  # a marker in a stream's queue: its token was revoked or its account deleted
@@ -142,8 +145,31 @@ class Feed(HubListener):
             return None
 
 
-def _ndjson(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+async def _read_or_dropped(request: HttpRequest, lines: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``lines``, until the client has left API_STREAM_MAX_UNSENT_BYTES unread in daphne's buffer:
+    then the connection is dropped (its bytes freed) and the stream ends (issue 37: a client
+    that never reads held a stream's every line in the server's memory)."""
+    server_send = getattr(request, "scope", {}).get("server_send")
+    try:
+        async for line in lines:
+            unsent = workarounds.unsent_bytes(server_send)
+            if unsent is not None and unsent > settings.API_STREAM_MAX_UNSENT_BYTES:
+                log.warning("dropping an API stream that reads nothing (%d bytes unsent)", unsent)
+                workarounds.drop_connection(server_send)
+                return
+            yield line
+    finally:
+        await aclose(lines)
+
+
+async def aclose(lines: AsyncIterator[bytes]) -> None:
+    close = getattr(lines, "aclose", None)
+    if close is not None:
+        await close()
+
+
+def _ndjson(request: HttpRequest, lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(_read_or_dropped(request, lines), content_type="application/x-ndjson")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must pass each line on at once
     return response
@@ -198,7 +224,7 @@ async def event_stream(request: HttpRequest) -> HttpResponseBase:
             # announcement to the lobbies: their next list leaves it out).
             await sync_to_async(online.mark_offline_if_gone, thread_sensitive=False)(user_id)
 
-    return _ndjson(lines())
+    return _ndjson(request, lines())
 
 
 def _event(text: str) -> dict[str, Any] | None:
@@ -258,7 +284,7 @@ async def game_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
         finally:
             await feed.stop_listening()
 
-    return _ndjson(lines())
+    return _ndjson(request, lines())
 
 
 RESYNC_NEEDED = object()

@@ -5,6 +5,8 @@
   other token's stream stays open;
 - a deleted account's open streams end within seconds (its game stream watches a match of two
   others, so nothing but the deletion can end it);
+- an event stream whose client reads nothing is dropped once API_STREAM_MAX_UNSENT_BYTES wait
+  for it (8 MB of lines said meanwhile; a client of the same account that reads is unharmed);
 - one address has at most API_STREAMS_PER_ADDRESS streams open at once, whatever the accounts:
   one more is refused 429 ``too_many_streams_address`` with Retry-After.
 """
@@ -12,14 +14,21 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from urllib.parse import urlparse
 
 import pytest
+import redis as redis_lib
+from django.test import override_settings
 
+from games.live import hub
 from tests import live
+
+from .test_socket_lifetime import read_until_closed
 
 pytestmark = pytest.mark.slow
 
@@ -103,8 +112,14 @@ def test_a_deleted_accounts_streams_end_within_seconds(site, url, people):
 
 def test_one_address_has_at_most_its_streams_open_at_once(site, url, people):
     secret = people["tomek"]["tokens"][1]["secret"]
-    time.sleep(1)  # the streams of the tests above gave their places back
-    opened = [open_stream(url, f"/api/bot/game/stream/{people['match']}", secret) for _ in range(4)]
+    opened: list = []
+    deadline = time.monotonic() + 10  # the streams of the tests above give their places back when they notice the close
+    while len(opened) < 4:
+        try:
+            opened.append(open_stream(url, f"/api/bot/game/stream/{people['match']}", secret))
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 429 and time.monotonic() < deadline, exc.read()
+            time.sleep(0.5)
     for response in opened:
         assert first_line(response)["type"] == "gameFull"
     with pytest.raises(urllib.error.HTTPError) as refused:
@@ -114,3 +129,35 @@ def test_one_address_has_at_most_its_streams_open_at_once(site, url, people):
     assert json.loads(refused.value.read())["error"] == "too_many_streams_address"
     for response in opened:
         response.close()
+
+
+def stream_that_never_reads(url: str, path: str, secret: str) -> socket.socket:
+    """An API stream opened by hand with a tiny receive buffer, whose owner will read nothing."""
+    host, port = urlparse(url).hostname, urlparse(url).port
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect((host, port))
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {secret}\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 200"), head
+    return sock
+
+
+def test_an_event_stream_that_reads_nothing_is_dropped(site, url, people):
+    tomek = people["tomek"]
+    secret = tomek["tokens"][1]["secret"]
+    sock = stream_that_never_reads(url, "/api/stream/event", secret)
+    reader = open_stream(url, "/api/stream/event", secret)
+    with override_settings(REDIS_URL=site.env["REDIS_URL"], LIVE_PREFIX=""):
+        topic = hub.prefix() + f"site:{tomek['id']}"
+    publisher = redis_lib.Redis.from_url(site.env["REDIS_URL"])
+    frame = json.dumps({"type": "challenge_received", "id": 1, "from": "x" * 60000, "variant": "kropki-10"})
+    for _ in range(8 * 1024 * 1024 // len(frame)):
+        publisher.publish(topic, frame)
+        assert first_line(reader)["type"] == "challenge"  # the reader keeps pace
+    total, closed = read_until_closed(sock, 8 * 1024 * 1024)
+    assert closed and total < 4 * 1024 * 1024, (total, closed)
+    reader.close()
