@@ -15,6 +15,7 @@ from django.utils.crypto import constant_time_compare
 from .models import Block, User
 from .signals import credentials_changed
 from .throttle import canonical_username
+from .tokens import tokens_revoke_all
 from .usernames import (
     DELETED_PREFIX,
     MSG_CONFUSABLE,
@@ -138,4 +139,5 @@ def user_anonymise(*, user: User) -> User:
     user.groups.clear()
     user.user_permissions.clear()
     credentials_changed.send(sender=User, user_id=user.pk)
+    tokens_revoke_all(user_id=user.pk)  # and its API streams end
     return user

@@ -14,3 +14,7 @@ from django.dispatch import Signal
 # every session of that user other than this one is over; the one that changed it lives on
 # under its new key (Django cycles it), and its open sockets with it.
 credentials_changed = Signal()
+
+# sent with user_id=<int> and token_id=<int>, or None for every token of the account (it was
+# deleted): the account's open API streams on those tokens end after commit (games/receivers.py).
+tokens_revoked = Signal()

@@ -20,6 +20,7 @@ from kropki_site.lib.refusals import Refusal
 
 from .codes import GUEST_HAS_NO_TOKENS
 from .models import ApiToken, User
+from .signals import tokens_revoked
 
 PREFIX = "kro_"
 # last_used_at is written at most this often per token (not on every request).
@@ -70,11 +71,22 @@ def token_lookup(secret: str) -> ApiToken | None:
     return token
 
 
+def token_is_live(token_id: int) -> bool:
+    """Whether token ``token_id`` still works: not revoked, its account active and not deleted."""
+    return ApiToken.objects.filter(
+        pk=token_id, revoked_at__isnull=True, user__is_active=True, user__is_deleted=False
+    ).exists()
+
+
 def token_revoke(*, user: User, token_id: int) -> bool:
-    """Revoke ``user``'s token ``token_id`` (someone else's is not found). True if it was live."""
-    return bool(
+    """Revoke ``user``'s token ``token_id`` (someone else's is not found). True if it was live;
+    its open streams end after commit (``tokens_revoked``)."""
+    revoked = bool(
         ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
     )
+    if revoked:
+        tokens_revoked.send(sender=ApiToken, user_id=user.pk, token_id=token_id)
+    return revoked
 
 
 def tokens_of(user: User) -> list[ApiToken]:
@@ -83,5 +95,8 @@ def tokens_of(user: User) -> list[ApiToken]:
 
 
 def tokens_revoke_all(*, user_id: int) -> int:
-    """Every live token of the account (it was deleted). How many."""
-    return ApiToken.objects.filter(user_id=user_id, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    """Every live token of the account (it was deleted). How many. The account's open streams
+    end after commit, whatever their token (``tokens_revoked`` with token_id None)."""
+    count = ApiToken.objects.filter(user_id=user_id, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    tokens_revoked.send(sender=ApiToken, user_id=user_id, token_id=None)
+    return count

@@ -10,8 +10,8 @@ from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.dispatch import receiver
 
-from accounts.signals import credentials_changed
-from games.live.transport import close_user_sockets
+from accounts.signals import credentials_changed, tokens_revoked
+from games.live.transport import close_user_sockets, end_api_streams
 
 
 def close_sockets_on_commit(user_id: int, session: tuple[str, str, str] | None = None) -> None:
@@ -29,3 +29,8 @@ def _on_credentials_changed(
     sender: Any, user_id: int, session: tuple[str, str, str] | None = None, **kwargs: Any
 ) -> None:
     close_sockets_on_commit(user_id, session)
+
+
+@receiver(tokens_revoked, dispatch_uid="games.end_streams_on_revoke")
+def _on_tokens_revoked(sender: Any, user_id: int, token_id: int | None, **kwargs: Any) -> None:
+    transaction.on_commit(lambda: end_api_streams(user_id, token_id))

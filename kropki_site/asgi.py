@@ -22,7 +22,7 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": KeepServerSend(django_asgi_app),  # the API streams' unsent bytes (games/api/streams.py)
         # Handshakes on a budget per address before the session is read, then per user (games/live/budget.py).
         # The Origin: a host of ALLOWED_HOSTS, and the page's own scheme and port (games/live/origin.py).
         "websocket": KeepServerSend(

@@ -332,12 +332,18 @@ WS_SOCKETS_PER_USER = env_int("WS_SOCKETS_PER_USER", 10)
 WS_SOCKETS_PER_ANONYMOUS_IP = env_int("WS_SOCKETS_PER_ANONYMOUS_IP", 30)
 # Open site-wide sockets (ws/site/: presence, notifications; one per tab) per user.
 WS_SITE_SOCKETS_PER_USER = env_int("WS_SITE_SOCKETS_PER_USER", 10)
-# The API (docs/api.md): live tokens per account; requests per token (a minute's window), and the
-# moves among them (a bot's game needs one a move: Kropki 20x20 plays ~200 a game); seconds between
-# the keep-alive lines of a stream.
+# The API (docs/api.md "Limits"): live tokens per account; requests per account, all its tokens
+# together (a minute's window; a bot's game needs one a move: Kropki 20x20 plays ~200 a game), and
+# streams opened among them; the same per client address, whoever calls; streams open at once per
+# address (per account: the socket caps above); seconds between the keep-alive lines of a stream.
 API_TOKENS_PER_USER = env_int("API_TOKENS_PER_USER", 10)
 API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 600)
 API_STREAMS_PER_MINUTE = env_int("API_STREAMS_PER_MINUTE", 60)
+API_ADDRESS_REQUESTS_PER_MINUTE = env_int("API_ADDRESS_REQUESTS_PER_MINUTE", 1200)
+API_ADDRESS_STREAMS_PER_MINUTE = env_int("API_ADDRESS_STREAMS_PER_MINUTE", 120)
+API_STREAMS_PER_ADDRESS = env_int("API_STREAMS_PER_ADDRESS", 30)
+# An API stream whose client has left this many bytes unread is dropped (as WS_MAX_UNSENT_BYTES).
+API_STREAM_MAX_UNSENT_BYTES = env_int("API_STREAM_MAX_UNSENT_BYTES", 256 * 1024)
 API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "6"))
 # Handshakes (games/live/budget.py): per client address (anyone), per user, per address of anonymous
 # visitors: tokens a second and bursts; one over is closed with 4429 after a pause.

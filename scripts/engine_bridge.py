@@ -156,6 +156,8 @@ class Game(threading.Thread):
         self.told = 0  # moves the engine knows
         self.posted_ply = -1  # the ply our last move answered (not posted twice)
         self.full: dict[str, Any] = {}
+        self.moves: list[int] = []  # the game's moves so far: gameFull's list, then each gameState's new one
+        self.movers: list[int] = []
         self.over = False
 
     # the moves in the engine's words
@@ -237,6 +239,18 @@ class Game(threading.Thread):
         if exc.code not in ("stale_ply", "match_not_active", "turn_expired"):
             self.bridge.api.call("POST", f"/api/bot/game/{self.id}/resign")  # an engine that errs gives up
 
+    def heard(self, line: dict[str, Any]) -> dict[str, Any]:
+        """A ``gameState`` line with the moves so far: it carries only the move that made it
+        (``last``) and its ``ply``; a gap (never sent: the server says a new gameFull) breaks
+        the stream, which is opened again."""
+        last = line.get("last")
+        if last is not None and line["ply"] == len(self.moves) + 1:
+            self.moves.append(last["action"])
+            self.movers.append(last["by"])
+        elif line["ply"] != len(self.moves):
+            raise RuntimeError(f"ply {line['ply']} after {len(self.moves)} moves")
+        return {**line, "moves": self.moves, "movers": self.movers}
+
     def on_state(self, state: dict[str, Any]) -> None:
         if len(state["moves"]) < self.told:  # the engine is ahead of what the site kept
             self.new_engine()
@@ -259,11 +273,12 @@ class Game(threading.Thread):
                         if line["type"] == "gameFull":
                             log.info("game %s: %s, we play side %s", self.id, line["variant"], line["you"])
                             self.full = line
+                            self.moves, self.movers = list(line["state"]["moves"]), list(line["state"]["movers"])
                             if self.engine is None:
                                 self.new_engine()
                             self.on_state(line["state"])
                         elif line["type"] == "gameState":
-                            self.on_state(line)
+                            self.on_state(self.heard(line))
                     if self.full and not self.over:
                         continue  # the stream ended before the game: open it again
                 except ApiError as exc:

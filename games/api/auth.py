@@ -14,6 +14,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils import translation
 
+from accounts.ip import client_ip
 from accounts.models import ApiToken
 from accounts.tokens import token_lookup
 from kropki_site.lib import limits
@@ -27,7 +28,12 @@ def error(exc: Refusal, language: str | None = None) -> JsonResponse:
     response = JsonResponse({"error": exc.code, "message": message}, status=exc.status)
     if exc.code in ("token_missing", "token_invalid"):
         response["WWW-Authenticate"] = 'Bearer realm="kropki"'
+    if exc.status == 429:  # a minute's window, or a stream to close first
+        response["Retry-After"] = "60" if exc.code == "rate_limited" else str(RETRY_STREAM_SECONDS)
     return response
+
+
+RETRY_STREAM_SECONDS = 5
 
 
 def bearer(request: HttpRequest) -> str | None:
@@ -40,8 +46,15 @@ def bearer(request: HttpRequest) -> str | None:
 
 def authenticate(request: HttpRequest, *scopes: str, stream: bool = False) -> ApiToken:
     """The live token of the request having one of ``scopes`` (any, when none are named),
-    within its rate (API_REQUESTS_PER_MINUTE; a stream's opening also API_STREAMS_PER_MINUTE).
+    within the budgets of its address (API_ADDRESS_REQUESTS_PER_MINUTE; a stream's opening also
+    API_ADDRESS_STREAMS_PER_MINUTE), counted before the token is read, and of its account, all
+    its tokens together (API_REQUESTS_PER_MINUTE, API_STREAMS_PER_MINUTE).
     Refusal: token_missing, token_invalid, token_scope, rate_limited. Database: one query."""
+    address = client_ip(request)
+    if not limits.hit("api-addr", address, limit=settings.API_ADDRESS_REQUESTS_PER_MINUTE, window=60):
+        raise Refusal("rate_limited")
+    if stream and not limits.hit("api-addr-stream", address, limit=settings.API_ADDRESS_STREAMS_PER_MINUTE, window=60):
+        raise Refusal("rate_limited")
     secret = bearer(request)
     if secret is None:
         raise Refusal("token_missing")
@@ -50,9 +63,10 @@ def authenticate(request: HttpRequest, *scopes: str, stream: bool = False) -> Ap
         raise Refusal("token_invalid")
     if scopes and not any(token.has_scope(scope) for scope in scopes):
         raise Refusal("token_scope")
-    if not limits.hit("api", str(token.pk), limit=settings.API_REQUESTS_PER_MINUTE, window=60):
+    account = str(token.user_id)
+    if not limits.hit("api-account", account, limit=settings.API_REQUESTS_PER_MINUTE, window=60):
         raise Refusal("rate_limited")
-    if stream and not limits.hit("api-stream", str(token.pk), limit=settings.API_STREAMS_PER_MINUTE, window=60):
+    if stream and not limits.hit("api-account-stream", account, limit=settings.API_STREAMS_PER_MINUTE, window=60):
         raise Refusal("rate_limited")
     return token
 

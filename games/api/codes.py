@@ -17,6 +17,7 @@ register(
         "token_invalid": (_("The token is wrong, revoked, or its account is closed."), 401),
         "token_scope": (_("The token has no scope for this."), 403),
         "too_many_streams": (_("Too many streams are open for this account. Close one first."), 429),
+        "too_many_streams_address": (_("Too many API streams are open from this address. Close one first."), 429),
         "method_not_allowed": (_("This address does not take this method."), 405),
         "unknown_endpoint": (_("There is no such API address."), 404),
     },

@@ -23,20 +23,14 @@ HEADER_FIELDS = ("status", "to_move", "deadline", "server_now", "scores", "winne
 
 
 def state_line(
-    match_id: int,
-    ply: int,
-    moves: list[int],
-    by: list[int],
-    header: dict[str, Any],
-    last: dict[str, Any] | None,
-    clocks: dict[str, float],
+    match_id: int, ply: int, header: dict[str, Any], last: dict[str, Any] | None, clocks: dict[str, float]
 ) -> dict[str, Any]:
+    """A ``gameState`` line: the ply, the move that made it (``last``), the header and the clocks;
+    never the move list, so a line does not grow with the game (``gameFull``'s state has it)."""
     return {
         "type": "gameState",
         "id": match_id,
         "ply": ply,
-        "moves": list(moves),
-        "movers": list(by),
         **{name: header.get(name) for name in HEADER_FIELDS},
         "clocks": dict(clocks),
         "last": last,
@@ -90,15 +84,11 @@ def game_full(match_id: int, user_id: int) -> dict[str, Any]:
         "move_seconds": _seconds(core.move_time(match)),
         "grace_seconds": settings.MOVE_GRACE_SECONDS,
         "created_at": match.created_at.isoformat(),
-        "state": state_line(
-            match.pk,
-            match.ply,
-            history,
-            movers(stored_movers(match), game, history),
-            header_of(match),
-            None,
-            clocks_of(match),
-        ),
+        "state": {
+            **state_line(match.pk, match.ply, header_of(match), None, clocks_of(match)),
+            "moves": history,
+            "movers": movers(stored_movers(match), game, history),
+        },
     }
 
 

@@ -52,6 +52,14 @@ def send_to_api_user(user_id: int, frame: dict[str, Any]) -> None:
     publish(api_topic(user_id), _encode(frame))
 
 
+def end_api_streams(user_id: int, token_id: int | None) -> None:
+    """End the open API streams of ``user_id`` on token ``token_id`` (None: all of them: the
+    account was deleted). Every stream of an account hears its ``api:`` topic
+    (games/api/streams.py); should this be lost, a stream still checks its token every
+    API_TOKEN_CHECK_SECONDS."""
+    publish(api_topic(user_id), _encode({"end_stream": True, "token": token_id}))
+
+
 # The site sockets of lobby pages (they asked with ``watch_online``): the online list.
 ONLINE_TOPIC = "online"
 

@@ -59,3 +59,17 @@ def unsent_bytes(send: Any) -> int | None:
         return len(transport.dataBuffer) - int(transport.offset) + int(transport._tempDataLen)
     except (AttributeError, TypeError):
         return None
+
+
+def drop_connection(send: Any) -> bool:
+    """Drop the connection under daphne's ``send`` at once, its unsent bytes with it (Twisted's
+    ``abortConnection``): an API stream whose client stopped reading, which a normal end would
+    not free (daphne's ``finish`` waits for those bytes to go out). False if unknown (another
+    server): the caller just ends. The same internals as ``unsent_bytes``."""
+    args = getattr(send, "args", None)
+    transport = getattr(args[0], "transport", None) if args else None
+    abort = getattr(transport, "abortConnection", None)
+    if abort is None:
+        return False
+    abort()
+    return True

@@ -19,13 +19,17 @@ from games.catalogue import variant as get_variant
 from games.live.transport import close_user_sockets
 from games.models import ChatMessage, Match, Move, Report
 from games.play.botaccounts import user_become_bot
+from games.play.privacy import account_delete
 from ratings.models import Rating, RatingChange
 
 from . import PASSWORD
 
 __all__ = [
     "analyses_count",
+    "api_account_delete",
     "api_people",
+    "api_stream_people",
+    "api_token_revoke",
     "c4_won_by_alice",
     "chat_abuse_setup",
     "chat_lines_count",
@@ -317,3 +321,27 @@ def chat_lines_count() -> dict[str, Any]:
 
 def reports_count() -> dict[str, Any]:
     return {"count": Report.objects.count()}
+
+
+def api_stream_people() -> dict[str, Any]:
+    """tomek (two all-scopes tokens) and wanda (one), and a match between two others that
+    their game streams watch (tests/live_play/test_api_streams_live.py)."""
+    out: dict[str, Any] = {}
+    for name in ("tomek", "wanda", "gracz1", "gracz2"):
+        user = User.objects.create_user(username=name, email=name + "@example.com", password=PASSWORD)
+        out[name] = {"id": user.pk}
+    for name, count in (("tomek", 2), ("wanda", 1)):
+        user = User.objects.get(pk=out[name]["id"])
+        made = [token_create(user=user, name=f"t{n}", scopes=["bot:play", "challenge:write"]) for n in range(count)]
+        out[name]["tokens"] = [{"id": token.pk, "secret": secret} for token, secret in made]
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=out["gracz1"]["id"], blue_id=out["gracz2"]["id"])
+    out["match"] = match.pk
+    return out
+
+
+def api_token_revoke(*, user_id: int, token_id: int) -> dict[str, Any]:
+    return {"revoked": token_revoke(user=User.objects.get(pk=user_id), token_id=token_id)}
+
+
+def api_account_delete(*, user_id: int) -> dict[str, Any]:
+    return {"deleted": account_delete(user_id=user_id).is_deleted}

@@ -71,3 +71,23 @@ def test_a_game_stream_reads_the_clocks_again_when_a_player_goes_berserk(arena_g
     # ...a berserk one makes the stream read the match again (the line after it: the test above).
     berserk = event_frame(arena_game, "clock", berserk=PINK)
     assert game.update(json.dumps(berserk, default=str)) is RESYNC_NEEDED
+
+
+def test_a_game_streams_state_lines_carry_the_new_move_not_the_list(make_match, alice):
+    """A gameState line does not grow with the game (issue 37): the ply and the move that made it;
+    gameFull's state alone has the list. A frame that skips a ply asks for everything again."""
+    match = make_match()
+    game = GameView(reads.game_full(match.pk, alice.pk))
+    sizes = []
+    for ply in range(1, 41):
+        match.ply = ply
+        frame = {**event_frame(match, "moved"), "ply": ply, "action": ply % 7, "by": 1 + ply % 2}
+        line = game.update(json.dumps(frame, default=str))
+        assert isinstance(line, dict) and "moves" not in line and "movers" not in line
+        assert line["ply"] == ply and line["last"]["action"] == ply % 7
+        sizes.append(len(json.dumps(line)))
+    assert max(sizes) - min(sizes) <= 4  # the digits of the ply and such: not the list
+    skipped = {**event_frame(match, "moved"), "ply": 42, "action": 1, "by": 1}
+    assert game.update(json.dumps(skipped, default=str)) is RESYNC_NEEDED
+    full = reads.game_full(match.pk, alice.pk)
+    assert full["state"]["moves"] == [] and full["state"]["movers"] == []

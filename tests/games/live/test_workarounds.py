@@ -74,3 +74,11 @@ def test_unsent_bytes_reads_the_buffer_and_is_none_for_any_other_send():
     assert workarounds.unsent_bytes(send) == 75
     assert workarounds.unsent_bytes(lambda message: None) is None
     assert workarounds.unsent_bytes(partial(print, SimpleNamespace(transport=SimpleNamespace()))) is None
+
+
+def test_drop_connection_aborts_the_transport_and_is_false_for_any_other_send():
+    aborted = []
+    transport = SimpleNamespace(abortConnection=lambda: aborted.append(True))
+    assert workarounds.drop_connection(partial(lambda protocol, message: None, SimpleNamespace(transport=transport)))
+    assert aborted == [True]
+    assert not workarounds.drop_connection(lambda message: None)
