@@ -289,8 +289,8 @@ def test_the_queue_serves_the_asker_served_longest_ago_first(alice, bob, make_us
     order = []
     for token in [flood[0].pk, flood[1].pk, honest.pk]:  # the tokens come in the order asked
         assert analysis_run(token) is True
-        done = Analysis.objects.filter(pk__in=queued, status=Analysis.Status.DONE).values_list("pk", flat=True)
-        order += [pk for pk in done if pk not in order]
+        finished = Analysis.objects.filter(pk__in=queued, status=Analysis.Status.DONE).values_list("pk", flat=True)
+        order += [pk for pk in finished if pk not in order]
     assert order == queued
     assert analysis_run(honest.pk) is False  # a token with nothing left to run
 
