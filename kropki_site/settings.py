@@ -357,8 +357,9 @@ WS_CONNECTS_PER_USER_RATE, WS_CONNECTS_PER_USER_BURST = (
 )
 WS_CONNECTS_PER_ANONYMOUS_IP_RATE = env_float("WS_CONNECTS_PER_ANONYMOUS_IP_RATE", 2)
 WS_CONNECTS_PER_ANONYMOUS_IP_BURST = env_int("WS_CONNECTS_PER_ANONYMOUS_IP_BURST", 40)
-# A socket whose client has not taken this many bytes of frames yet is closed with 4408 (games/live/socket.py).
-WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
+# A socket whose client has not taken this many bytes of frames yet is closed with 4408 and dropped
+# (games/live/socket.py); the same bound as an API stream's (issue 37, item 10 e).
+WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 256 * 1024)
 # ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)
