@@ -299,6 +299,11 @@ COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 60)
 # which new computer matches are refused and waiting players hear "the computer is busy".
 BOT_THINKING_PER_ADDRESS = env_int("BOT_THINKING_PER_ADDRESS", 1)
 BOT_QUEUE_LIMIT = env_int("BOT_QUEUE_LIMIT", 20)
+# A computer move of a player who answered its previous one within BOT_QUICK_ANSWER_SECONDS,
+# claimed while another player's move waits, thinks at most BOT_HURRIED_THINK_SECONDS: a flood
+# of quick answers holds a pool process that long at a time (issue 37, item 10 d).
+BOT_QUICK_ANSWER_SECONDS = env_float("BOT_QUICK_ANSWER_SECONDS", 3)
+BOT_HURRIED_THINK_SECONDS = env_float("BOT_HURRIED_THINK_SECONDS", 0.3)
 # New matches a player may start per minute (the computer form, rematches with it), and from one IP.
 MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
 MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)
