@@ -6,7 +6,8 @@
 - a deleted account's open streams end within seconds (its game stream watches a match of two
   others, so nothing but the deletion can end it);
 - an event stream whose client reads nothing is dropped once API_STREAM_MAX_UNSENT_BYTES wait
-  for it (8 MB of lines said meanwhile; a client of the same account that reads is unharmed);
+  for it (8 MB of lines said meanwhile; a client of the same account that reads is unharmed),
+  within a bounded time when the drop breaks, and both streams give their places back at once;
 - one address has at most API_STREAMS_PER_ADDRESS streams open at once, whatever the accounts:
   one more is refused 429 ``too_many_streams_address`` with Retry-After.
 """
