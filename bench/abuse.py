@@ -25,7 +25,10 @@ frame already past it); one that has not come within ``--timeout`` counts as
 the timeout (``timeouts`` says how many; the figures are then lower bounds). The last line printed is one JSON object:
 {"variant", "level", "honest", "quiet_p50_s", "quiet_p99_s", "flood_p50_s",
  "flood_p99_s", "p50_ratio", "p99_ratio", "timeouts", "flood_posts",
- "flood_statuses", "active_computer_matches_after", "ok"}; ``ok`` is p99_ratio <= 2 and p50_ratio <= 2, and the exit code says the same.
+ "flood_statuses", "active_computer_matches_after", "ok"}, and with ``--attacks starve`` (or all)
+``starve_one_*`` / ``starve_six_*`` (``_p50_s``, ``_p99_s``, ``_p50_ratio``, ``_p99_ratio``,
+``_attacker_replies``, ``_attacker_errors``); ``ok`` is p99_ratio <= 2 and p50_ratio <= 2 (the
+starve cases: p99 ratio <= 2 and p50 ratio <= 1.5, issue 37 item 10 d), and the exit code says the same.
 """
 
 from __future__ import annotations
@@ -342,12 +345,14 @@ def run(honest: int, flood: int, variant: str, level: str, timeout: float, attac
                     {
                         f"{name}_p50_s": round(statistics.median(starved), 3),
                         f"{name}_p99_s": round(percentile(starved, 0.99), 3),
+                        f"{name}_p50_ratio": round(statistics.median(starved) / result["quiet_p50_s"], 2),
                         f"{name}_p99_ratio": round(percentile(starved, 0.99) / result["quiet_p99_s"], 2),
                         f"{name}_attacker_replies": stats["replies"],
                         f"{name}_attacker_errors": stats["errors"],
                     }
                 )
-                ok = ok and result[f"{name}_p99_ratio"] <= 2
+                # issue 37, item 10 (d): the honest median within 1.5x of the quiet one
+                ok = ok and result[f"{name}_p99_ratio"] <= 2 and result[f"{name}_p50_ratio"] <= 1.5
         active = int(site.manage("shell", "-c", ACTIVE).stdout.split("ACTIVE:")[1].split()[0])
         result["timeouts"] = sum(1 for value in timed if value >= timeout)
         result["active_computer_matches_after"] = active

@@ -299,6 +299,11 @@ COMPUTER_MATCHES_PER_GUEST_IP = env_int("COMPUTER_MATCHES_PER_GUEST_IP", 60)
 # which new computer matches are refused and waiting players hear "the computer is busy".
 BOT_THINKING_PER_ADDRESS = env_int("BOT_THINKING_PER_ADDRESS", 1)
 BOT_QUEUE_LIMIT = env_int("BOT_QUEUE_LIMIT", 20)
+# A computer move of a player who answered its previous one within BOT_QUICK_ANSWER_SECONDS,
+# claimed while another player's move waits, thinks at most BOT_HURRIED_THINK_SECONDS: a flood
+# of quick answers holds a pool process that long at a time (issue 37, item 10 d).
+BOT_QUICK_ANSWER_SECONDS = env_float("BOT_QUICK_ANSWER_SECONDS", 3)
+BOT_HURRIED_THINK_SECONDS = env_float("BOT_HURRIED_THINK_SECONDS", 0.3)
 # New matches a player may start per minute (the computer form, rematches with it), and from one IP.
 MATCH_STARTS_PER_MINUTE = env_int("MATCH_STARTS_PER_MINUTE", 6)
 MATCH_STARTS_PER_ADDRESS_MINUTE = env_int("MATCH_STARTS_PER_ADDRESS_MINUTE", 60)
@@ -357,8 +362,9 @@ WS_CONNECTS_PER_USER_RATE, WS_CONNECTS_PER_USER_BURST = (
 )
 WS_CONNECTS_PER_ANONYMOUS_IP_RATE = env_float("WS_CONNECTS_PER_ANONYMOUS_IP_RATE", 2)
 WS_CONNECTS_PER_ANONYMOUS_IP_BURST = env_int("WS_CONNECTS_PER_ANONYMOUS_IP_BURST", 40)
-# A socket whose client has not taken this many bytes of frames yet is closed with 4408 (games/live/socket.py).
-WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
+# A socket whose client has not taken this many bytes of frames yet is closed with 4408 and dropped
+# (games/live/socket.py); the same bound as an API stream's (issue 37, item 10 e).
+WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 256 * 1024)
 # ws/ping/ (an echo and relay socket for tests and bench/live.py's baseline) is routed only when
 # this is on: by default in development only (/healthz is the production health check).
 WS_PING = env_bool("WS_PING", DEBUG)

@@ -126,8 +126,16 @@ class Feed(HubListener):
         self.token_live = token_is_live(self.token_id)
 
     async def stop_listening(self) -> None:
+        """Its topics left and both its places given back, to the end even when the response's
+        task is cancelled meanwhile: a client's disconnect cancels Django's task, and dropping a
+        stream that reads nothing makes daphne report one at once (issue 37: a cancelled release
+        left the address's places taken until their lease lapsed, 90 s)."""
+        if hub.loop_running():
+            await asyncio.shield(self._give_back())
+
+    async def _give_back(self) -> None:
         await super().stop_listening()
-        if self.address_key is not None and hub.loop_running():
+        if self.address_key is not None:
             key, self.address_key = self.address_key, None
             await sync_to_async(wsframes.release, thread_sensitive=False)(key, self.channel_name)
 
@@ -155,6 +163,7 @@ async def _read_or_dropped(request: HttpRequest, lines: AsyncIterator[bytes]) ->
             unsent = workarounds.unsent_bytes(server_send)
             if unsent is not None and unsent > settings.API_STREAM_MAX_UNSENT_BYTES:
                 log.warning("dropping an API stream that reads nothing (%d bytes unsent)", unsent)
+                await aclose(lines)  # its places given back first; the drop then cancels this task
                 workarounds.drop_connection(server_send)
                 return
             yield line

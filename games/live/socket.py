@@ -218,17 +218,26 @@ class LiveSocket(HubListener, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     # -- sending --------------------------------------------------------------------------------
 
     async def send_text(self, text: str) -> None:
-        """A pre-encoded frame (from the hub); a socket whose client stopped reading is closed
-        instead (its frames would pile up in daphne's memory), and its page reconnects."""
+        """A pre-encoded frame (from the hub)."""
         if self.closing:
             return
-        unsent = workarounds.unsent_bytes(self.scope.get("server_send"))
-        if unsent is not None and unsent > settings.WS_MAX_UNSENT_BYTES:
-            log.warning("closing a socket that reads nothing (%d bytes unsent)", unsent)
-            self.closing = True
-            await self.close(code=CLOSE_NOT_READING)
-            return
         await self.send(text_data=text)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """Every frame to the client (the hub's and the replies); a socket whose client has left
+        WS_MAX_UNSENT_BYTES unread in daphne's buffer is closed (4408) and its connection dropped
+        at once instead, its unsent bytes with it (issue 24 item 21, issue 37 item 10 e: a close
+        alone waits behind those bytes, and the kernel's queues kept megabytes); its page reconnects."""
+        server_send = self.scope.get("server_send")
+        unsent = workarounds.unsent_bytes(server_send)
+        if unsent is not None and unsent > settings.WS_MAX_UNSENT_BYTES:
+            if not self.closing:
+                log.warning("dropping a socket that reads nothing (%d bytes unsent)", unsent)
+                self.closing = True
+                await self.close(code=CLOSE_NOT_READING)
+                workarounds.drop_connection(server_send)
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     @classmethod
     async def encode_json(cls, content: dict[str, Any]) -> str:

@@ -19,6 +19,13 @@ process that finished a job sends one more token while jobs wait, and a token
 that finds nothing it may run returns at once: a token never takes a pool
 process to wait.
 
+A move claimed while other moves wait, of an owner who answered the computer's
+previous move within BOT_QUICK_ANSWER_SECONDS of its being made, is *hurried*: it
+thinks at most BOT_HURRIED_THINK_SECONDS (issue 37, item 10 d). Players who flood
+the computer by answering at once then hold a pool process for that long at a
+time, so another player's move waits at most that long for a free process, and
+is itself thought at its full budget (its owner had not just been answered).
+
 The owner's address is remembered when the match starts (``remember_address``);
 a player whose address is unknown counts as an address of their own.
 """
@@ -27,7 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import cast
+from typing import NamedTuple, cast
 
 import redis
 from django.conf import settings
@@ -42,7 +49,7 @@ log = logging.getLogger(__name__)
 
 JOBS = "bot-jobs"  # hash: match id -> "ply owner address enqueued"
 RUNNING = "bot-running"  # hash: match id -> "owner address started ply"
-SERVED = "bot-served"  # hash: "a:<address>" / "o:<owner>" -> when its last job started
+SERVED = "bot-served"  # hash: "a:<address>" / "o:<owner>" -> when its last job started; "f:<owner>" -> ended
 ADDRESS = "bot-address"  # string per owner: the address its matches were started from
 ADDRESS_TTL = 24 * 3600
 HELD = "bot-held"  # string per match and ply: the live-position guard holds that move (set once)
@@ -71,7 +78,8 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3] .. ' ' .. address
 return {1, redis.call('HLEN', KEYS[1])}
 """
 
-# KEYS: jobs, running, served. ARGV: now, per address, stale. Returns {match, ply} or nil.
+# KEYS: jobs, running, served. ARGV: now, per address, stale, quick answer seconds.
+# Returns {match, ply, hurried (0/1)} or nil.
 _CLAIM = """
 local now = tonumber(ARGV[1])
 local per_address = tonumber(ARGV[2])
@@ -106,8 +114,35 @@ redis.call('HDEL', KEYS[1], match)
 redis.call('HSET', KEYS[2], match, owner .. ' ' .. address .. ' ' .. ARGV[1] .. ' ' .. ply)
 redis.call('HSET', KEYS[3], 'a:' .. address, ARGV[1], 'o:' .. owner, ARGV[1])
 redis.call('EXPIRE', KEYS[3], 86400)
-return {match, ply}
+local hurried = 0
+local ended = redis.call('HGET', KEYS[3], 'f:' .. owner)
+if ended and best_t - tonumber(ended) < tonumber(ARGV[4]) then
+  for i = 1, #jobs, 2 do  -- only while another player's move waits
+    if i ~= best and string.match(jobs[i + 1], '^%S+ (%S+)') ~= owner then hurried = 1 break end
+  end
+end
+return {match, ply, hurried}
 """
+
+# KEYS: running, served. ARGV: match, now. The job is released; its owner's last move ended now.
+_DONE = """
+local running = redis.call('HGET', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[1], ARGV[1])
+if running then
+  redis.call('HSET', KEYS[2], 'f:' .. string.match(running, '^(%S+)'), ARGV[2])
+  redis.call('EXPIRE', KEYS[2], 86400)
+end
+return 0
+"""
+
+
+class Claim(NamedTuple):
+    """A job claimed by ``job_claim``: the computer's move at ``ply`` of ``match_id``;
+    ``hurried``: it thinks at most BOT_HURRIED_THINK_SECONDS (see the module's words)."""
+
+    match_id: int
+    ply: int
+    hurried: bool
 
 
 def submit(match_id: int, ply: int, owner: int) -> None:
@@ -167,8 +202,8 @@ def job_add(*, match_id: int, ply: int, owner: int) -> tuple[bool, int]:
     return bool(added), int(waiting)
 
 
-def job_claim() -> tuple[int, int] | None:
-    """The fairest waiting job that may run now, marked running: (match id, ply); None if none may.
+def job_claim() -> Claim | None:
+    """The fairest waiting job that may run now, marked running; None if none may.
     Raises redis.RedisError when Redis does not answer (the caller then plays its own job)."""
     found = limits.client().eval(
         _CLAIM,
@@ -179,11 +214,12 @@ def job_claim() -> tuple[int, int] | None:
         f"{time.time():.3f}",
         settings.BOT_THINKING_PER_ADDRESS,
         STALE_SECONDS,
+        settings.BOT_QUICK_ANSWER_SECONDS,
     )
     if not found:
         return None
-    match, ply = cast(list[bytes], found)
-    return int(match), int(ply)
+    match, ply, hurried = cast(list[bytes | int], found)
+    return Claim(int(match), int(ply), bool(int(hurried)))
 
 
 def retry_later(match_id: int, ply: int) -> bool:
@@ -206,8 +242,9 @@ def retry_later(match_id: int, ply: int) -> bool:
 
 
 def job_done(match_id: int) -> None:
+    """Release ``match_id``'s job; its owner's last computer move ended now (``hurried``'s clock)."""
     try:
-        limits.client().hdel(limits.key(RUNNING), str(match_id))
+        limits.client().eval(_DONE, 2, limits.key(RUNNING), limits.key(SERVED), match_id, f"{time.time():.3f}")
     except redis.RedisError as exc:
         log.warning("computer job not released (Redis: %s); it goes stale", exc)
 

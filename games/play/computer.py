@@ -107,9 +107,9 @@ def computer_token(*, match_id: int, ply: int) -> bool:
     if claimed is None:
         return False
     try:
-        played = match_bot_turn(match_id=claimed[0], ply=claimed[1])
+        played = match_bot_turn(match_id=claimed.match_id, ply=claimed.ply, hurried=claimed.hurried)
     finally:
-        botqueue.job_done(claimed[0])
+        botqueue.job_done(claimed.match_id)
     if botqueue.waiting():
         botqueue.kick()
     return played
@@ -119,23 +119,27 @@ def _waits_for_computer(match: Match, ply: int) -> bool:
     return match.is_active and match.ply == ply and match.bot_side is not None and match.to_move == match.bot_side
 
 
-def match_bot_turn(*, match_id: int, ply: int) -> bool:
+def match_bot_turn(*, match_id: int, ply: int, hurried: bool = False) -> bool:
     """Compute and play the computer's move for position ``ply``; a no-op if
     the match moved on or is over (a duplicate or late job). True if it played.
-    Which move is computed when is the fair queue's choice (computer_token)."""
+    Which move is computed when is the fair queue's choice (computer_token);
+    ``hurried``: its think is capped at BOT_HURRIED_THINK_SECONDS (botqueue)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not _waits_for_computer(match, ply):
         return False
-    return _think_and_play(match, ply)
+    return _think_and_play(match, ply, hurried=hurried)
 
 
-def _think_and_play(match: Match, ply: int) -> bool:
+def _think_and_play(match: Match, ply: int, *, hurried: bool) -> bool:
     match_id = match.pk
     state = selectors.match_state(match)
     if guard.standing(match.variant, state, exclude_match_id=match_id):
         _hold(match, ply)
         return False
-    action = bots.choose_action(state, match.bot_level)
+    budget = None
+    if hurried:
+        budget = min(bots.default_budget(state.game.slug, match.bot_level), settings.BOT_HURRIED_THINK_SECONDS)
+    action = bots.choose_action(state, match.bot_level, budget_s=budget)
     # A rated match may have reached the position while the computer thought: its move is
     # not shown then either (asked again: one more indexed query, no new think until it lifts).
     if guard.standing(match.variant, state, exclude_match_id=match_id):

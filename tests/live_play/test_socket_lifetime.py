@@ -113,11 +113,13 @@ async def test_row_15_a_process_that_stops_reading_loses_nothing(site, daphne, u
         await ws.close()
 
 
-def raw_socket_that_never_reads(base_url: str, path: str) -> socket.socket:
-    """A WebSocket opened by hand with a tiny receive buffer, whose owner will read nothing."""
+def raw_socket_that_never_reads(base_url: str, path: str, receive_buffer: int | None = 4096) -> socket.socket:
+    """A WebSocket opened by hand (with a tiny receive buffer unless ``receive_buffer`` is None:
+    the kernel's own), whose owner will read nothing."""
     host, port = urlparse(base_url).hostname, urlparse(base_url).port
     sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    if receive_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
     sock.settimeout(10)
     sock.connect((host, port))
     key = base64.b64encode(os.urandom(16)).decode()
@@ -134,11 +136,17 @@ def raw_socket_that_never_reads(base_url: str, path: str) -> socket.socket:
     return sock
 
 
-def read_until_closed(sock: socket.socket, limit: int) -> tuple[int, bool]:
-    """Read everything now; (bytes read, whether the server closed it) - stops at ``limit`` bytes."""
+def read_until_closed(sock: socket.socket, limit: int, seconds: float = 20.0) -> tuple[int, bool]:
+    """Read everything now; (bytes read, whether the server closed it) - stops at ``limit`` bytes
+    or after ``seconds`` (a connection kept open by keep-alive lines is then not closed)."""
     total = 0
+    deadline = time.monotonic() + seconds
     try:
         while total < limit:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return total, False
+            sock.settimeout(min(10.0, left))
             chunk = sock.recv(65536)
             if not chunk:
                 return total, True
@@ -165,6 +173,63 @@ async def test_row_21_a_socket_that_never_reads_is_closed(site, url):
     await asyncio.sleep(2)  # the close handshake times out (the client reads nothing): dropped
     total, closed = await asyncio.to_thread(read_until_closed, sock, 8 * 1024 * 1024)
     assert closed and total < 4 * 1024 * 1024, (total, closed)
+    await reader.send(json.dumps({"type": "sync"}))
+    assert (await until(reader, lambda f: f["type"] == "state", 10))["ply"] == 0
+    await reader.close()
+
+
+def kernel_queues(server_port: int, client_port: int) -> tuple[int, int] | None:
+    """(the server's send queue, the client's receive queue) in bytes of one loopback TCP
+    connection, from /proc/net/tcp (Send-Q and Recv-Q of ``ss``); None once the server's end is gone."""
+    send_q, recv_q, found = 0, 0, False
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError), open(path) as table:
+            for line in table.readlines()[1:]:
+                fields = line.split()
+                local, remote = (int(address.rsplit(":", 1)[1], 16) for address in fields[1:3])
+                tx_queue, rx_queue = (int(value, 16) for value in fields[4].split(":"))
+                if (local, remote) == (server_port, client_port) and fields[3] == "01":  # ESTABLISHED
+                    send_q, found = tx_queue, True
+                elif (local, remote) == (client_port, server_port):
+                    recv_q = rx_queue
+    return (send_q, recv_q) if found else None
+
+
+async def test_issue_37_a_socket_that_never_reads_is_dropped_with_bounded_kernel_queues(site, url):
+    """issue 37, item 10 (e): a socket that never reads kept ~7 MB in the kernel's queues after
+    30 s (the server's send buffer autotuned up to tcp_wmem's 4 MiB, the close waiting behind
+    it). With the kernel's own receive buffer on the client, 8 MB of frames pushed through the
+    hub: the server's send queue stays under 256 kB (daphne's sockets have a 64 KiB send buffer,
+    kropki_site/serve.py), the socket is dropped once WS_MAX_UNSENT_BYTES wait in daphne, and a
+    reading spectator of the same match is unharmed."""
+    data = await asyncio.to_thread(create_match, site, "cztery-w-rzedzie")
+    path = f"/ws/match/{data['match']}/"
+    sock = await asyncio.to_thread(raw_socket_that_never_reads, url, path, None)
+    server_port, client_port = urlparse(url).port or 80, sock.getsockname()[1]
+    reader = await open_ws(url, data["match"], None)
+    with override_settings(REDIS_URL=site.env["REDIS_URL"], LIVE_PREFIX=""):
+        topic = hub.prefix() + f"match:{data['match']}"
+    publisher = redis_lib.Redis.from_url(site.env["REDIS_URL"])
+    frame = json.dumps({"type": "noise", "pad": "x" * 60000})
+    most_sent_q, most_both, dropped_after = 0, 0, None
+    started = time.monotonic()
+    for count in range(1, 8 * 1024 * 1024 // len(frame) + 1):
+        publisher.publish(topic, frame)
+        await reader.recv()
+        queues = kernel_queues(server_port, client_port)
+        if queues is None:
+            dropped_after = dropped_after or count * len(frame)
+            continue
+        most_sent_q, most_both = max(most_sent_q, queues[0]), max(most_both, sum(queues))
+    total, closed = await asyncio.to_thread(read_until_closed, sock, 64 * 1024 * 1024)
+    figure = (
+        f"pushed {count * len(frame)} B in {time.monotonic() - started:.1f} s; server send queue at most "
+        f"{most_sent_q} B, both kernel queues at most {most_both} B; dropped after {dropped_after} B pushed; "
+        f"{total} B had left daphne for the client"
+    )
+    print(figure)
+    assert closed and dropped_after is not None, figure
+    assert most_sent_q < 256 * 1024 and total < 1024 * 1024, figure
     await reader.send(json.dumps({"type": "sync"}))
     assert (await until(reader, lambda f: f["type"] == "state", 10))["ply"] == 0
     await reader.close()

@@ -132,6 +132,12 @@ def _waiting_match(user, address: str) -> Match:
     return match
 
 
+def _claimed() -> tuple[int, int] | None:
+    """The next claimed job as (match id, ply)."""
+    claim = botqueue.job_claim()
+    return None if claim is None else (claim.match_id, claim.ply)
+
+
 def _guests(count: int) -> list:
     return [guest_create() for _ in range(count)]
 
@@ -144,7 +150,7 @@ def test_six_players_on_one_address_answering_at_once_do_not_starve_another():
     first = botqueue.job_claim()
     assert first is not None and first[0] in {m.pk for m in attackers}
     honest = _waiting_match(guest_create(), "198.51.100.5")
-    assert botqueue.job_claim() == (honest.pk, 0)
+    assert _claimed() == (honest.pk, 0)
     assert botqueue.job_claim() is None  # the address's one slot is taken: no second attacker
     botqueue.job_done(first[0])
     assert botqueue.job_claim() is not None  # its next one may go now
@@ -167,7 +173,7 @@ def test_six_players_on_six_addresses_do_not_starve_another():
     first = running[0]
     assert first is not None
     botqueue.job_done(first[0])  # a process is free
-    assert botqueue.job_claim() == (honest.pk, 0)
+    assert _claimed() == (honest.pk, 0)
 
 
 def test_a_token_plays_the_fairest_move_not_its_own_and_one_move_per_player_at_a_time():
@@ -189,7 +195,7 @@ def test_the_same_position_is_queued_once():
     match = _waiting_match(guest_create(), "203.0.113.8")
     assert match.blue_id is not None
     assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id) == (False, 1)
-    assert botqueue.job_claim() == (match.pk, 0)
+    assert _claimed() == (match.pk, 0)
     assert botqueue.job_add(match_id=match.pk, ply=0, owner=match.blue_id)[0] is False  # being computed
 
 
@@ -197,11 +203,11 @@ def test_a_reply_made_while_the_last_computer_move_is_released_is_not_lost():
     # The player answers within milliseconds of the computer's move, before its job is released.
     match = _waiting_match(guest_create(), "203.0.113.9")
     assert match.blue_id is not None
-    assert botqueue.job_claim() == (match.pk, 0)
+    assert _claimed() == (match.pk, 0)
     assert botqueue.job_add(match_id=match.pk, ply=2, owner=match.blue_id)[0] is True
     assert botqueue.job_claim() is None  # its owner's move is still being released
     botqueue.job_done(match.pk)
-    assert botqueue.job_claim() == (match.pk, 2)
+    assert _claimed() == (match.pk, 2)
 
 
 def test_when_the_computer_is_busy_a_new_game_is_refused_and_the_waiting_ones_go_on(settings):
@@ -271,7 +277,7 @@ def test_a_move_queued_past_the_bound_tells_the_match_the_computer_is_busy(setti
     assert sent == [(second.pk, {"type": "computer_busy", "ply": 0, "waiting": 2})]
     botqueue.submit(second.pk, 0, second.blue_id)  # the same position again: queued once, said once
     assert len(sent) == 1 and botqueue.waiting() == 2
-    assert botqueue.job_claim() == (first.pk, 0)  # and it is made in its turn
+    assert _claimed() == (first.pk, 0)  # and it is made in its turn
 
 
 def test_a_bot_account_refused_a_computer_match_gets_403_not_429(alice):
@@ -285,3 +291,61 @@ def test_a_bot_account_refused_a_computer_match_gets_403_not_429(alice):
     assert response.status_code == 403
     assert 'data-code="bot_account"' in response.content.decode()
     assert not Match.objects.filter(blue_id=alice.pk).exists()
+
+
+def _answered_at_once(match: Match, user) -> None:
+    """``user`` answers the computer's move in ``match`` at once (the computer's job queued again)."""
+    match.refresh_from_db()
+    services.match_play(match_id=match.pk, user_id=user.pk, ply=match.ply, action=3)
+    botqueue.job_add(match_id=match.pk, ply=match.ply + 1, owner=user.pk)
+
+
+def test_a_quick_answer_is_hurried_only_while_another_players_move_waits(settings):
+    # Issue 37, item 10 (d): a player who answers the computer at once is thought for at most
+    # BOT_HURRIED_THINK_SECONDS while another player's move waits; a first move, or one claimed
+    # with nobody else waiting, gets the level's whole budget.
+    settings.BOT_QUICK_ANSWER_SECONDS = 3
+    one, two = _guests(2)
+    first = _waiting_match(one, "203.0.113.20")
+    claim = botqueue.job_claim()
+    assert claim is not None and claim.match_id == first.pk and not claim.hurried  # a first move
+    botqueue.job_done(first.pk)
+    assert botqueue.job_add(match_id=first.pk, ply=2, owner=one.pk)[0]  # answered at once
+    claim = botqueue.job_claim()
+    assert claim is not None and not claim.hurried  # nobody else waits: the whole budget
+    botqueue.job_done(first.pk)
+    second = _waiting_match(two, "203.0.113.21")
+    assert botqueue.job_claim() == (second.pk, 0, False)  # a first move, someone waiting or not
+    botqueue.job_done(second.pk)
+    assert botqueue.job_add(match_id=first.pk, ply=4, owner=one.pk)[0]
+    assert botqueue.job_add(match_id=second.pk, ply=2, owner=two.pk)[0]
+    claims = [botqueue.job_claim(), botqueue.job_claim()]
+    assert [c.hurried for c in claims if c is not None] == [True, False]  # the other still waited
+    for claim in claims:
+        assert claim is not None
+        botqueue.job_done(claim.match_id)
+    settings.BOT_QUICK_ANSWER_SECONDS = 0  # answers that came after 0 s are not quick
+    assert botqueue.job_add(match_id=first.pk, ply=6, owner=one.pk)[0]
+    assert botqueue.job_add(match_id=second.pk, ply=4, owner=two.pk)[0]
+    assert [getattr(botqueue.job_claim(), "hurried", None) for _ in range(2)] == [False, False]
+
+
+def test_a_hurried_move_thinks_at_most_the_hurried_budget(settings, monkeypatch):
+    from games import bots
+
+    budgets: list[float | None] = []
+    real = bots.choose_action
+
+    def spy(state, level, *, seed=None, budget_s=None):
+        budgets.append(budget_s)
+        return real(state, level, seed=seed, budget_s=budget_s)
+
+    monkeypatch.setattr(bots, "choose_action", spy)
+    settings.BOT_HURRIED_THINK_SECONDS = 0.01
+    one, two = _guests(2)
+    matches = [_waiting_match(one, "203.0.113.30"), _waiting_match(two, "203.0.113.31")]
+    assert computer_token(match_id=0, ply=0) and computer_token(match_id=0, ply=0)  # first moves
+    for match, user in zip(matches, (one, two), strict=True):
+        _answered_at_once(match, user)
+    assert computer_token(match_id=0, ply=0) and computer_token(match_id=0, ply=0)
+    assert budgets == [None, None, 0.01, None]  # hurried while the other waited; then alone
