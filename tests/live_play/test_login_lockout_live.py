@@ -114,13 +114,16 @@ def test_an_owner_logs_in_from_the_address_an_attacker_keeps_failing_from(proxie
     def attack() -> None:
         i = 0
         while not stop.is_set():
-            attacker.append(log_in(proxied_site, home, f"zgadywany{i}", "zle-haslo"))
+            try:
+                attacker.append(log_in(proxied_site, home, f"zgadywany{i}", "zle-haslo"))
+            except OSError:  # a slow answer on a loaded machine: go on attacking
+                attacker.append(0)
             i += 1
 
     thread = threading.Thread(target=attack, daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while 429 not in attacker:  # past AXES_IP_FAILURE_LIMIT: the address is slowed
             assert time.monotonic() < deadline, f"the address was never slowed: {len(attacker)} attempts"
             time.sleep(0.2)
