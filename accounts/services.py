@@ -21,6 +21,7 @@ from .usernames import (
     MSG_CONFUSABLE,
     MSG_TAKEN,
     username_check_reserved,
+    username_check_script,
     username_fold,
     username_normalize,
     username_skeleton_key,
@@ -109,6 +110,7 @@ def username_clean(username: str, *, exclude_pk: int | None = None) -> str:
         raise ValidationError(MSG_TAKEN, code="username_taken")
     if others.filter(username_skeleton=username_skeleton_key(username)).exists():
         raise ValidationError(MSG_CONFUSABLE, code="username_confusable")
+    username_check_script(username)  # one script, ASCII digits (after the look-alike check: its words first)
     return username
 
 

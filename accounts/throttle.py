@@ -12,6 +12,14 @@
   ``kropki_site/lib/limits.py``); that attempt is checked as usual, so a correct
   password gets through, a wrong one counts; a faster attempt gets the 429
   page ("wait N seconds") without its password being checked.
+- A remembered device passes the slow lane (issue 37 item 10 a: an attacker failing
+  continuously from the owner's address kept the one slot, and the owner got 429 after
+  429). A successful log-in sets ``DEVICE_COOKIE`` on that browser: signed (Django's
+  signed cookies: ``SECRET_KEY``), HttpOnly, for ``DEVICE_DAYS``, naming the canonical
+  usernames (at most ``DEVICE_NAMES``) that logged in there. An attempt for one of those
+  names, carrying the cookie, is checked at once however slowed its address is; the
+  (address, name) pair's hard lock still applies, and its failures still count. An
+  attacker gets a cookie only for a name whose password they know.
 - The client IP is ``accounts.ip.client_ip`` (the proxy's header only when
   ``BEHIND_PROXY``).
 
@@ -27,8 +35,9 @@ from typing import Any
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
 from django.conf import settings
+from django.core import signing
 from django.db.models import Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from kropki_site.lib import limits
 
@@ -36,6 +45,11 @@ from .ip import client_ip
 
 # axes' AccessAttempt.username is a varchar(255).
 _MAX = 255
+
+DEVICE_COOKIE = "kropki_device"
+DEVICE_SALT = "accounts.throttle.device"
+DEVICE_DAYS = 365
+DEVICE_NAMES = 4  # names remembered per browser, the latest first
 
 
 def canonical_username(username: str | None) -> str | None:
@@ -54,6 +68,37 @@ def axes_username(request: HttpRequest, credentials: dict[str, Any] | None = Non
         data = getattr(request, "data", None) or getattr(request, "POST", {})
         username = data.get(field)
     return canonical_username(username)
+
+
+def device_names(request: HttpRequest) -> list[str]:
+    """The canonical names that logged in on this browser (its valid ``DEVICE_COOKIE``), or []."""
+    value = request.COOKIES.get(DEVICE_COOKIE)
+    if not value:
+        return []
+    try:
+        names = signing.loads(value, salt=DEVICE_SALT, max_age=DEVICE_DAYS * 86400)
+    except signing.BadSignature:  # forged, another key's, or expired
+        return []
+    return [name for name in names if isinstance(name, str)][:DEVICE_NAMES] if isinstance(names, list) else []
+
+
+def device_remember(request: HttpRequest, response: HttpResponse, username: str) -> None:
+    """After a successful log-in as ``username``: remember this browser for that name."""
+    name = canonical_username(username) or ""
+    names = [name, *(other for other in device_names(request) if other != name)][:DEVICE_NAMES]
+    response.set_cookie(
+        DEVICE_COOKIE,
+        signing.dumps(names, salt=DEVICE_SALT, compress=True),  # base64: any name fits in a cookie
+        max_age=DEVICE_DAYS * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def _remembered(request: HttpRequest, credentials: dict[str, Any] | None) -> bool:
+    name = axes_username(request, credentials)
+    return name is not None and name in device_names(request)
 
 
 class LoginThrottleHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-axes ships no type hints
@@ -77,11 +122,12 @@ class LoginThrottleHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django
 
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
         """The pair over its limit: locked. The address over its limit: one attempt per
-        AXES_IP_SLOW_SECONDS gets through (to be checked), the others are locked."""
+        AXES_IP_SLOW_SECONDS gets through (to be checked), the others are locked, except a
+        remembered device's attempt for its own name (checked at once)."""
         pair, per_ip = self._counts(request, credentials)
         if pair >= get_failure_limit(request, credentials):
             return True
-        if per_ip < max(1, settings.AXES_IP_FAILURE_LIMIT):
+        if per_ip < max(1, settings.AXES_IP_FAILURE_LIMIT) or _remembered(request, credentials):
             return False
         seconds = max(1, settings.AXES_IP_SLOW_SECONDS)
         if limits.lock_acquire("login-slow", client_ip(request), ttl=seconds) is not None:

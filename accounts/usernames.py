@@ -22,6 +22,15 @@ confusable in many fonts, and letter case is folded before the classes apply).
 Combining marks are kept ("zośka" is not "zoska"); a reserved name is matched
 without them ("ádmin" is "admin").
 
+Scripts (issue 37 item 10 c): Hebrew letters and Arabic-Indic digits passed where the
+confusables data has no class for them ("user\u0662" is not "user2" there). A new name's
+letters all come from one script, and one of ``SCRIPTS`` (Latin with the Polish letters,
+Cyrillic, Greek: ``confusable_homoglyphs.categories``, Unicode's Scripts.txt); its digits are
+ASCII 0-9, no other number (Arabic-Indic, Eastern Arabic, Devanagari, superscripts...);
+combining marks go with their letter ("zośka" written with U+0301). A name breaking this is
+refused at sign-up and on every rename: ``MSG_CONFUSABLE`` when it looks like a taken name,
+else ``MSG_SCRIPT``. Names taken before the rule stay.
+
 Pure rules (no database): ``accounts.services.username_clean`` checks a name
 against the taken ones.
 """  # noqa: RUF002 - the look-alikes (Cyrillic, full width) are the examples
@@ -33,6 +42,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from confusable_homoglyphs.categories import alias as script_of
 from confusable_homoglyphs.utils import load
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -47,10 +57,14 @@ _GUEST_LIKE = re.compile(r"^gosc(?:[._\-+@0-9]|$)")
 FOLDED = frozenset("._-+@")  # punctuation that does not tell two names apart
 _LRM = "\u200e"  # the data file wraps right-to-left characters in these
 _ALWAYS_ONE_CLASS = ("il1|", "o0")
+SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})  # the scripts a new name's letters may come from
 
 MSG_TAKEN = _("This username is already taken.")
 MSG_CONFUSABLE = _("This username looks like an existing one. Please choose another.")
 MSG_RESERVED = _("This username is reserved. Please choose another.")
+MSG_SCRIPT = _(
+    "A username's letters must all come from one alphabet (Latin, Cyrillic or Greek), and its digits must be 0-9."
+)
 MSG_NO_LETTER = _("A username needs at least one letter or digit.")
 
 
@@ -152,6 +166,25 @@ def username_check_reserved(username: str) -> None:
         or _GUEST_LIKE.match(_bare(_skeleton_keeping_punctuation(username)))
     ):
         raise ValidationError(MSG_RESERVED, code="username_reserved")
+
+
+def username_scripts_ok(username: str) -> bool:
+    """Whether a new name keeps the script rule (see the module): its letters from one script of
+    ``SCRIPTS``, its digits ASCII, no other number."""
+    scripts: set[str] = set()
+    for char in unicodedata.normalize("NFD", username_normalize(username)):
+        category = unicodedata.category(char)
+        if category[0] == "N" and not ("0" <= char <= "9"):
+            return False
+        if category[0] == "L":
+            scripts.add(script_of(char))
+    return scripts <= SCRIPTS and len(scripts) <= 1
+
+
+def username_check_script(username: str) -> None:
+    """Raise ValidationError ``username_script`` for a name breaking the script rule."""
+    if not username_scripts_ok(username):
+        raise ValidationError(MSG_SCRIPT, code="username_script")
 
 
 class UsernameConverter:

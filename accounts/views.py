@@ -21,7 +21,7 @@ from django.views.i18n import set_language as django_set_language
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
 
-from . import services, tokens
+from . import services, throttle, tokens
 from .decorators import AuthenticatedHttpRequest
 from .forms import (
     LoginForm,
@@ -93,6 +93,12 @@ class LoginView(auth_views.LoginView):
         # A guest may still log in to an account of theirs.
         self.redirect_authenticated_user = not getattr(request.user, "is_guest", False)
         return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form: auth_forms.AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        # This browser passes its address's slow lane for this name from now on (accounts/throttle.py).
+        throttle.device_remember(self.request, response, form.get_user().get_username())
+        return response
 
 
 class LogoutView(auth_views.LogoutView):

@@ -58,8 +58,9 @@ def _player(match: Match, side: int) -> dict[str, Any]:
     user = match.pink if side == 1 else match.blue
     if user is None:
         return {"name": None, "id": None, "bot": False, "computer": match.bot_level}
-    name = "" if user.is_deleted else user.username
-    return {"name": name, "id": user.pk, "bot": user.is_bot, "computer": None}
+    if user.is_deleted:  # docs/privacy.md: neither the name nor the id of a deleted account
+        return {"name": "", "id": None, "bot": False, "computer": None}
+    return {"name": user.username, "id": user.pk, "bot": user.is_bot, "computer": None}
 
 
 def game_full(match_id: int, user_id: int) -> dict[str, Any]:

@@ -20,13 +20,14 @@ from datetime import datetime
 from typing import Any
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from accounts.models import Block, User
 from games import catalogue
 from games.models import BLUE, PINK, ChatMessage, Match, Move, Report
 from ratings.models import Rating, RatingChange
 
-from .snapshot import clock_ends_of, player_name, reason_text
+from .snapshot import clock_ends_of, player_id, player_name, reason_text
 
 
 def _slug(text: str) -> str:
@@ -66,7 +67,7 @@ def match_json(match: Match, moves: list[Move], ratings: dict[int, Any] | None =
         change = ratings.get(side)
         players[key] = {
             "name": player_name(match, side),
-            "user_id": match.user_id_of(side),
+            "user_id": player_id(match, side),  # null for a deleted account
             "rating_before": round(change.rating_before) if change else None,
             "rating_after": round(change.rating_after) if change else None,
         }
@@ -195,7 +196,7 @@ def account_json(rows: AccountRows) -> dict[str, Any]:
         "blocks": [{"blocked": b.blocked.username, "at": _iso(b.created_at)} for b in rows.blocks],
         "reports": [
             {
-                "reported": r.reported.username,
+                "reported": _("deleted account") if r.reported.is_deleted else r.reported.username,
                 "match": r.match_id,
                 "message": r.message_id,
                 "reason": r.reason,

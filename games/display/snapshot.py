@@ -134,6 +134,13 @@ def result_table() -> dict[str, str]:
     return table
 
 
+def player_id(match: Match, side: int) -> int | None:
+    """The account id a page, frame, export or API line gives for ``side``: None for the computer
+    and for a deleted account (docs/privacy.md: its games are not linked to it any more)."""
+    user = match.pink if side == PINK else match.blue
+    return None if user is None or user.is_deleted else user.pk
+
+
 def player_name(match: Match, side: int) -> str:
     user = match.pink if side == PINK else match.blue
     if user is None:
@@ -222,7 +229,7 @@ def match_snapshot(match: Match, rows: SnapshotRows) -> dict[str, Any]:
         "bot_level": match.bot_level or None,
         "bot_side": match.bot_side,
         "players": {
-            str(side): {"name": player_name(match, side), "user_id": match.user_id_of(side)} for side in (PINK, BLUE)
+            str(side): {"name": player_name(match, side), "user_id": player_id(match, side)} for side in (PINK, BLUE)
         },
         "result_text": reason_text(match, ends),
         "rating_deltas": rows.deltas,

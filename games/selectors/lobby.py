@@ -65,9 +65,15 @@ def listed_challenges(limit: int = LIST_LIMIT) -> list[Challenge]:
 
 
 def live_matches(limit: int = LIST_LIMIT) -> list[Match]:
-    """The lobby's matches in play, newest first, with both players (one query)."""
+    """The lobby's matches in play, newest first, with both players (one query). A match with an
+    invisible player is not listed, as on the home page (games.selectors.home.live_summary): it
+    would say they are online and name them (issue 37 item 10 b); the computer is never invisible."""
     return list(
-        Match.objects.filter(status=Match.Status.ACTIVE).select_related("pink", "blue").order_by("-created_at")[:limit]
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .exclude(pink__invisible=True)
+        .exclude(blue__invisible=True)
+        .select_related("pink", "blue")
+        .order_by("-created_at")[:limit]
     )
 
 

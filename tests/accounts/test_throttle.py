@@ -158,3 +158,46 @@ def test_a_sockets_scope_gives_the_same_address(settings, behind_proxy, expected
     scope = {"client": ("10.0.0.5", 5555), "headers": [(b"host", b"x"), (b"x-forwarded-for", b"198.51.100.20")]}
     assert client_ip_from_scope(scope) == expected
     assert client_ip_from_scope({"client": None, "headers": []}) == "0.0.0.0"
+
+
+def _slow_the_address(client, settings):
+    for i in range(settings.AXES_IP_FAILURE_LIMIT):
+        login(client, f"zmyslony{i}", "zle-haslo")
+
+
+def test_a_remembered_device_passes_the_slow_lane_an_attacker_keeps(client, alice, settings):
+    """Issue 37 item 10 (a): an attacker failing continuously from the owner's address took the
+    address's one slot each time it came free; the owner got 429 after 429. The owner's browser,
+    remembered from an earlier log-in, is checked at once: in on the first attempt."""
+    from django.test import Client
+
+    owner = Client()
+    assert login(owner, "alice", PASSWORD).status_code == 302
+    assert owner.cookies["kropki_device"]["httponly"]
+    owner.post(reverse("logout"))
+    _slow_the_address(client, settings)
+    stranger = Client()  # the same address, no remembered device
+    for _ in range(3):
+        login(client, "zmyslony-x", "zle-haslo")  # the attacker holds the slot
+        assert login(owner, "ALICE", PASSWORD).status_code == 302
+        assert owner.get(reverse("home")).context["user"] == alice
+        owner.post(reverse("logout"))
+        assert login(stranger, "alice", PASSWORD).status_code == 429  # no cookie: the slow lane
+
+
+def test_a_remembered_device_helps_only_its_own_name_and_a_forged_one_nothing(client, alice, bob, settings):
+    from django.test import Client
+
+    owner = Client()
+    assert login(owner, "alice", PASSWORD).status_code == 302
+    owner.post(reverse("logout"))
+    _slow_the_address(client, settings)
+    login(client, "zmyslony-x", "zle-haslo")  # the attacker holds the slot
+    assert login(owner, "bob", PASSWORD).status_code == 429  # the cookie names alice only
+    forged = Client()
+    forged.cookies["kropki_device"] = "alice"  # unsigned
+    assert login(forged, "alice", PASSWORD).status_code == 429
+    # A wrong password from the remembered browser is checked and counts towards the pair's lock.
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        assert login(owner, "alice", "zle-haslo").status_code in (200, 429)
+    assert login(owner, "alice", PASSWORD).status_code == 429

@@ -146,3 +146,75 @@ def test_a_rename_in_the_admin_follows_the_same_rules(make_user):
     assert rename("admin").errors["username"] == [RESERVED]
     form = rename("zosia")
     assert "username" not in form.errors, form.errors
+
+
+SCRIPT = (
+    "Litery nazwy użytkownika muszą pochodzić z jednego alfabetu (łacińskiego, cyrylicy lub greckiego), "
+    "a cyfry muszą być od 0 do 9."
+)
+
+
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "user\u0662",  # Arabic-Indic two, not in the confusables' class of "2"
+        "user\u06f2",  # Eastern Arabic (Persian) two
+        "user\u0967\u0968",  # Devanagari one, two
+        "user\u05d5",  # Hebrew vav for "l"
+        "user\u05df",  # Hebrew final nun for "i"
+        "user\u0661",  # Arabic-Indic one
+    ],
+)
+def test_hebrew_letters_and_non_ascii_digits_are_refused_next_to_the_name_they_copy(client, make_user, copy):
+    """Issue 37 item 10 (c): these passed where the confusables data has no class for them."""
+    make_user("user2")
+    make_user("userl")
+    errors = username_errors(signup(client, copy))
+    assert errors in ([LOOKS_LIKE], [SCRIPT]), errors
+    assert User.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gracz\u0662",  # Arabic-Indic digit: refused even with no name to copy
+        "\u0661\u0662\u0663",
+        "Pe\u0442ya",  # Latin and Cyrillic mixed
+        "\u03b1bc",  # Greek alpha and Latin
+        "ani\u05d0",  # Latin and Hebrew
+        "\u05e9\u05dc\u05d5\u05dd",  # Hebrew only: not one of the scripts
+        "\u0639\u0644\u064a",  # Arabic only
+    ],
+)
+def test_mixed_scripts_and_other_digits_are_refused_clearly(client, name):
+    assert username_errors(signup(client, name)) == [SCRIPT]
+    assert not User.objects.exists()
+
+
+def test_the_script_error_is_in_english_too(client):
+    assert username_errors(signup(client, "gracz\u0662", language="en")) == [
+        "A username's letters must all come from one alphabet (Latin, Cyrillic or Greek), and its digits must be 0-9."
+    ]
+
+
+@pytest.mark.parametrize("name", ["Zażółć_gęślą", "zos\u0301ka", "Петя", "Σοφία", "gracz_2026", "x\u00b2"])
+def test_one_script_with_its_marks_and_ascii_digits_is_fine(client, name):
+    assert signup(client, name).status_code == 302
+
+
+def test_a_guest_and_the_admin_renaming_follow_the_script_rule(make_user):
+    from accounts.admin import KropkiUserChangeForm
+
+    guest = guest_create()
+    browser = Client()
+    browser.force_login(guest)
+    assert username_errors(signup(browser, "Zuzia\u05d5")) == [SCRIPT]
+    zosia = make_user("zosia")
+    data = {
+        "username": "zosia\u0662",
+        "email": zosia.email,
+        "language": "pl",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "10:00:00",
+    }
+    assert KropkiUserChangeForm(data, instance=zosia).errors["username"] == [SCRIPT]

@@ -33,6 +33,7 @@ __all__ = [
     "c4_won_by_alice",
     "chat_abuse_setup",
     "chat_lines_count",
+    "deleted_player_games",
     "guard_copy_setup",
     "guard_rated_resign",
     "match_db_state",
@@ -341,6 +342,25 @@ def api_stream_people() -> dict[str, Any]:
 
 def api_token_revoke(*, user_id: int, token_id: int) -> dict[str, Any]:
     return {"revoked": token_revoke(user=User.objects.get(pk=user_id), token_id=token_id)}
+
+
+def deleted_player_games() -> dict[str, Any]:
+    """kasia (pink) won a Cztery w rzędzie game against olek and plays another with him; olek has a
+    session and a read token (tests/live_play/test_deleted_player_live.py: kasia is then deleted)."""
+    kasia, olek = user_made("kasia"), user_made("olek")
+    done = services.match_create(variant="cztery-w-rzedzie", pink_id=kasia.pk, blue_id=olek.pk)
+    for ply, column in enumerate([0, 1, 0, 1, 0, 1, 0]):
+        services.match_play(match_id=done.pk, user_id=(kasia if ply % 2 == 0 else olek).pk, ply=ply, action=column)
+    active = services.match_create(variant="kropki-10", pink_id=kasia.pk, blue_id=olek.pk)
+    return {
+        "kasia": kasia.pk,
+        "olek": olek.pk,
+        "done": done.pk,
+        "active": active.pk,
+        "olek_cookie": session_cookie(olek),
+        "cookie_name": settings.SESSION_COOKIE_NAME,
+        "olek_token": token_create(user=olek, name="read", scopes=["board:read"])[1],
+    }
 
 
 def api_account_delete(*, user_id: int) -> dict[str, Any]:

@@ -223,3 +223,40 @@ def test_every_footer_links_to_the_privacy_page(client, name):
 def test_the_404_page_footer_links_to_privacy_too(client):
     html = client.get("/nie-ma-takiej-strony/").content.decode()
     assert 'data-testid="footer-privacy"' in html
+
+
+def test_no_export_page_or_api_line_gives_a_deleted_accounts_id_or_name(client, alice, bob, history):
+    """Issue 37 item 9: a deleted player's user id stayed in the exports, the match page's data
+    and the API's game lines, so their games stayed linkable to one another."""
+    from games.api.reads import game_full
+    from games.display.export import account_json
+    from games.play.privacy import account_delete
+    from games.selectors.account import account_rows
+
+    done = history["done"]
+    account_delete(user_id=alice.pk)
+    names = ("alice", f"usuniety-{alice.pk}")
+
+    exported = json.loads(client.get(reverse("export_json", args=[done.pk])).content)
+    assert exported["players"]["pink"]["user_id"] is None and exported["players"]["blue"]["user_id"] == bob.pk
+    sgf_or_404 = client.get(reverse("export_sgf", args=[done.pk]))
+    page = client.get(reverse("match", args=[done.pk]))
+    snapshot = page.context["snapshot"]
+    assert snapshot["players"]["1"] == {"name": "konto usunięte", "user_id": None}
+    assert snapshot["players"]["2"]["user_id"] == bob.pk
+    line = game_full(done.pk, bob.pk)
+    assert line["players"]["1"] == {"name": "", "id": None, "bot": False, "computer": None}
+    assert line["players"]["2"]["id"] == bob.pk
+    bobs_data = account_json(account_rows(bob))
+    assert {m["players"]["pink"]["user_id"] for m in bobs_data["matches"]} == {None}
+    for text in (
+        json.dumps(exported),
+        sgf_or_404.content.decode(),
+        page.content.decode(),
+        json.dumps(line),
+        json.dumps(bobs_data, ensure_ascii=False),
+        client.get(reverse("record", args=[done.pk])).content.decode(),
+        client.get(reverse("profile", args=["bob"])).content.decode(),
+    ):
+        assert not any(name in text for name in names)
+        assert f'"user_id": {alice.pk}' not in text

@@ -142,3 +142,22 @@ def test_a_nul_in_a_players_name_is_no_such_player(client, alice, route):
     url = reverse(route, kwargs={"username": "alice"}).replace("alice", "ali%00ce")
     response = client.get(url) if route == "profile" else client.post(url)
     assert response.status_code == 404
+
+
+def test_the_lobbys_live_matches_do_not_name_an_invisible_player(make_match, alice, bob, charlie, make_user, client):
+    """Issue 37 item 10 (b): the lobby's live-match list (the page and the part it polls every 5 s)
+    named invisible players; their matches are left out as on the home page."""
+    from games.play import match_create
+
+    charlie.invisible = True
+    charlie.save()
+    seen = make_match("cztery-w-rzedzie")  # alice vs bob
+    hidden = make_match("cztery-w-rzedzie", pink=charlie, blue=bob)
+    hidden_blue = make_match("cztery-w-rzedzie", pink=make_user("dorota"), blue=charlie)
+    computer = match_create(variant="cztery-w-rzedzie", pink_id=None, blue_id=alice.pk, bot_level="latwy")
+    for page in (client.get(reverse("lobby")), client.get(reverse("lobby_lists"))):
+        html = page.content.decode()
+        section = html.split('data-testid="live-matches"', 1)[1].split("</ul>", 1)[0]
+        assert "charlie" not in html
+        assert f'href="/partia/{seen.pk}/"' in section and f'href="/partia/{computer.pk}/"' in section
+        assert f"/partia/{hidden.pk}/" not in section and f"/partia/{hidden_blue.pk}/" not in section
