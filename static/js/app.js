@@ -1,5 +1,5 @@
 /* The installable app on every page (docs/app.md): registers the service worker (/sw.js,
- * kropki_site/app.py) and wires the appearance form (templates/app/looks.html) to
+ * kropki_site/app.py) and wires the appearance fields (templates/app/looks.html) to
  * window.KropkiLooks (static/js/theme.js). A test hook: window.kropkiApp.worker is the
  * registration's promise (null where the browser has no service workers). */
 (function () {
@@ -14,8 +14,8 @@
   var looks = window.KropkiLooks;
   if (!looks) return;
   Array.prototype.forEach.call(document.querySelectorAll("[data-looks]"), function (el) { el.hidden = false; });
-  Array.prototype.forEach.call(document.querySelectorAll(".looks-form select"), function (select) {
-    select.value = looks.get(select.name);
-    select.addEventListener("change", function () { looks.set(select.name, select.value); });
+  Array.prototype.forEach.call(document.querySelectorAll("select[data-look]"), function (select) {
+    select.value = looks.get(select.dataset.look);
+    select.addEventListener("change", function () { looks.set(select.dataset.look, select.value); });
   });
 })();

@@ -11,7 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.test_a11y import AXE, BLOCKING, axe_violations
-from tests.browser.test_match_browser import P, at_ply, click, open_match
+from tests.browser.test_match_browser import P, at_ply, click, open_match, shot
 from tests.live_play.conftest import create_match
 
 PHONE = {"width": 360, "height": 740}
@@ -109,6 +109,7 @@ def test_a_move_sounds_and_nothing_sounds_once_muted(new_context, live_url, live
     after = alice.evaluate(SOUNDS)
     assert after["all"] == before["all"] + 1 and after.get("move", 0) == before.get("move", 0) + 1, (before, after)
     bob.wait_for_function("() => (window.kropkiSounds.played.your_turn || 0) >= 1")  # bob's turn
+    shot(alice, "light-match-sound-switch-360")
     # muted: bob's move plays nothing on alice's page, and the switch is kept on this device
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
@@ -143,6 +144,7 @@ def test_the_dark_theme_follows_the_system_and_passes_axe(new_context, live_url,
             expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
         page.wait_for_load_state("networkidle")
         assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(21, 24, 29)"
+        shot(page, f"dark-{label}-360")
         bad = axe_blocking(page)
         if bad:
             failures[label] = bad
@@ -180,6 +182,7 @@ def test_the_setting_overrides_the_system_and_the_board_looks(new_context, live_
     expect(page.locator("#match")).to_have_attribute("data-ready", "1")
     play(page, P(4, 4))
     at_ply(page, 1)
+    shot(page, "dark-okabe-ito-large-dots-360")
     dot = page.locator("#board svg .dot.p1").first
     assert dot.evaluate("d => getComputedStyle(d).fill") == "rgb(213, 94, 0)"
     assert dot.evaluate("d => getComputedStyle(d).transform") != "none"
