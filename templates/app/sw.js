@@ -17,7 +17,10 @@ var CACHE = "kropki-" + CONFIG.version;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
-    caches.open(CACHE).then(function (cache) { return cache.addAll(CONFIG.precache); })
+    caches.open(CACHE).then(function (cache) {
+      // past the HTTP cache (nginx keeps /static/ 7 days): the new version's own files
+      return cache.addAll(CONFIG.precache.map(function (url) { return new Request(url, { cache: "reload" }); }));
+    })
       .then(function () { return self.skipWaiting(); })
   );
 });
@@ -46,7 +49,7 @@ self.addEventListener("fetch", function (event) {
   if (url.pathname.indexOf(CONFIG.static) === 0) {
     event.respondWith(caches.open(CACHE).then(function (cache) {
       return cache.match(request).then(function (hit) {
-        return hit || fetch(request).then(function (response) {
+        return hit || fetch(request, { cache: "no-cache" }).then(function (response) {
           if (response.ok) cache.put(request, response.clone());
           return response;
         });
