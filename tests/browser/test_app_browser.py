@@ -178,6 +178,11 @@ def test_the_setting_overrides_the_system_and_the_board_looks(new_context, live_
     section.get_by_label("Wielkość kropek").select_option("large")
     section.get_by_label("Motyw").select_option("system")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    shot(page, "dark-settings-looks-360")
+    # each field within the phone's width (a long option must not push its select past the edge)
+    for field in section.locator("select").all():
+        box = field.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     page.goto(f"/partia/{data['match']}/")
     expect(page.locator("#match")).to_have_attribute("data-ready", "1")
     play(page, P(4, 4))
