@@ -77,6 +77,8 @@
     },
     frame: function (frame) { onFrame(frame); },
     close: function () { setConn("offline"); },
+    // the page is shown again: the heartbeat's sync at once (a pong, or the state it missed)
+    wake: function () { if (snap.version) socket.send({ type: "sync", version: snap.version }); },
   });
 
   function send(frame) {
@@ -113,6 +115,7 @@
     }
     if (frame.type === "pong" || typeof frame.ply !== "number") return;
     var focused = keyboardFocus();
+    var scoreBefore = scoreSum();
     var endedHere = false; // a state frame that brings the end (after a gap): its result is said too
     if (frame.type === "state") {
       if (!frame.snapshot) return;
@@ -139,6 +142,7 @@
     var noticeBefore = $("notice").textContent;
     render(frame, focused);
     announce(frame, endedHere, noticeBefore);
+    sound(frame, endedHere, scoreBefore);
     if (frame.type === "state" && queuedMove) {
       var move = queuedMove;
       queuedMove = null;
@@ -288,6 +292,28 @@
     var notice = noticeText(frame);
     if (notice && (frame.type !== "state" || notice !== noticeBefore)) text += " " + notice;
     if (text) $("announce").textContent = text.trim();
+  }
+
+  // The sound of an event (static/js/sound.js; muted by the page's switch): a move, a capture
+  // (a score went up: Kropki's enclosure, a closed box), the opponent's move that gives you the
+  // turn, the end, and the start (the first state of a match of yours not yet moved in).
+  var startSounded = false;
+  function scoreSum() {
+    return (snap.scores || []).reduce(function (sum, n) { return sum + (Number(n) || 0); }, 0);
+  }
+  function sound(frame, endedHere, scoreBefore) {
+    var name = null;
+    if (endedHere || frame.type === "finished") {
+      name = "end";
+    } else if (frame.type === "moved") {
+      if (scoreSum() > scoreBefore) name = "capture";
+      else if (frame.by !== you && myTurn()) name = "your_turn";
+      else name = "move";
+    } else if (frame.type === "state" && !startSounded && you !== null && active() && snap.ply === 0) {
+      name = "start";
+    }
+    if (frame.type === "state") startSounded = true;
+    if (name && window.KropkiSound) window.KropkiSound.play(name);
   }
 
   // -- drawing ----------------------------------------------------------------
@@ -588,7 +614,8 @@
 
   // The low-time warning (the player's setting, default 10 s; 0: none): once a turn, at that
   // second of their own move, the time left is said in a polite live region and a short sound
-  // plays if the player's sounds are on (settings.sound: the same switch as challenges).
+  // plays if the player's sounds are on (settings.sound: the same switch as challenges) and
+  // this device is not muted (the page's sound switch).
   var warnedTurn = null;
   function warnLowTime(secs) {
     if (!lowTime || !myTurn() || secs <= 0 || secs > lowTime) return;
@@ -596,11 +623,7 @@
     if (warnedTurn === turn) return;
     warnedTurn = turn;
     $("clock-warning").textContent = fmt(T.low_time, { s: secs });
-    if (settings.sound) beep();
-  }
-
-  function beep() {
-    if (window.KropkiBeep) window.KropkiBeep(660, 0.12, 0.25); // static/js/sound.js
+    if (settings.sound && window.KropkiSound) window.KropkiSound.play("low_time"); // static/js/sound.js
   }
 
   // A heartbeat: a frame lost on the way (a channel-layer drop, docs/reliability.md)

@@ -251,7 +251,7 @@
   }
 
   function beep() {
-    if (window.KropkiBeep) window.KropkiBeep(880, 0.15, 0.4); // static/js/sound.js
+    if (window.KropkiSound) window.KropkiSound.play("challenge"); // static/js/sound.js (muted per device)
   }
 
   // -- challenge forms ------------------------------------------------------------

@@ -5,7 +5,10 @@
  *   on.connecting(), on.open(), on.frame(frame): a JSON frame (others are dropped),
  *   on.close(code, stopped); on.stopCodes: close codes after which it stays closed
  *   (4401: the session ended; 4404: no such match). Any other close reconnects with
- *   exponential backoff and jitter: half to all of min(8 s, 0.5 s × 2^attempts).
+ *   exponential backoff and jitter: half to all of min(8 s, 0.5 s × 2^attempts); when the
+ *   page is shown again (a phone waking, a tab coming back) or the network comes back
+ *   ("online"), a closed socket reconnects at once and an open one calls on.wake() so the
+ *   page can check it still lives (docs/app.md "Waking").
  *   send(frame) -> false when the socket is not open (the caller says so).
  *
  * A test hook (docs/protocol.md "Test hooks"): with on.name ("match", "site"),
@@ -29,8 +32,14 @@
       bucket[type] = (bucket[type] || 0) + 1;
     }
 
+    var timer = null;
+    var started = false; // the page has asked for the socket: a wake may connect it
+
     function connect() {
-      if (stopped) return;
+      started = true;
+      clearTimeout(timer);
+      timer = null;
+      if (stopped || ws) return;
       var proto = location.protocol === "https:" ? "wss:" : "ws:";
       if (on.connecting) on.connecting();
       ws = new WebSocket(proto + "//" + location.host + path);
@@ -51,9 +60,25 @@
         if (stopped) return;
         var base = Math.min(8000, 500 * Math.pow(2, attempts));
         attempts += 1;
-        setTimeout(connect, base / 2 + Math.random() * base / 2);
+        timer = setTimeout(connect, base / 2 + Math.random() * base / 2);
       };
     }
+
+    // The phone wakes (the page is shown again) or the network is back: a socket waiting out
+    // its backoff connects now, from a fresh backoff; an open one is asked whether it still
+    // lives (on.wake: match.js sends a sync, which a dead socket fails and closes).
+    function wake() {
+      if (!started || stopped || document.visibilityState === "hidden") return;
+      if (ws && ws.readyState === WebSocket.OPEN) {
+        if (on.wake) on.wake();
+      } else if (!ws) {
+        attempts = 0;
+        connect();
+      }
+    }
+    document.addEventListener("visibilitychange", wake);
+    window.addEventListener("online", wake);
+    window.addEventListener("pageshow", function (event) { if (event.persisted) wake(); });
 
     function isOpen() { return !!(ws && ws.readyState === WebSocket.OPEN); }
 
