@@ -179,7 +179,7 @@ def pair_round(entrants: list[Entrant]) -> Round:
     bye_order: list[Entrant | None]
     if len(order) % 2:
         # The bye: lowest-ranked without one first, then the others from the bottom.
-        bye_order = [e for e in reversed(order) if not e.had_bye] + [e for e in reversed(order) if e.had_bye]
+        bye_order = [*(e for e in reversed(order) if not e.had_bye), *(e for e in reversed(order) if e.had_bye)]
     else:
         bye_order = [None]
     for strict, repeats in ((True, False), (False, False), (False, True)):
