@@ -29,7 +29,7 @@ def swiss(**kwargs) -> SwissTournament:
 
 def match_of(board: SwissBoard) -> Match:
     assert board.match_id is not None
-    return match_of(board)
+    return Match.objects.get(pk=board.match_id)
 
 
 def later(moment, seconds: int = 1):
@@ -145,6 +145,9 @@ def test_the_page_and_its_state(client, make_user):
     assert "Szwajcar" in page and 'data-testid="swiss-standings"' in page and "s2" in page
     state = client.get(reverse("swiss_state", args=[t.pk])).json()
     assert state["round"] == 1 and len(state["boards"]) == 2 and state["boards"][1]["blue"] is None
+    profile = client.get(reverse("profile", args=["s0"])).content.decode()
+    assert 'data-testid="profile-swiss"' in profile and reverse("swiss", args=[t.pk]) in profile
+    assert reverse("swiss_list") in client.get(reverse("tournaments")).content.decode()
     hidden = swiss(name="Ukryty", public=False)
     assert client.get(reverse("swiss", args=[hidden.pk])).status_code == 404
     assert client.get(reverse("swiss", args=[hidden.pk]) + f"?klucz={hidden.token}").status_code == 200
