@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.tournaments.swiss.pairing import BLUE, PINK, UNPLAYED, Entrant, pair_round
+from games.tournaments.swiss.pairing import Entrant, after_round, pair_round
 
 BUDGET_S = 1.0
 
@@ -32,22 +32,7 @@ def simulate(players: int, rounds: int, seed: int = 1) -> list[Entrant]:
     rng = random.Random(seed)
     entrants = [Entrant(id=i, score=0, rating=1500 + rng.randint(-400, 400), number=i) for i in range(1, players + 1)]
     for _ in range(rounds):
-        by_id = {e.id: e for e in entrants}
-        played = pair_round(entrants)
-        new: dict[int, Entrant] = {}
-        for pink, blue in played.pairs:
-            a, b = by_id[pink], by_id[blue]
-            r = rng.choice((2, 1, 0))
-            new[pink] = Entrant(
-                a.id, a.score + r, a.rating, a.number, a.opponents | {blue}, a.colours + PINK, a.had_bye
-            )
-            new[blue] = Entrant(
-                b.id, b.score + 2 - r, b.rating, b.number, b.opponents | {pink}, b.colours + BLUE, b.had_bye
-            )
-        if played.bye is not None:
-            e = by_id[played.bye]
-            new[e.id] = Entrant(e.id, e.score + 2, e.rating, e.number, e.opponents, e.colours + UNPLAYED, True)
-        entrants = [new[e.id] for e in entrants]
+        entrants = after_round(entrants, pair_round(entrants), lambda _pink, _blue: rng.choice((2, 1, 0)))
     return entrants
 
 

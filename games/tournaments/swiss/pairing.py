@@ -35,7 +35,8 @@ the first complete pairing found is the answer, so in the common case it is one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 PINK, BLUE, UNPLAYED = "W", "B", "-"  # a colour history's letters: pink (moves first), blue, no game
 BUDGET = 200_000  # search steps per attempt before the next, looser one
@@ -194,4 +195,19 @@ def pair_round(entrants: list[Entrant]) -> Round:
     raise ValueError("no pairing found")  # unreachable: with repeats allowed any even group pairs
 
 
-__all__ = ["BLUE", "PINK", "UNPLAYED", "Entrant", "Round", "colours_for", "pair_round", "ranked"]
+def after_round(entrants: list[Entrant], played: Round, pink_points: Callable[[int, int], int]) -> list[Entrant]:
+    """``entrants`` as they stand after ``played``: each pair scored ``pink_points(pink, blue)``
+    half points for pink (the rest of 2 for blue), the bye a win (simulations: the bench, tests)."""
+    by_id = {e.id: e for e in entrants}
+    for pink, blue in played.pairs:
+        a, b = by_id[pink], by_id[blue]
+        r = pink_points(pink, blue)
+        by_id[pink] = replace(a, score=a.score + r, opponents=a.opponents | {blue}, colours=a.colours + PINK)
+        by_id[blue] = replace(b, score=b.score + 2 - r, opponents=b.opponents | {pink}, colours=b.colours + BLUE)
+    if played.bye is not None:
+        e = by_id[played.bye]
+        by_id[e.id] = replace(e, score=e.score + 2, colours=e.colours + UNPLAYED, had_bye=True)
+    return [by_id[e.id] for e in entrants]
+
+
+__all__ = ["BLUE", "PINK", "UNPLAYED", "Entrant", "Round", "after_round", "colours_for", "pair_round", "ranked"]

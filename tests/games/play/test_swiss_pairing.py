@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.tournaments.swiss.pairing import BLUE, PINK, UNPLAYED, Entrant, colours_for, pair_round
+from games.tournaments.swiss.pairing import BLUE, PINK, UNPLAYED, Entrant, after_round, colours_for, pair_round
 
 
 def seeded(n: int) -> list[Entrant]:
@@ -120,20 +120,7 @@ def test_a_simulated_tournament_has_no_repeats_and_one_bye_each():
         assert found.repeats == 0
         assert found.bye is not None
         byes.append(found.bye)
-        by_id = {e.id: e for e in entrants}
-        new = {}
-        for pink, blue in found.pairs:
-            a, b = by_id[pink], by_id[blue]
-            r = rng.choice((2, 1, 0))
-            new[pink] = Entrant(
-                a.id, a.score + r, a.rating, a.number, a.opponents | {blue}, a.colours + PINK, a.had_bye
-            )
-            new[blue] = Entrant(
-                b.id, b.score + 2 - r, b.rating, b.number, b.opponents | {pink}, b.colours + BLUE, b.had_bye
-            )
-        e = by_id[found.bye]
-        new[e.id] = Entrant(e.id, e.score + 2, e.rating, e.number, e.opponents, e.colours + UNPLAYED, True)
-        entrants = [new[e.id] for e in entrants]
+        entrants = after_round(entrants, found, lambda _pink, _blue: rng.choice((2, 1, 0)))
     assert len(set(byes)) == len(byes)
     for e in entrants:  # nobody played a third same colour in a row
         played = e.colours.replace(UNPLAYED, "")
