@@ -22,3 +22,4 @@ def register() -> None:
         import_module(f"{__package__}.swiss.{module}")
     hooks.after_finish(swiss.board_result)
     hooks.account_deleted(swiss.withdraw_deleted)
+    hooks.account_export("swiss", import_module(f"{__package__}.swiss.selectors").account_lines)  # "Download my data"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import SwissPlayer
+from django.db import models
+
+from .models import SwissBoard, SwissPlayer
 
 PROFILE_LINES = 10
 
@@ -23,4 +25,36 @@ def player_swiss(user_id: int) -> list[dict[str, Any]]:
     ]
 
 
-__all__ = ["player_swiss"]
+def account_lines(user: Any) -> list[dict[str, Any]]:
+    """The player's Swiss lines for "Download my data" (its "swiss" part): each tournament, their
+    score and tie-breaks in points, place, whether they withdrew, and their boards."""
+    out = []
+    for e in SwissPlayer.objects.filter(user=user).select_related("tournament").order_by("joined_at"):
+        boards = SwissBoard.objects.filter(tournament_id=e.tournament_id).filter(
+            models.Q(pink=user) | models.Q(blue=user)
+        )
+        out.append(
+            {
+                "tournament": e.tournament.name,
+                "joined_at": e.joined_at.isoformat(),
+                "score": e.score / 2,
+                "sonneborn_berger": e.sonneborn_berger / 4,
+                "buchholz": e.buchholz / 2,
+                "rank": e.rank,
+                "withdrawn": e.withdrawn,
+                "boards": [
+                    {
+                        "round": b.round,
+                        "match": b.match_id,
+                        "kind": b.kind,
+                        "pink": b.pink_id == user.pk,
+                        "points": (b.pink_points if b.pink_id == user.pk else b.blue_points),
+                    }
+                    for b in boards
+                ],
+            }
+        )
+    return out
+
+
+__all__ = ["account_lines", "player_swiss"]

@@ -135,6 +135,10 @@ def test_late_joining_until_round_two_and_withdrawing(make_user):
     assert SwissPlayer.objects.filter(tournament=t).count() == 3
     swiss_withdraw(tournament_id=t.pk, user=s[0])
     assert SwissPlayer.objects.get(tournament=t, user=s[0]).withdrawn
+    from games import hooks
+
+    mine = hooks.account_parts(s[0])["swiss"]
+    assert mine[0]["withdrawn"] and mine[0]["boards"][0]["round"] == 1 and mine[0]["boards"][0]["pink"]
 
 
 def test_the_page_and_its_state(client, make_user):
