@@ -150,6 +150,18 @@ def layout_pages() -> dict[str, Any]:
             "challenges": [str(mine.token), str(theirs.token)],
         }
     Rating.objects.update(deviation=80)  # established: listed in the ranking
+    # A running Swiss of three players with long names (its boards, the bye, the standings).
+    swiss = SwissTournament.objects.create(
+        name="Szwajcarski turniej o bardzo długiej nazwie dla telefonów",
+        variant="cztery-w-rzedzie",
+        rounds=5,
+        rated=False,
+        starts_at=timezone.now(),
+    )
+    for n in range(3):
+        swiss_join(tournament_id=swiss.pk, user=_numbered("l", f"Konstantynopolitańczykowianeczka_{n}", "pl"))
+    swiss_tick()
+    out["swiss"] = swiss.pk
     return out
 
 
