@@ -283,8 +283,10 @@ def swiss_tick(*, now: datetime | None = None) -> int:
                 status__in=(SwissTournament.Status.UPCOMING, SwissTournament.Status.RUNNING), starts_at__lte=now
             )
         )
-        for t in due:
-            _advance(t, now)
+        for n, t in enumerate(due):
+            # Each its own moment: matches_create_many finds its new rows again by it (and a
+            # player may be in two Swiss tournaments of one variant).
+            _advance(t, now + timedelta(microseconds=n))
     return len(due)
 
 
