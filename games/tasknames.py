@@ -21,6 +21,7 @@ ANALYSE_MATCH = "games.tasks.analyse_match"
 PAIR_TOURNAMENTS = "games.tasks.pair_tournaments"
 SCHEDULE_TOURNAMENTS = "games.tasks.schedule_tournaments"
 FAIRPLAY_CHECK = "games.tasks.fairplay_check"
+SWISS_TICK = "games.tasks.swiss_tick"
 
 ALL = (
     SWEEP_EXPIRED_TURNS,
@@ -32,4 +33,5 @@ ALL = (
     PAIR_TOURNAMENTS,
     SCHEDULE_TOURNAMENTS,
     FAIRPLAY_CHECK,
+    SWISS_TICK,
 )

@@ -250,6 +250,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": float(TOURNAMENT_PAIR_SECONDS),
         "options": {"expires": float(TOURNAMENT_PAIR_SECONDS)},
     },
+    # Swiss tournaments: start them, count down between rounds, pair the next, end them.
+    "swiss-tick": {
+        "task": tasknames.SWISS_TICK,
+        "schedule": float(TOURNAMENT_PAIR_SECONDS),
+        "options": {"expires": float(TOURNAMENT_PAIR_SECONDS)},
+    },
     # The scheduled arenas of the next hours, from the schedule table (editable in the admin).
     "schedule-tournaments": {
         "task": tasknames.SCHEDULE_TOURNAMENTS,

@@ -16,3 +16,10 @@ def register() -> None:
     hooks.account_export("tournaments", selectors.account_lines)  # "Download my data"
     hooks.mark_changed(scoring.redraw_for_mark)  # a fair-play mark: the player's arenas' standings
     hooks.account_deleted(services.withdraw_deleted)  # a deleted account: out of the arenas not over
+    from .swiss import services as swiss  # Swiss tournaments (docs/tournaments.md "Swiss")
+
+    for module in ("admin", "tasks", "codes"):
+        import_module(f"{__package__}.swiss.{module}")
+    hooks.after_finish(swiss.board_result)
+    hooks.account_deleted(swiss.withdraw_deleted)
+    hooks.account_export("swiss", import_module(f"{__package__}.swiss.selectors").account_lines)  # "Download my data"

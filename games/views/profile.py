@@ -31,6 +31,7 @@ from games.display.snapshot import player_name
 from games.models import BLUE, PINK, Match
 from games.selectors import profile as profile_reads
 from games.tournaments import selectors as tournament_reads
+from games.tournaments.swiss import selectors as swiss_reads
 from ratings import selectors
 from ratings.charts import rating_chart_svg
 from ratings.models import Rating
@@ -198,6 +199,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "variants": [(k, catalogue.variant_name(k)) for k in catalogue.variant_keys()],
             "filter_query": query,
             "arenas": tournament_reads.player_arenas(user.pk),
+            "swiss": swiss_reads.player_swiss(user.pk),
             **_social(request, user),
         },
     )

@@ -44,6 +44,8 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("profile", "profile", (me["username"],), {}),
         ("ranking", "ranking", (), {"wariant": "cztery-w-rzedzie"}),
         ("tournaments", "tournaments", (), {}),
+        ("swiss list", "swiss_list", (), {}),
+        ("swiss", "swiss", (data["swiss"],), {}),
         ("record", "record", (me["finished"],), {}),
     ]
 

@@ -181,6 +181,8 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("profile", reverse("profile", args=[me["username"]])),
         ("ranking", reverse("ranking")),
         ("tournaments", reverse("tournaments")),
+        ("swiss list", reverse("swiss_list")),
+        ("swiss", reverse("swiss", args=[data["swiss"]])),
     ]
     pages += [(f"ranking {key}", reverse("ranking_variant", args=[key])) for key in variant_keys()]
     pages += [

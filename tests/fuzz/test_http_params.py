@@ -259,4 +259,6 @@ LEGIT_JUNK_POSTS = {
     "record_analysis",  # asks for the match's analysis (games/review/services.py)
     "tournament_join",
     "tournament_withdraw",  # the arena is in the URL (games/tournaments/services.py)
+    "swiss_join",
+    "swiss_withdraw",  # the Swiss is in the URL (games/tournaments/swiss/services.py)
 }

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 PASSWORD = "kropka-Trudna-2024"  # every account the calls make, unless told otherwise
-FAMILIES = ("players", "clock", "pages", "tournaments", "screenshots")
+FAMILIES = ("players", "clock", "pages", "tournaments", "screenshots", "swiss")
 
 
 def names() -> dict[str, Callable[..., dict[str, Any]]]:

@@ -14,6 +14,8 @@ from accounts.models import User
 from games import play as services
 from games.catalogue import variant as get_variant
 from games.models import Match
+from games.tournaments.swiss.models import SwissTournament
+from games.tournaments.swiss.services import swiss_join, swiss_tick
 from ratings.models import Rating
 from tests.factories import bulk_finished_matches
 
@@ -96,6 +98,15 @@ def a11y_pages() -> dict[str, Any]:
         }
     Rating.objects.update(deviation=80)  # established: listed in the ranking
     out["xss"] = {"username": xss.username, "cookie": session_cookie(xss)}
+    # A running Swiss with those players (boards, a bye, standings with the odd name).
+    swiss = SwissTournament.objects.create(
+        name="Szwajcar a11y", variant="cztery-w-rzedzie", rounds=3, rated=False, starts_at=timezone.now()
+    )
+    for user in User.objects.filter(username__startswith="a11y_").order_by("pk")[:4]:
+        swiss_join(tournament_id=swiss.pk, user=user)
+    swiss_join(tournament_id=swiss.pk, user=xss)
+    swiss_tick()
+    out["swiss"] = swiss.pk
     return out
 
 
@@ -139,6 +150,18 @@ def layout_pages() -> dict[str, Any]:
             "challenges": [str(mine.token), str(theirs.token)],
         }
     Rating.objects.update(deviation=80)  # established: listed in the ranking
+    # A running Swiss of three players with long names (its boards, the bye, the standings).
+    swiss = SwissTournament.objects.create(
+        name="Szwajcarski turniej o bardzo długiej nazwie dla telefonów",
+        variant="cztery-w-rzedzie",
+        rounds=5,
+        rated=False,
+        starts_at=timezone.now(),
+    )
+    for n in range(3):
+        swiss_join(tournament_id=swiss.pk, user=_numbered("l", f"Konstantynopolitańczykowianeczka_{n}", "pl"))
+    swiss_tick()
+    out["swiss"] = swiss.pk
     return out
 
 
