@@ -21,7 +21,7 @@ from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
 from games.live import transport
 from games.play import challenges
-from games.tournaments.selectors import tournament_frame_for
+from games.tournaments.selectors import current_games_frames, my_game_frame, tournament_frame_for
 from games.tournaments.services import tournament_berserk
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
@@ -105,14 +105,23 @@ class SiteDesk:
         return User.objects.filter(pk=user_id, is_guest=False, is_active=True).exists()
 
     def welcome(self, user_id: int) -> list[dict[str, Any]]:
-        """The frames a new site socket gets: the challenges still waiting, both ways."""
-        return challenges.challenges_direct_pending_for(user_id) + challenges.challenges_direct_sent_by(user_id)
+        """The frames a new site socket gets: the challenges still waiting, both ways, and a
+        ``tournament_paired`` (``current``) for each arena game of theirs being played (issue 38)."""
+        return (
+            challenges.challenges_direct_pending_for(user_id)
+            + challenges.challenges_direct_sent_by(user_id)
+            + current_games_frames(user_id)
+        )
+
+    def tournament_me(self, user_id: int, tournament_id: int) -> dict[str, Any] | None:
+        """The ``tournament_me`` frame: the player's own line in the arena (their game now), or None."""
+        return my_game_frame(user_id, tournament_id)
 
     def online(self) -> dict[str, Any]:
         """The ``online`` frame (who is online now)."""
         return selectors.online_frame()
 
-    def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None:
+    def tournament(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None:
         """The ``tournament`` frame of the arena ``content["id"]``, or None: no such arena, or a
         private one without its ``key`` (its token) for someone neither in it nor its maker.
         Refusal ``bad_frame``: ``id`` not an integer, ``key`` not a string."""

@@ -12,8 +12,15 @@
 
   var cfgEl = document.getElementById("site-config");
   var region = document.getElementById("site-notices");
-  if (!cfgEl || !region || !("WebSocket" in window)) return;
+  if (!cfgEl || !("WebSocket" in window)) return;
   var cfg = JSON.parse(cfgEl.textContent);
+  // A visitor not logged in (or a guest) opens a watcher's socket (issue 38), and only on a page
+  // that follows something: the lobby's list, an arena's standings.
+  if (cfg.watcher) {
+    if (!document.getElementById("online-list") && !document.getElementById("tournament-live")) return;
+  } else if (!region) {
+    return;
+  }
   var T = cfg.t || {};
   var challenges = {}; // id -> {card, timer, left, own, name, incoming}
   var lastSentTo = null;
@@ -73,22 +80,36 @@
       case "challenge_cancelled": finished(frame.id, T.cancelled, "cancelled"); break;
       case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
       case "tournament_paired": paired(frame); break;
+      case "tournament_game_over": gameOver(frame); break;
       case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
       // Frames for one page's own script (an analysis' progress: games/review/static/analysis.js).
       default: document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame })); break;
     }
   }
 
-  // An arena paired the player: its pages go there by themselves (static/js/tournament.js);
-  // anywhere else on the site, a notice with the way to the game.
+  // An arena paired the player (the wave's frame), or the socket learned on connect that their
+  // arena game is on (`current`): its pages go there by themselves (static/js/tournament.js);
+  // any page shows the way to it in the header, and the wave's frame also a notice with a link.
+  var gameLink = document.getElementById("site-game");
+
   function paired(frame) {
     document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame }));
-    if (document.getElementById("tournament-live") || document.getElementById("tournament-return")) return;
+    if (gameLink && location.pathname !== frame.url) {
+      gameLink.href = frame.url;
+      gameLink.dataset.match = String(frame.match);
+      gameLink.hidden = false;
+    }
+    if (frame.current || document.getElementById("tournament-live") || document.getElementById("tournament-return")) return;
     var card = message(fmt(T.tournament_paired, { name: frame.name }), "tournament-paired");
     var link = el("a", "button", T.open_match);
     link.href = frame.url;
     card.insertBefore(link, card.lastChild);
     if (cfg.sound) beep();
+  }
+
+  function gameOver(frame) {
+    document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame }));
+    if (gameLink && (!frame.match || gameLink.dataset.match === String(frame.match))) gameLink.hidden = true;
   }
 
   // -- notices ------------------------------------------------------------------
@@ -102,6 +123,7 @@
     close.type = "button";
     close.addEventListener("click", function () { card.remove(); });
     card.appendChild(close);
+    if (!region) return card; // a watcher's page has no notices
     region.appendChild(card);
     setTimeout(function () { card.remove(); }, 15000);
     return card;
