@@ -121,7 +121,11 @@
     var partner = (free || []).some(function (f) { return f[0] !== live.me && f[0] !== last && f[1] !== live.me; });
     // Paired already (the wave's frame on its way): never "next game in about 2 s" beside "playing".
     var busy = (playing || []).some(function (g) { return g[1] === live.me || g[2] === live.me; });
-    var text = busy ? W.paired : partner ? W.next_soon.replace("%(seconds)s", String(live.wave_seconds)) : W.next_wait;
+    // Nobody new, but the one they just played is free too: the wave pairs them again after
+    // REMATCH_AFTER_WAVES waves (games/tournaments/services.py), unless someone new comes.
+    var rematch = last && (free || []).some(function (f) { return f[0] === last; });
+    var text = busy ? W.paired : partner ? W.next_soon.replace("%(seconds)s", String(live.wave_seconds))
+      : rematch ? W.next_rematch : W.next_wait;
     if (node.textContent !== text) node.textContent = text;
   }
 

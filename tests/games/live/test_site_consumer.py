@@ -87,12 +87,19 @@ def make_guest(make_user):
 # -- connecting and presence ---------------------------------------------------------------------
 
 
-async def test_an_anonymous_visitor_and_a_guest_are_refused(make_user):
-    ws = await connect()
-    await closed_with(ws, 4401)
+async def test_an_anonymous_visitor_and_a_guest_only_watch(make_user):
+    """Issue 38: a watcher's socket: the online list, nobody's presence, and no command."""
     guest = await database_sync_to_async(make_guest)(make_user)
-    ws = await connect(guest)
-    await closed_with(ws, 4401)
+    for user in (None, guest):
+        ws = await connect(user)
+        assert await ws.receive_json_from(timeout=5) == {"type": "hello", "user": None}
+        await ws.send_json_to({"type": "watch_online"})
+        assert (await frame_of(ws, "online"))["players"] == []
+        await ws.send_json_to({"type": "challenge", "to": "bob", "variant": C4})
+        await error(ws, "login_required")
+        await ws.send_json_to({"type": "tournament_berserk", "match": 1})
+        await error(ws, "login_required")
+        await ws.disconnect()
     assert online.online_ids() == []
 
 
