@@ -2,7 +2,7 @@
 notifications (direct challenges). docs/protocol.md "Site socket".
 
 A visitor who is not logged in (or a guest) gets a watcher's socket (issue 38): it may only
-follow (``watch_online``, ``watch_tournament``), counts under its address's cap of anonymous
+follow (``watch_online``, ``watch_home``, ``watch_tournament``), counts under its address's cap of anonymous
 sockets (``WS_SOCKETS_PER_ANONYMOUS_IP``, shared with the match sockets) and is no one's
 presence; any other command is refused with ``login_required``.
 
@@ -44,6 +44,7 @@ class Desk(Protocol):
     def welcome(self, user_id: int) -> list[dict[str, Any]]: ...
     def tournament_me(self, user_id: int, tournament_id: int) -> dict[str, Any] | None: ...
     def online(self) -> dict[str, Any]: ...
+    def home(self) -> dict[str, Any]: ...
     def tournament(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None: ...
     def announce_online(self) -> None: ...
     def expire(self, challenge_id: int) -> bool: ...
@@ -110,7 +111,7 @@ def site_socket(desk: Desk) -> Callable[..., Any]:
 
 
 class SiteConsumer(LiveSocket):
-    watching: bool
+    watching: set[str]  # the feeds followed: "watch_online", "watch_home"
     watcher: bool = False  # not logged in, or a guest: follows pages only
     desk: Desk
     max_frame_bytes = MAX_FRAME_BYTES
@@ -136,7 +137,7 @@ class SiteConsumer(LiveSocket):
             await self.refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
             return
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
-        self.watching = False
+        self.watching: set[str] = set()
         self.watched_tournaments: set[str] = set()
         await self.listen_to_user()
         await self.listen(transport.site_topic(user_id), self.send_text)
@@ -161,7 +162,7 @@ class SiteConsumer(LiveSocket):
             await self.refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
             return
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
-        self.watching = False
+        self.watching = set()
         self.watched_tournaments = set()
         await self.accept()
         await self.send_json({"type": "hello", "user": None})
@@ -190,11 +191,18 @@ class SiteConsumer(LiveSocket):
 
     async def command(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
-        if kind == "watch_online":
-            if not self.watching:
-                self.watching = True
-                await self.listen(transport.ONLINE_TOPIC, self.send_text)
-            await self.send_json(await db_call(self.desk.online)())
+        if kind in ("watch_online", "watch_home"):
+            # The lobby's online list; the home page's "Right now" (issue 38): now, then whenever
+            # it changed (topic ``online`` / ``home``).
+            topic, read = (
+                (transport.ONLINE_TOPIC, self.desk.online)
+                if kind == "watch_online"
+                else (transport.HOME_TOPIC, self.desk.home)
+            )
+            if kind not in self.watching:
+                self.watching.add(kind)
+                await self.listen(topic, self.send_text)
+            await self.send_json(await db_call(read)())
             return
         if kind == "watch_tournament":
             # An arena's page: its standings now, then every change (docs/protocol.md "Tournaments").

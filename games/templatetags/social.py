@@ -26,7 +26,11 @@ def site_config(user: Any) -> dict[str, Any]:
             "me": "",
             "profile_prefix": reverse("profile", args=["_"])[:-2],
             "variants": {key: str(catalogue.variant_name(key)) for key in catalogue.variant_keys()},
-            "t": {"offline": _("No connection to the server. Try again in a moment."), "close": _("Close")},
+            "t": {
+                "offline": _("No connection to the server. Try again in a moment."),
+                "close": _("Close"),
+                "no_live": _("No live matches at the moment. Start one!"),
+            },
         }
     return {
         "ws_path": "/ws/site/",
@@ -62,5 +66,6 @@ def site_config(user: Any) -> dict[str, Any]:
             "nobody": _("Nobody else is online right now."),
             "you": _("(you)"),
             "tournament_paired": _("Your next game in the tournament %(name)s is starting."),
+            "no_live": _("No live matches at the moment. Start one!"),
         },
     }

@@ -176,7 +176,9 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 # %(seconds)s: how often the waves pair (2)
                 "next_soon": _("Another player is free: your next game in about %(seconds)s s."),
                 "next_wait": _("Your next game as soon as another player is free."),
-                "next_rematch": _("Nobody new is free: a rematch in a few seconds, unless another player becomes free."),
+                "next_rematch": _(
+                    "Nobody new is free: a rematch in a few seconds, unless another player becomes free."
+                ),
                 "profile_prefix": reverse("profile", args=["_"])[:-2],
                 "deleted": _("deleted account"),  # a standings line without a name
                 "match_prefix": reverse("match", args=[0])[:-2],

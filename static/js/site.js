@@ -16,8 +16,9 @@
   var cfg = JSON.parse(cfgEl.textContent);
   // A visitor not logged in (or a guest) opens a watcher's socket (issue 38), and only on a page
   // that follows something: the lobby's list, an arena's standings.
+  var homeLive = document.getElementById("home-live");
   if (cfg.watcher) {
-    if (!document.getElementById("online-list") && !document.getElementById("tournament-live")) return;
+    if (!document.getElementById("online-list") && !document.getElementById("tournament-live") && !homeLive) return;
   } else if (!region) {
     return;
   }
@@ -52,6 +53,7 @@
     open: function () {
       document.documentElement.dataset.site = "connected";
       if (onlineList) send({ type: "watch_online" });
+      if (homeLive) send({ type: "watch_home" }); // the home page's "Right now" (issue 38)
       // An arena's page follows its standings (static/js/tournament.js draws them).
       var arena = document.getElementById("tournament-live");
       if (arena) {
@@ -73,6 +75,7 @@
   function onFrame(frame) {
     switch (frame.type) {
       case "online": players = frame.players || []; renderOnline(); break;
+      case "home": renderHome(frame); break;
       case "challenge_received": incoming(frame); break;
       case "challenge_sent": outgoing(frame); break;
       case "challenge_accepted": accepted(frame); break;
@@ -335,6 +338,30 @@
     items.forEach(function (li) { onlineList.appendChild(li); });
     var empty = document.getElementById("online-empty");
     if (empty) empty.hidden = players.some(function (p) { return p.name !== cfg.me; });
+  }
+
+  // -- the home page's "Right now" ---------------------------------------------------
+
+  function renderHome(frame) {
+    if (!homeLive) return;
+    document.getElementById("playing-count").textContent = String(frame.playing);
+    document.getElementById("watching-count").textContent = String(frame.watching);
+    var box = document.getElementById("home-live-list");
+    var matches = frame.matches || [];
+    var list = el(matches.length ? "ul" : "p", matches.length ? "live-matches" : "muted");
+    if (!matches.length) list.textContent = T.no_live || "";
+    matches.forEach(function (m) { // [url, variant key, pink, blue]
+      var li = el("li");
+      var a = el("a", null, m[2] + " – " + m[3]);
+      a.href = m[0];
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(el("span", "muted", "(" + ((cfg.variants || {})[m[1]] || m[1]) + ")"));
+      list.appendChild(li);
+    });
+    box.textContent = "";
+    box.appendChild(list);
+    homeLive.dataset.drawn = String(Date.now()); // for tests: a frame was drawn
   }
 
   socket.connect();

@@ -233,6 +233,7 @@ def test_a_game_its_player_never_opened_is_not_their_timeout(two, alice, bob):
         if match.side_of(alice.pk) == BLUE:
             play_moves(match, [0])
             match.refresh_from_db()
+        assert match.turn_deadline is not None
         assert match_expire_turn(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=10))
         TournamentPlayer.objects.filter(tournament=two).update(last_opponent=None)
     a, b = entry(two, alice), entry(two, bob)
@@ -248,6 +249,7 @@ def test_two_players_meet_again_when_nobody_else_is_free_after_a_wait(two, alice
     match_resign(match_id=match.pk, user_id=alice.pk)
     match.refresh_from_db()
     ended = match.finished_at
+    assert ended is not None
     wait = timedelta(seconds=REMATCH_AFTER_WAVES * settings.TOURNAMENT_PAIR_SECONDS)
     assert tournaments_pair(now=ended + wait / 2) == []  # too soon: a new opponent may still come
     again = tournaments_pair(now=ended + wait + timedelta(seconds=1))
