@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_after_match import PASSWORD
 from tests.browser.test_tournament_browser import player
+from tests.live_play.conftest import create_match
 
 
 def test_the_pairing_reaches_a_player_on_the_rules_page(
@@ -119,3 +120,20 @@ def test_the_finished_podium_reads_place_by_place_at_360_px(new_context, live_ur
     # Over: nobody is "(przerwa)" any more; the column says what it holds.
     expect(page.get_by_test_id("standings")).not_to_contain_text("(przerwa)")
     expect(page.get_by_test_id("standings").locator("thead")).to_contain_text("Punkty za partie")
+
+
+def test_a_visitor_on_the_home_page_sees_right_now_change(new_context, live_url, live_site):
+    """Issue 38: "W tej chwili" follows the ``home`` frame for a visitor not logged in: a match
+    begun shows when its player opens a page."""
+    visitor = new_context().new_page()
+    visitor.goto("/")
+    expect(visitor.locator("html")).to_have_attribute("data-site", "connected")
+    data = create_match(live_site, "cztery-w-rzedzie")
+    alice = new_context().new_page()
+    alice.context.add_cookies(
+        [{"name": data["alice"]["cookie_name"], "value": data["alice"]["cookie"], "url": live_url}]
+    )
+    alice.goto(f"/partia/{data['match']}/")  # her page's site socket: the change is looked for
+    expect(visitor.locator(f"#home-live-list a[href='/partia/{data['match']}/']")).to_be_visible(timeout=15_000)
+    assert int(visitor.get_by_test_id("playing-count").inner_text()) >= 2
+    assert visitor.evaluate("document.getElementById('home-live').dataset.drawn") is not None

@@ -61,6 +61,8 @@ def test_a_profile_links_the_game_its_player_is_playing_unless_invisible(client,
     url = reverse("profile", args=["bob"])
     assert 'data-testid="playing-now"' not in client.get(url).content.decode()
     match = make_match(pink=alice, blue=bob)
+    assert 'data-testid="playing-now"' not in client.get(url).content.decode()  # offline: not "now"
+    put_online(bob)
     html = client.get(url).content.decode()
     assert f'data-testid="playing-now"><a href="/partia/{match.pk}/">Gra teraz' in html
     bob.invisible = True
