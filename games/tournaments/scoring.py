@@ -19,7 +19,6 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from accounts.models import User
 from games.live import transport
 from games.models import BLUE, PINK, Match, Move
 
@@ -123,19 +122,11 @@ def score_match(match: Match) -> None:
     publish_on_commit(tournament, back_to=users, ended=match.pk)
 
 
-def _opponents(paired: Any) -> list[tuple[int, int]]:
-    """(player, opponent) from the wave's (user id, match id) pairs: the two of each match."""
-    by_match: dict[int, list[int]] = {}
-    for user_id, match_id in paired:
-        by_match.setdefault(match_id, []).append(user_id)
-    return [(a, b) for two in by_match.values() if len(two) == 2 for a, b in (two, two[::-1])]
-
-
 def publish_on_commit(
     tournament: Tournament, *, back_to: list[int] | None = None, paired: Any = None, ended: int | None = None
 ) -> None:
     """After commit: the standings to the arena's pages; to ``back_to`` (players whose game
-    just ended, ``ended``) the way back to the arena; ``paired``: (user id, match id) pairs told
+    just ended, ``ended``) the way back to the arena; ``paired``: (user id, match id, opponent's name) of players told
     where their new game is."""
     tournament_id = tournament.pk
     url = reverse("tournament", args=[tournament_id])
@@ -152,14 +143,12 @@ def publish_on_commit(
             (uid, {"type": "tournament_game_over", "id": tournament_id, "match": ended, "url": url})
             for uid in back_to or ()
         ]
-        names = dict(User.objects.filter(pk__in=[uid for uid, _ in paired or ()]).values_list("pk", "username"))
-        opponents = {uid: names.get(other) for uid, other in _opponents(paired or ())}
         frames += [
             (
                 user_id,
-                paired_frame(match_id, tournament_id, fresh.name, opponents.get(user_id), match_prefix=match_prefix),
+                paired_frame(match_id, tournament_id, fresh.name, opponent, match_prefix=match_prefix),
             )
-            for user_id, match_id in paired or ()
+            for user_id, match_id, opponent in paired or ()
         ]
         transport.send_to_site_users(frames)
 

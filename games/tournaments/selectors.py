@@ -154,7 +154,6 @@ def paired_frame(match_id: int, tournament_id: int, name: str, opponent: str | N
         "type": "tournament_paired",
         "id": tournament_id,
         "name": name,
-        "tournament_name": name,
         "opponent": opponent or "",
         "match": match_id,
         "url": f"{prefix}{match_id}/",

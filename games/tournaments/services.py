@@ -324,6 +324,7 @@ class _Free(NamedTuple):
 
     user_id: int
     last_opponent_id: int | None
+    name: str  # their username: the opponent's ``tournament_paired`` names them (read in the same join)
 
 
 def _choose_pairs(
@@ -422,7 +423,7 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
             tournament=tournament, paused=False, match__isnull=True, user__fair_play_mark="", user__is_deleted=False
         )
         .order_by("-points", "-rating", "pk")
-        .values_list("user_id", "last_opponent_id")
+        .values_list("user_id", "last_opponent_id", "user__username")
     ]
     if len(free) < 2:
         return []
@@ -466,7 +467,10 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
             f" WHERE {quote('tournament_id')} = %s AND {quote('user_id')} = %s",
             [(m.pk, tournament.pk, uid) for m in matches for uid in (m.pink_id, m.blue_id)],
         )
-    told = [(m.pink_id, m.pk) for m in matches] + [(m.blue_id, m.pk) for m in matches]
+    names: dict[int | None, str] = {p.user_id: p.name for pair in pairs for p in pair}
+    told = [(m.pink_id, m.pk, names.get(m.blue_id, "")) for m in matches] + [
+        (m.blue_id, m.pk, names.get(m.pink_id, "")) for m in matches
+    ]
     scoring.publish_on_commit(tournament, paired=told)
     return matches
 

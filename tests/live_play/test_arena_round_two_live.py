@@ -93,7 +93,7 @@ async def test_two_players_a_late_socket_and_an_anonymous_watcher_on_the_real_st
         await site0.send(json.dumps({"type": "tournament_berserk", "match": "1"}))
         assert (await frame_of(site0, "error"))["code"] == "bad_frame"
         paired0 = await frame_of(site0, "tournament_paired", 30)
-        assert paired0["opponent"] == "gracz1" and paired0["tournament_name"] == "Arena testowa"
+        assert paired0["opponent"] == "gracz1" and paired0["name"] == "Arena testowa"
         first = paired0["match"]
         await frame_of(watcher, "tournament", 10, lambda f: any(g[0] == first for g in f["playing"]))
         site1 = await open_socket(url, "/ws/site/", p1)  # back: the socket's word on connect

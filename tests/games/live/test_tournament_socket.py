@@ -128,7 +128,7 @@ async def test_a_socket_opened_after_the_pairing_learns_where_the_game_is(alice,
     ws = await site_socket(alice)
     current = await frame_of(ws, "tournament_paired")
     assert current["current"] is True and current["match"] == match.pk and current["ply"] == 0
-    assert current["url"] == f"/partia/{match.pk}/" and current["name"] == current["tournament_name"] == "Arena"
+    assert current["url"] == f"/partia/{match.pk}/" and current["name"] == "Arena"
     assert current["opponent"] == "bob"
     await ws.send_json_to({"type": "watch_tournament", "id": t.pk})
     await frame_of(ws, "tournament")
