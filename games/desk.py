@@ -15,7 +15,7 @@ from django.utils import translation
 
 from accounts.models import User
 from accounts.services import session_still_valid
-from games import play
+from games import hooks, play
 from games.display.chat import chat_history_frame
 from games.display.frames import state_frame
 from games.display.snapshot import VERSION_FIELDS, match_version
@@ -139,6 +139,10 @@ class MatchDesk:
     def is_spectator(self, match_id: int, user_id: int | None) -> bool:
         match = Match.objects.filter(pk=match_id).only("pink_id", "blue_id").first()
         return match is None or match.side_of(user_id) is None
+
+    def player_opened(self, match_id: int, user_id: int) -> None:
+        """A player opened their match's socket: the features hear it (``hooks.player_opened``)."""
+        hooks.run_player_opened(match_id, user_id)
 
     def version(self, match_id: int) -> str | None:
         match = Match.objects.filter(pk=match_id).only(*VERSION_FIELDS).first()

@@ -16,6 +16,10 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
   (``games.play.privacy.account_delete``), inside that transaction under the account's row lock,
   after its games in progress are resigned and before the row is emptied: the feature lets go of
   the account (an arena withdraws it from those not over), its frames after commit.
+- ``player_opened(fn)``: ``fn(match_id, user_id)`` runs when a player (not a spectator) opens
+  their match's socket, in the socket's database thread, in no transaction: a feature notes that
+  the player learned of the game (an arena does not count a game its player never saw against
+  them, issue 38).
 """
 
 from __future__ import annotations
@@ -30,11 +34,13 @@ AfterFinish = Callable[[Match], None]
 AccountPart = Callable[[User], Any]
 MarkChanged = Callable[[int], None]
 AccountDeleted = Callable[[int], None]
+PlayerOpened = Callable[[int, int], None]
 
 _after_finish: list[AfterFinish] = []
 _account_parts: dict[str, AccountPart] = {}
 _mark_changed: list[MarkChanged] = []
 _account_deleted: list[AccountDeleted] = []
+_player_opened: list[PlayerOpened] = []
 
 
 def after_finish(fn: AfterFinish) -> AfterFinish:
@@ -52,6 +58,8 @@ def forget(fn: Callable[..., Any]) -> None:
         _mark_changed.remove(fn)
     if fn in _account_deleted:
         _account_deleted.remove(fn)
+    if fn in _player_opened:
+        _player_opened.remove(fn)
     for key in [key for key, part in _account_parts.items() if part is fn]:
         del _account_parts[key]
 
@@ -92,3 +100,15 @@ def account_deleted(fn: AccountDeleted) -> AccountDeleted:
 def run_account_deleted(user_id: int) -> None:
     for fn in list(_account_deleted):
         fn(user_id)
+
+
+def player_opened(fn: PlayerOpened) -> PlayerOpened:
+    """Register ``fn(match_id, user_id)`` to hear every player opening their match's socket (once)."""
+    if fn not in _player_opened:
+        _player_opened.append(fn)
+    return fn
+
+
+def run_player_opened(match_id: int, user_id: int) -> None:
+    for fn in list(_player_opened):
+        fn(match_id, user_id)

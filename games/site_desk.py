@@ -21,7 +21,7 @@ from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
 from games.live import transport
 from games.play import challenges
-from games.tournaments.selectors import tournament_frame_for
+from games.tournaments.selectors import current_games_frames, my_game_frame, tournament_frame_for
 from games.tournaments.services import tournament_berserk
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
@@ -80,6 +80,17 @@ def _berserk(user_id: int, content: dict[str, Any]) -> None:
     tournament_berserk(match_id=match_id, user=user)
 
 
+def _push_if_changed(name: str, frame: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> None:
+    """``send(frame)`` unless the last frame pushed under ``name`` (any daphne) was the same."""
+    digest = hashlib.sha256(json.dumps(frame, sort_keys=True, default=str).encode()).hexdigest()
+    try:
+        last = limits.client().set(limits.key(name), digest, ex=3600, get=True)
+    except redis.RedisError:
+        last = None  # unknown: push
+    if not isinstance(last, bytes) or last.decode() != digest:
+        send(frame)
+
+
 class SiteDesk:
     """The site socket's commands and reads (docs/protocol.md "Site socket")."""
 
@@ -105,14 +116,27 @@ class SiteDesk:
         return User.objects.filter(pk=user_id, is_guest=False, is_active=True).exists()
 
     def welcome(self, user_id: int) -> list[dict[str, Any]]:
-        """The frames a new site socket gets: the challenges still waiting, both ways."""
-        return challenges.challenges_direct_pending_for(user_id) + challenges.challenges_direct_sent_by(user_id)
+        """The frames a new site socket gets: the challenges still waiting, both ways, and a
+        ``tournament_paired`` (``current``) for each arena game of theirs being played (issue 38)."""
+        return (
+            challenges.challenges_direct_pending_for(user_id)
+            + challenges.challenges_direct_sent_by(user_id)
+            + current_games_frames(user_id)
+        )
+
+    def tournament_me(self, user_id: int, tournament_id: int) -> dict[str, Any] | None:
+        """The ``tournament_me`` frame: the player's own line in the arena (their game now), or None."""
+        return my_game_frame(user_id, tournament_id)
 
     def online(self) -> dict[str, Any]:
         """The ``online`` frame (who is online now)."""
         return selectors.online_frame()
 
-    def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None:
+    def home(self) -> dict[str, Any]:
+        """The ``home`` frame (the home page's "Right now")."""
+        return selectors.home_frame()
+
+    def tournament(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None:
         """The ``tournament`` frame of the arena ``content["id"]``, or None: no such arena, or a
         private one without its ``key`` (its token) for someone neither in it nor its maker.
         Refusal ``bad_frame``: ``id`` not an integer, ``key`` not a string."""
@@ -121,15 +145,11 @@ class SiteDesk:
     def announce_online(self) -> None:
         """Push the online list to every lobby page, when it changed since the last push (over
         every daphne): an invisible player's tab coming and going changes nothing, so it
-        pushes nothing either, and a push never tells who arrived unseen (issue 24, item 14)."""
-        frame = selectors.online_frame()
-        digest = hashlib.sha256(json.dumps(frame, sort_keys=True, default=str).encode()).hexdigest()
-        try:
-            last = limits.client().set(limits.key("online-pushed"), digest, ex=3600, get=True)
-        except redis.RedisError:
-            last = None  # unknown: push
-        if not isinstance(last, bytes) or last.decode() != digest:
-            transport.send_online(frame)
+        pushes nothing either, and a push never tells who arrived unseen (issue 24, item 14).
+        The home page's "Right now" likewise (issue 38): a page opened or a player gone is when a
+        match has begun or ended, so it is looked at then too."""
+        _push_if_changed("online-pushed", selectors.online_frame(), transport.send_online)
+        _push_if_changed("home-pushed", selectors.home_frame(), transport.send_home)
 
     def expire(self, challenge_id: int) -> bool:
         return challenges.challenge_direct_expire(challenge_id=challenge_id)

@@ -1,6 +1,11 @@
 """``ws/site/``: one socket per tab of a logged-in page: presence and live
 notifications (direct challenges). docs/protocol.md "Site socket".
 
+A visitor who is not logged in (or a guest) gets a watcher's socket (issue 38): it may only
+follow (``watch_online``, ``watch_home``, ``watch_tournament``), counts under its address's cap of anonymous
+sockets (``WS_SOCKETS_PER_ANONYMOUS_IP``, shared with the match sockets) and is no one's
+presence; any other command is refused with ``login_required``.
+
 Transport only: authenticate, cap and rate-limit, keep the user's place in the
 online set (``online.py``), and hand each command to the ``desk`` the routing
 gives it (``games.site_desk.SiteDesk``) in a database thread. An idle socket
@@ -24,7 +29,7 @@ from kropki_site.lib.refusals import Refusal
 
 from . import online, transport, wsframes
 from .dbcall import db_call
-from .socket import CLOSE_LOGIN_REQUIRED, LiveSocket, socket_language
+from .socket import LiveSocket, socket_language
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +42,10 @@ class Desk(Protocol):
     def command(self, kind: str, user_id: int, content: dict[str, Any]) -> int | None: ...
     def may_connect(self, user_id: int) -> bool: ...
     def welcome(self, user_id: int) -> list[dict[str, Any]]: ...
+    def tournament_me(self, user_id: int, tournament_id: int) -> dict[str, Any] | None: ...
     def online(self) -> dict[str, Any]: ...
-    def tournament(self, user_id: int, content: dict[str, Any]) -> dict[str, Any] | None: ...
+    def home(self) -> dict[str, Any]: ...
+    def tournament(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None: ...
     def announce_online(self) -> None: ...
     def expire(self, challenge_id: int) -> bool: ...
     def went_offline(self, user_id: int) -> None: ...
@@ -104,8 +111,8 @@ def site_socket(desk: Desk) -> Callable[..., Any]:
 
 
 class SiteConsumer(LiveSocket):
-    user_id: int
-    watching: bool
+    watching: set[str]  # the feeds followed: "watch_online", "watch_home"
+    watcher: bool = False  # not logged in, or a guest: follows pages only
     desk: Desk
     max_frame_bytes = MAX_FRAME_BYTES
 
@@ -114,41 +121,59 @@ class SiteConsumer(LiveSocket):
         self.desk = desk
 
     def describe(self) -> str:
-        return f"the site socket of user {self.user_id}"
+        return "a watcher's site socket" if self.watcher else f"the site socket of user {self.user_id}"
 
     # -- WebSocket handlers ---------------------------------------------------
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.refuse(CLOSE_LOGIN_REQUIRED)  # anonymous visitors open no site socket
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        if self.user_id is None or not await db_call(self._open)():
+            await self._connect_watcher()  # not logged in, or a guest: follows pages only
             return
-        self.user_id = user.pk
-        if not await db_call(self._open)():
-            await self.refuse(CLOSE_LOGIN_REQUIRED)  # nor do guests
-            return
+        user_id = self.user_id
         self.language = socket_language(self.scope)
-        if not await self.take_place(online.sockets_key(self.user_id), online.socket_cap()):
+        if not await self.take_place(online.sockets_key(user_id), online.socket_cap()):
             await self.refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
             return
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
-        self.watching = False
+        self.watching: set[str] = set()
         self.watched_tournaments: set[str] = set()
         await self.listen_to_user()
-        await self.listen(transport.site_topic(self.user_id), self.send_text)
+        await self.listen(transport.site_topic(user_id), self.send_text)
         await self.accept()
-        await sync_to_async(online.mark_online, thread_sensitive=False)(self.user_id)
+        await sync_to_async(online.mark_online, thread_sensitive=False)(user_id)
         # Always: a new page may show a change (a match began, "invisible" switched) at no cost when idle.
         request_announce(self.desk)
         await self.send_json({"type": "hello", "user": user.username})
-        for frame in await db_call(self.desk.welcome)(self.user_id):
+        # The challenges waiting, and where the player's arena game is (a page opened, or a
+        # socket back after a break, learns it even if the wave's frame was missed).
+        for frame in await db_call(self.desk.welcome)(user_id):
             await self.send_json(frame)
+
+    async def _connect_watcher(self) -> None:
+        """A visitor who is not logged in, or a guest: the lobby's list and arenas' standings only,
+        under the address's cap of anonymous sockets; no presence, no user topic."""
+        self.watcher = True
+        self.user_id = None
+        self.language = socket_language(self.scope)
+        key, cap = wsframes.socket_key(self.scope, None)
+        if not await self.take_place(key, cap):
+            await self.refuse(wsframes.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.watching = set()
+        self.watched_tournaments = set()
+        await self.accept()
+        await self.send_json({"type": "hello", "user": None})
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "watching"):  # refused before it joined anything
             return
         await self.stop()
         user_id = self.user_id
+        if user_id is None:  # a watcher: nobody's presence
+            return
         if not await sync_to_async(online.open_sockets, thread_sensitive=False)(user_id):
             _spawn(self._offline_after_grace(user_id))
 
@@ -166,17 +191,25 @@ class SiteConsumer(LiveSocket):
 
     async def command(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
-        if kind == "watch_online":
-            if not self.watching:
-                self.watching = True
-                await self.listen(transport.ONLINE_TOPIC, self.send_text)
-            await self.send_json(await db_call(self.desk.online)())
+        if kind in ("watch_online", "watch_home"):
+            # The lobby's online list; the home page's "Right now" (issue 38): now, then whenever
+            # it changed (topic ``online`` / ``home``).
+            topic, read = (
+                (transport.ONLINE_TOPIC, self.desk.online)
+                if kind == "watch_online"
+                else (transport.HOME_TOPIC, self.desk.home)
+            )
+            if kind not in self.watching:
+                self.watching.add(kind)
+                await self.listen(topic, self.send_text)
+            await self.send_json(await db_call(read)())
             return
         if kind == "watch_tournament":
             # An arena's page: its standings now, then every change (docs/protocol.md "Tournaments").
             frame = await db_call(self.desk.tournament)(self.user_id, content)
             if frame is None:
                 raise Refusal("tournament_not_found")
+            mine = None if self.user_id is None else await db_call(self.desk.tournament_me)(self.user_id, frame["id"])
             topic = transport.tournament_topic(frame["id"])
             if topic not in self.watched_tournaments:
                 if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:
@@ -184,9 +217,13 @@ class SiteConsumer(LiveSocket):
                 self.watched_tournaments.add(topic)
                 await self.listen(topic, self.send_text)
             await self.send_json(frame)
+            if mine is not None:  # the player's own line: their game now, if any (issue 38)
+                await self.send_json(mine)
             return
         if not isinstance(kind, str) or not self.desk.knows(kind):
             raise Refusal("unknown_type")
+        if self.user_id is None:
+            raise Refusal("login_required")  # a watcher only follows
         created = await db_call(self._command)(kind, content)
         if created is LOGGED_OUT:
             await self.close_logged_out()
@@ -204,15 +241,16 @@ class SiteConsumer(LiveSocket):
     def _open(self) -> bool:
         """In the database thread at connect: may this user open one (guests may not); its session."""
         self.read_credentials()
-        return self.desk.may_connect(self.user_id)
+        return self.user_id is not None and self.desk.may_connect(self.user_id)
 
     def _command(self, kind: str, content: dict[str, Any]) -> int | object | None:
         """In the database thread: the session still valid (a logout's 4401 may have been lost), then the desk."""
-        if not self.session_valid():
+        if self.user_id is None or not self.session_valid():
             return LOGGED_OUT
         return self.desk.command(kind, self.user_id, content)
 
     def renew_place(self) -> None:
         """One thread hop for both leases of an idle socket: its cap place, the user's presence."""
         super().renew_place()
-        online.mark_online(self.user_id)
+        if self.user_id is not None:
+            online.mark_online(self.user_id)

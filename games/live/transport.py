@@ -62,6 +62,8 @@ def end_api_streams(user_id: int, token_id: int | None) -> None:
 
 # The site sockets of lobby pages (they asked with ``watch_online``): the online list.
 ONLINE_TOPIC = "online"
+# The site sockets of home pages (``watch_home``, issue 38): the "Right now" counts and games.
+HOME_TOPIC = "home"
 
 
 def _encode(frame: dict[str, Any]) -> str:
@@ -115,6 +117,11 @@ def send_to_site_users(frames: list[tuple[int, dict[str, Any]]]) -> None:
     """A frame to each of many users' site sockets, in one round trip to Redis (an arena's
     wave: every paired player hears where their game is)."""
     publish_many([(site_topic(user_id), _encode(frame)) for user_id, frame in frames])
+
+
+def send_home(frame: dict[str, Any]) -> None:
+    """The home page's "Right now" to every home page's site socket (encoded once)."""
+    publish(HOME_TOPIC, _encode(frame))
 
 
 def send_online(frame: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ What this package exported as one module is still importable from it.
 
 from __future__ import annotations
 
-from .home import ONLINE_LIST_LIMIT, live_summary, online_frame, online_players
+from .home import ONLINE_LIST_LIMIT, home_frame, live_summary, online_frame, online_players
 from .lobby import QueueStatus, queue_sizes, queue_status
 from .profile import presence_of
 from .state import match_state, remember_state
@@ -20,6 +20,7 @@ from .state import match_state, remember_state
 __all__ = [
     "ONLINE_LIST_LIMIT",
     "QueueStatus",
+    "home_frame",
     "live_summary",
     "match_state",
     "online_frame",

@@ -42,6 +42,7 @@ def live_summary(limit: int = 5) -> dict[str, Any]:
     matches = [
         {
             "variant": match.get_variant_display(),
+            "key": match.variant,
             "pink": match.pink.username,
             "blue": match.blue.username,
             "url": reverse("match", args=[match.pk]),
@@ -92,6 +93,18 @@ def online_players(limit: int = ONLINE_LIST_LIMIT) -> list[dict[str, Any]]:
 
 def _default_rating_display() -> str:
     return rating_for(None, catalogue.variant_keys()[0]).display
+
+
+def home_frame() -> dict[str, Any]:
+    """The ``home`` frame: the home page's "Right now" (``live_summary``), each game's variant as its
+    key (the page words it in its own language), for every page watching it (issue 38)."""
+    live = live_summary()
+    return {
+        "type": "home",
+        "playing": live["playing"],
+        "watching": live["watching"],
+        "matches": [[m["url"], m["key"], m["pink"], m["blue"]] for m in live["matches"]],
+    }
 
 
 def online_frame() -> dict[str, Any]:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -21,13 +21,25 @@ PER_PAGE = 20
 
 
 def presence_of(user: User) -> dict[str, Any]:
-    """What a profile shows: ``{"online": bool, "last_seen": datetime | None, "just_now": bool}``
-    (``just_now``: seen less than a minute ago, "przed chwilą" rather than "0 minut temu");
-    an invisible player shows neither."""
+    """What a profile shows: ``{"online": bool, "last_seen": datetime | None, "just_now": bool,
+        "playing": match id | None}`` (``just_now``: seen less than a minute ago, "przed chwilą" rather
+        than "0 minut temu"; ``playing``: while they are online, the game they are playing now, to
+    watch: SPEC, issue 38);
+        an invisible player shows none of them."""
     if user.invisible:
-        return {"online": False, "last_seen": None, "just_now": False}
+        return {"online": False, "last_seen": None, "just_now": False, "playing": None}
     just_now = user.last_seen is not None and timezone.now() - user.last_seen < timedelta(minutes=1)
-    return {"online": online.is_online(user.pk), "last_seen": user.last_seen, "just_now": just_now}
+    is_online = online.is_online(user.pk)
+    # Only while online (no query otherwise: a repeat view of a profile stays at its queries).
+    playing = (
+        Match.objects.filter(Q(pink_id=user.pk) | Q(blue_id=user.pk), status=Match.Status.ACTIVE)
+        .order_by("-created_at")
+        .values_list("pk", flat=True)
+        .first()
+        if is_online
+        else None
+    )
+    return {"online": is_online, "last_seen": user.last_seen, "just_now": just_now, "playing": playing}
 
 
 @dataclass

@@ -18,6 +18,20 @@ register = template.Library()
 
 @register.simple_tag
 def site_config(user: Any) -> dict[str, Any]:
+    if not user.is_authenticated or getattr(user, "is_guest", False):
+        # A watcher's socket (issue 38): it follows the lobby's list or an arena's standings only.
+        return {
+            "ws_path": "/ws/site/",
+            "watcher": True,
+            "me": "",
+            "profile_prefix": reverse("profile", args=["_"])[:-2],
+            "variants": {key: str(catalogue.variant_name(key)) for key in catalogue.variant_keys()},
+            "t": {
+                "offline": _("No connection to the server. Try again in a moment."),
+                "close": _("Close"),
+                "no_live": _("No live matches at the moment. Start one!"),
+            },
+        }
     return {
         "ws_path": "/ws/site/",
         "me": user.username,
@@ -52,5 +66,6 @@ def site_config(user: Any) -> dict[str, Any]:
             "nobody": _("Nobody else is online right now."),
             "you": _("(you)"),
             "tournament_paired": _("Your next game in the tournament %(name)s is starting."),
+            "no_live": _("No live matches at the moment. Start one!"),
         },
     }

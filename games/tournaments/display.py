@@ -43,17 +43,19 @@ def board_changed(tournament_id: int) -> None:
 
 
 def result_marks(results: list[dict[str, Any]]) -> str:
-    """A player's games as one short string: points per game, a double game in
-    brackets: "2 0 [4] 1"; "-" for a game that earned nothing."""
+    """A player's games as one short string: points per game, a game whose points were doubled
+    (a win or draw on a streak) in brackets: "2 0 [4] 1". A loss is "0", streak or not (nothing
+    was doubled: issue 38), an early draw "0"."""
     marks = []
     for r in results:
         p = str(r.get("p", 0)) if r.get("r") != "l" else "0"
-        marks.append(f"[{p}]" if r.get("f") else p)
+        marks.append(f"[{p}]" if r.get("f") and r.get("r") != "l" else p)
     return " ".join(marks)
 
 
-def standings_rows(players: list[StandingsLine], *, offset: int = 0) -> list[dict[str, Any]]:
-    """Lines ``offset`` … of the standings, best first (``players``: selectors.standings_lines)."""
+def standings_rows(players: list[StandingsLine], *, offset: int = 0, finished: bool = False) -> list[dict[str, Any]]:
+    """Lines ``offset`` … of the standings, best first (``players``: selectors.standings_lines). In a
+    finished arena nobody is shown paused or playing (issue 38): those were states of the play."""
     profile_prefix = reverse("profile", args=["_"])[:-2]  # one reverse, not one per line
     rows = []
     for i, (rank, name, points, wins_in_row, paused, match_id, games, results, deleted) in enumerate(
@@ -68,8 +70,8 @@ def standings_rows(players: list[StandingsLine], *, offset: int = 0) -> list[dic
                 "deleted": deleted,
                 "points": points,
                 "fire": wins_in_row >= 2,
-                "paused": paused,
-                "playing": match_id is not None,
+                "paused": paused and not finished,
+                "playing": match_id is not None and not finished,
                 "games": games,
                 "marks": result_marks(results),
             }
@@ -109,7 +111,7 @@ def standings_frame(tournament: Tournament, rows: FrameRows) -> dict[str, Any]:
     rank, name, points, on fire, paused, playing, games' marks; the name "" for a deleted
     account, which the page shows in its own language, without a link), how many players wait
     for a game, and the games being played."""
-    lines = standings_rows(rows.standings)
+    lines = standings_rows(rows.standings, finished=tournament.status == Tournament.Status.FINISHED)
     return {
         "type": "tournament",
         "id": tournament.pk,

@@ -16,6 +16,7 @@ def register() -> None:
     hooks.account_export("tournaments", selectors.account_lines)  # "Download my data"
     hooks.mark_changed(scoring.redraw_for_mark)  # a fair-play mark: the player's arenas' standings
     hooks.account_deleted(services.withdraw_deleted)  # a deleted account: out of the arenas not over
+    hooks.player_opened(services.game_opened)  # a player saw their arena game (issue 38)
     from .swiss import services as swiss  # Swiss tournaments (docs/tournaments.md "Swiss")
 
     for module in ("admin", "tasks", "codes"):

@@ -99,6 +99,8 @@ class TournamentPlayer(models.Model):
     # Each game: {"m": match id, "r": "w"/"d"/"l", "p": points, "f": counted double, "b": berserk}.
     results = models.JSONField(default=list)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The player opened ``match``'s socket (issue 38): a game they never saw is not their timeout.
+    match_seen = models.BooleanField(default=False)
     last_opponent = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

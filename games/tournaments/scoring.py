@@ -24,7 +24,7 @@ from games.models import BLUE, PINK, Match, Move
 
 from .display import board_changed
 from .models import Tournament, TournamentPlayer
-from .selectors import standings_frame
+from .selectors import paired_frame, standings_frame
 
 WIN, DRAW, LOSS = 2, 1, 0
 STREAK_AFTER = 2  # wins in a row that start a streak
@@ -86,10 +86,14 @@ def score_match(match: Match) -> None:
         if entry is None:
             continue
         fields = ["match", "last_opponent", "timeouts_in_row", "paused"]
+        entry.last_opponent_id = opponent_id
+        unseen = match.status == Match.Status.ABORTED and entry.match_id == match.pk and not entry.match_seen
         if entry.match_id == match.pk:
             entry.match = None
-        entry.last_opponent_id = opponent_id
-        if _timed_out(match, side, moved, timeout_moves):
+        timed_out = _timed_out(match, side, moved, timeout_moves)
+        if timed_out and unseen:
+            pass  # never opened: the wave's word may not have reached them (issue 38); not their timeout
+        elif timed_out:
             entry.timeouts_in_row += 1
             if entry.timeouts_in_row >= TIMEOUTS_TO_PAUSE:
                 entry.paused = True  # so their opponents do not wait for them
@@ -115,12 +119,14 @@ def score_match(match: Match) -> None:
             fields += ["points", "wins_in_row", "games", "performance_sum", "performance", "results"]
         entry.save(update_fields=fields)
     users = [uid for uid in (match.pink_id, match.blue_id) if uid is not None and uid in entries]
-    publish_on_commit(tournament, back_to=users)
+    publish_on_commit(tournament, back_to=users, ended=match.pk)
 
 
-def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = None, paired: Any = None) -> None:
+def publish_on_commit(
+    tournament: Tournament, *, back_to: list[int] | None = None, paired: Any = None, ended: int | None = None
+) -> None:
     """After commit: the standings to the arena's pages; to ``back_to`` (players whose game
-    just ended) the way back to the arena; ``paired``: (user id, match id) pairs told
+    just ended, ``ended``) the way back to the arena; ``paired``: (user id, match id, opponent's name) of players told
     where their new game is."""
     tournament_id = tournament.pk
     url = reverse("tournament", args=[tournament_id])
@@ -133,19 +139,16 @@ def publish_on_commit(tournament: Tournament, *, back_to: list[int] | None = Non
             return
         transport.send_to_tournament(tournament_id, standings_frame(fresh))
         match_prefix = reverse("match", args=[0])[:-2]  # one reverse, not one per game
-        frames = [(uid, {"type": "tournament_game_over", "id": tournament_id, "url": url}) for uid in back_to or ()]
+        frames = [
+            (uid, {"type": "tournament_game_over", "id": tournament_id, "match": ended, "url": url})
+            for uid in back_to or ()
+        ]
         frames += [
             (
                 user_id,
-                {
-                    "type": "tournament_paired",
-                    "id": tournament_id,
-                    "name": fresh.name,
-                    "match": match_id,
-                    "url": f"{match_prefix}{match_id}/",
-                },
+                paired_frame(match_id, tournament_id, fresh.name, opponent, match_prefix=match_prefix),
             )
-            for user_id, match_id in paired or ()
+            for user_id, match_id, opponent in paired or ()
         ]
         transport.send_to_site_users(frames)
 

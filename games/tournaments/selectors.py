@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Case, Q, QuerySet, Sum, When, Window
+from django.urls import reverse
 
 from accounts.models import User
 from games.models import Match
@@ -146,7 +147,60 @@ def standings_frame(tournament: Tournament) -> dict[str, Any]:
     return display.standings_frame(tournament, frame_rows(tournament))
 
 
-def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str, Any] | None:
+def paired_frame(match_id: int, tournament_id: int, name: str, opponent: str | None, **more: Any) -> dict[str, Any]:
+    """``tournament_paired``: where a player's arena game is (the wave's, and on connect with ``current``)."""
+    prefix = more.pop("match_prefix", None) or reverse("match", args=[0])[:-2]
+    return {
+        "type": "tournament_paired",
+        "id": tournament_id,
+        "name": name,
+        "opponent": opponent or "",
+        "match": match_id,
+        "url": f"{prefix}{match_id}/",
+        **more,
+    }
+
+
+def current_games_frames(user_id: int) -> list[dict[str, Any]]:
+    """A ``tournament_paired`` frame (``current``: true, with the game's ``ply``) for each arena game
+    the player is playing now: one query. A site socket sends them on connect (issue 38), so a page
+    that missed the wave's frame (opened later, or reconnecting then) still learns where the game is."""
+    rows = (
+        Match.objects.filter(
+            Q(pink_id=user_id) | Q(blue_id=user_id), status=Match.Status.ACTIVE, tournament__isnull=False
+        )
+        .order_by("pk")
+        .values_list("pk", "tournament_id", "tournament__name", "pink_id", "pink__username", "blue__username", "ply")
+    )
+    return [
+        paired_frame(pk, t_id, name, blue if pink_id == user_id else pink, current=True, ply=ply)
+        for pk, t_id, name, pink_id, pink, blue, ply in rows
+    ]
+
+
+def my_game_frame(user_id: int, tournament_id: int) -> dict[str, Any] | None:
+    """``tournament_me``: the player's line in the arena (their game being played now, or null; paused),
+    sent to their own socket after the ``tournament`` frame of ``watch_tournament``; None if they have none."""
+    line = (
+        TournamentPlayer.objects.filter(tournament_id=tournament_id, user_id=user_id)
+        .values_list("paused", "match_id", "match__status", "match__ply")
+        .first()
+    )
+    if line is None:
+        return None
+    paused, match_id, status, ply = line
+    playing = match_id is not None and status == Match.Status.ACTIVE
+    return {
+        "type": "tournament_me",
+        "id": tournament_id,
+        "paused": paused,
+        "match": match_id if playing else None,
+        "url": reverse("match", args=[match_id]) if playing else "",
+        "ply": ply if playing else None,
+    }
+
+
+def tournament_frame_for(user_id: int | None, tournament_id: Any, key: Any) -> dict[str, Any] | None:
     """The frame for a site socket asking to watch an arena, or None (not found, or private
     and neither the key nor a part in it)."""
     if isinstance(tournament_id, bool) or not isinstance(tournament_id, int):
@@ -159,8 +213,7 @@ def tournament_frame_for(user_id: int, tournament_id: Any, key: Any) -> dict[str
     allowed = (
         tournament.public
         or key == str(tournament.token)
-        or tournament.creator_id == user_id
-        or plays_in(tournament, user_id)
+        or (user_id is not None and (tournament.creator_id == user_id or plays_in(tournament, user_id)))
     )
     return standings_frame(tournament) if allowed else None
 

@@ -16,6 +16,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
@@ -33,13 +34,19 @@ from . import scoring
 from .models import Tournament, TournamentPlayer, TournamentSchedule
 
 MOVE_CLOCKS = (20, 30, 60)
-MIN_MINUTES, MAX_MINUTES = 15, 180
-START_DELAYS = (5, 10, 15, 30, 60, 120)  # minutes from now a player-made one may start
+# Issue 38: 5 minutes at the shortest (a club's quick arena, a client's test: two or three games of
+# 20 s a move), starting in a minute at the soonest; the schedule's stay 50 minutes and more.
+MIN_MINUTES, MAX_MINUTES = 5, 180
+DURATIONS = (5, 10, 15, 30, 45, 60, 90, 120, 180)  # the form's choices (any whole minute in range is taken)
+START_DELAYS = (1, 5, 10, 15, 30, 60, 120)  # minutes from now a player-made one may start
 # Player-made: at most this many not finished at once, and made per day, per creator.
 OPEN_PER_CREATOR = 2
 MADE_PER_DAY = 5
 SCHEDULE_AHEAD = timedelta(hours=6)  # beat makes scheduled arenas this far ahead
 PAIR_REACH = 6  # a player is paired with one of the next few free in the standings
+# Issue 38: two who just played meet again only when neither has found anyone else for this many
+# waves (a two-player arena plays game after game; a bigger one prefers new opponents, as lichess).
+REMATCH_AFTER_WAVES = 3
 
 _ADVISORY_KEY = 0x4B52544E  # "KRTN": one wave at a time (PostgreSQL)
 
@@ -250,6 +257,13 @@ def tournament_withdraw(*, tournament_id: Any, user: User | AnonymousUser | None
     return entry
 
 
+def game_opened(match_id: int, user_id: int) -> None:
+    """A player opened their match's socket (the ``player_opened`` hook): if it is their arena game,
+    they have seen it, so its first move missed is their timeout (issue 38). One UPDATE, by the
+    line's match index; nothing for any other match."""
+    TournamentPlayer.objects.filter(match_id=match_id, user_id=user_id, match_seen=False).update(match_seen=True)
+
+
 def withdraw_deleted(user_id: int) -> None:
     """The player deleted their account (the ``account_deleted`` hook, in that transaction, their
     games already resigned): paused in every arena not over, for good (an inactive account cannot
@@ -310,12 +324,17 @@ class _Free(NamedTuple):
 
     user_id: int
     last_opponent_id: int | None
+    name: str  # their username: the opponent's ``tournament_paired`` names them (read in the same join)
 
 
-def _choose_pairs(free: list[_Free], apart: set[frozenset[int]]) -> list[tuple[_Free, _Free]]:
+def _choose_pairs(
+    free: list[_Free], apart: set[frozenset[int]], rematch_ok: set[frozenset[int]] | None = None
+) -> list[tuple[_Free, _Free]]:
     """Greedy from the top of the standings: each free player with the nearest free one
     below them (within PAIR_REACH) who is not their last opponent (either way) and not a
-    blocked pair. ``free`` is in standings order (points, then rating)."""
+    blocked pair. ``free`` is in standings order (points, then rating). Then the players left
+    over meet their last opponent again if that pair is in ``rematch_ok`` (both left over, it
+    waited REMATCH_AFTER_WAVES: issue 38, a two-player arena's second game)."""
     taken: set[int] = set()
     pairs = []
     for i, a in enumerate(free):
@@ -335,7 +354,39 @@ def _choose_pairs(free: list[_Free], apart: set[frozenset[int]]) -> list[tuple[_
             taken.update((a.user_id, b.user_id))
             pairs.append((a, b))
             break
+    for i, a in enumerate(free):
+        if a.user_id in taken or not rematch_ok:
+            continue
+        for b in free[i + 1 :]:
+            pair = frozenset((a.user_id, b.user_id))
+            if b.user_id not in taken and pair in rematch_ok and pair not in apart:
+                taken.update(pair)
+                pairs.append((a, b))
+                break
     return pairs
+
+
+def _rematches_waited(tournament: Tournament, left: list[_Free], now: datetime) -> set[frozenset[int]]:
+    """Of the players no new opponent was found for, the pairs of last opponents whose last game
+    ended REMATCH_AFTER_WAVES waves ago or more: one query, over the few left over."""
+    pairs = {
+        frozenset((p.user_id, p.last_opponent_id))
+        for p in left
+        if p.last_opponent_id is not None and any(q.user_id == p.last_opponent_id for q in left)
+    }
+    if not pairs:
+        return set()
+    wait = timedelta(seconds=REMATCH_AFTER_WAVES * float(settings.TOURNAMENT_PAIR_SECONDS))
+    ids = {uid for pair in pairs for uid in pair}
+    last: dict[frozenset[int], datetime] = {}
+    rows = Match.objects.filter(tournament=tournament, pink_id__in=ids, blue_id__in=ids).exclude(
+        status=Match.Status.ACTIVE
+    )
+    for pink, blue, ended in rows.values_list("pink_id", "blue_id", "finished_at"):
+        key = frozenset((pink, blue))
+        if key in pairs and ended is not None and (key not in last or ended > last[key]):
+            last[key] = ended
+    return {pair for pair in pairs if pair not in last or last[pair] <= now - wait}
 
 
 def _finish(tournament: Tournament) -> None:
@@ -372,7 +423,7 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
             tournament=tournament, paused=False, match__isnull=True, user__fair_play_mark="", user__is_deleted=False
         )
         .order_by("-points", "-rating", "pk")
-        .values_list("user_id", "last_opponent_id")
+        .values_list("user_id", "last_opponent_id", "user__username")
     ]
     if len(free) < 2:
         return []
@@ -389,6 +440,12 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
     free = [p for p in free if p.user_id not in busy_ids]
     apart = _blocked_pairs(free_ids)
     pairs = _choose_pairs(free, apart)
+    paired_ids = {p.user_id for pair in pairs for p in pair}
+    left = [p for p in free if p.user_id not in paired_ids]
+    if len(left) >= 2:  # nobody new for them: their last opponent again, after a wait
+        rematch_ok = _rematches_waited(tournament, left, now)
+        if rematch_ok:
+            pairs = _choose_pairs(free, apart, rematch_ok)  # the same first pass, then the rematches
     if not pairs:
         return []
     colours = [(a.user_id, b.user_id) if random.random() < 0.5 else (b.user_id, a.user_id) for a, b in pairs]
@@ -406,11 +463,14 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
     table = TournamentPlayer._meta.db_table
     with connection.cursor() as cursor:
         cursor.executemany(
-            f"UPDATE {quote(table)} SET {quote('match_id')} = %s"
+            f"UPDATE {quote(table)} SET {quote('match_id')} = %s, {quote('match_seen')} = FALSE"
             f" WHERE {quote('tournament_id')} = %s AND {quote('user_id')} = %s",
             [(m.pk, tournament.pk, uid) for m in matches for uid in (m.pink_id, m.blue_id)],
         )
-    told = [(m.pink_id, m.pk) for m in matches] + [(m.blue_id, m.pk) for m in matches]
+    names: dict[int | None, str] = {p.user_id: p.name for pair in pairs for p in pair}
+    told = [(m.pink_id, m.pk, names.get(m.blue_id, "")) for m in matches] + [
+        (m.blue_id, m.pk, names.get(m.pink_id, "")) for m in matches
+    ]
     scoring.publish_on_commit(tournament, paired=told)
     return matches
 
@@ -440,6 +500,7 @@ def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
 
 
 __all__ = [
+    "game_opened",
     "tournament_berserk",
     "tournament_create",
     "tournament_join",

@@ -10,7 +10,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -30,6 +31,10 @@ from .display import STANDINGS_SHOWN, board_version, free_players, playing_now, 
 from .models import Tournament
 
 LIST_LIMIT = 20
+# Issue 38: a refused button names its code for a program. With ``Accept: application/json`` the
+# answer is JSON ``{"code", "message"}`` with the code's HTTP status; a page's redirect carries
+# the code in this header (and the words as the page's message). docs/tournaments.md "Addresses".
+REFUSAL_HEADER = "Kropki-Refusal"
 BOARD_SECONDS = 600  # a cached standings page (its key changes with the arena)
 
 
@@ -41,7 +46,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "variants": catalogue.variant_choices(),
         "delays": services.START_DELAYS,
         "clocks": services.MOVE_CLOCKS,
-        "durations": (15, 30, 45, 60, 90, 120, 180),
+        "durations": services.DURATIONS,
         "can_create": request.user.is_authenticated and not getattr(request.user, "is_guest", False),
     }
     return render(request, "games/tournaments.html", context)
@@ -54,7 +59,46 @@ def _int(value: str, default: int) -> int:
         return default
 
 
-@account_required
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _refused(request: HttpRequest, exc: Refusal, back: HttpResponse) -> HttpResponse:
+    """A refusal: JSON for a program that asked for it, else the page's message and ``back`` with the code's header."""
+    if wants_json(request):
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.status)
+    messages.error(request, exc.message)
+    back[REFUSAL_HEADER] = exc.code
+    return back
+
+
+def _done(request: HttpRequest, back: HttpResponse, **data: Any) -> HttpResponse:
+    """Done: ``{"ok": true, …}`` for a program that asked for JSON, else ``back`` (a redirect)."""
+    return JsonResponse({"ok": True, **data}) if wants_json(request) else back
+
+
+def json_account(view: Any) -> Any:
+    """``account_required`` for a page; for a program asking for JSON, a visitor not logged in gets
+    ``login_required`` (401) and a guest ``tournament_account`` (400), as JSON, not a redirect."""
+    guarded = account_required(view)
+
+    def wrapper(request: HttpRequest, /, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if wants_json(request):
+            if not request.user.is_authenticated:
+                return JsonResponse(
+                    {"code": "login_required", "message": Refusal("login_required").message}, status=401
+                )
+            if getattr(request.user, "is_guest", False):
+                exc = Refusal("tournament_account")
+                return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.status)
+        return guarded(request, *args, **kwargs)
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+@json_account
 @require_POST
 def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     post = request.POST
@@ -70,9 +114,8 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             name=post.get("name", ""),
         )
     except Refusal as exc:
-        messages.error(request, exc.message)
-        return redirect("tournaments")
-    return redirect(tournament_url(t))
+        return _refused(request, exc, redirect("tournaments"))
+    return _done(request, redirect(tournament_url(t)), id=t.pk, url=tournament_url(t))
 
 
 def tournament_url(t: Tournament) -> str:
@@ -133,6 +176,9 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 # %(seconds)s: how often the waves pair (2)
                 "next_soon": _("Another player is free: your next game in about %(seconds)s s."),
                 "next_wait": _("Your next game as soon as another player is free."),
+                "next_rematch": _(
+                    "Nobody new is free: a rematch in a few seconds, unless another player becomes free."
+                ),
                 "profile_prefix": reverse("profile", args=["_"])[:-2],
                 "deleted": _("deleted account"),  # a standings line without a name
                 "match_prefix": reverse("match", args=[0])[:-2],
@@ -158,16 +204,19 @@ def _board(tournament_id: int, page_asked: str | None) -> dict[str, Any]:
         count = selectors.player_count(t)
         page = Paginator(range(count), STANDINGS_SHOWN).get_page(asked)
         offset = (page.number - 1) * STANDINGS_SHOWN
+        finished = t.status == Tournament.Status.FINISHED
         board = {
             "t": t,
             "lines": str(
                 _standings_lines(
-                    standings_rows(selectors.standings_lines(t, offset=offset, limit=STANDINGS_SHOWN), offset=offset)
+                    standings_rows(
+                        selectors.standings_lines(t, offset=offset, limit=STANDINGS_SHOWN),
+                        offset=offset,
+                        finished=finished,
+                    )
                 )
             ),
-            "podium": standings_rows(selectors.standings_lines(t, limit=3))
-            if t.status == Tournament.Status.FINISHED
-            else [],
+            "podium": standings_rows(selectors.standings_lines(t, limit=3), finished=True) if finished else [],
             "playing": playing_now(selectors.playing_lines(t)),
             "free": free_players(selectors.free_lines(t)),
             "count": count,
@@ -222,7 +271,7 @@ def _back(t_id: int, request: HttpRequest) -> HttpResponse:
     return redirect(tournament_url(_visible_row(request, t_id)))
 
 
-@account_required
+@json_account
 @require_POST
 def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     _visible_row(request, tournament_id)
@@ -231,22 +280,22 @@ def tournament_join_view(request: AuthenticatedHttpRequest, tournament_id: int) 
     except Refusal as exc:
         if exc.code == "tournament_not_found":
             raise Http404 from exc
-        messages.error(request, exc.message)
-    return _back(tournament_id, request)
+        return _refused(request, exc, _back(tournament_id, request))
+    return _done(request, _back(tournament_id, request), id=tournament_id)
 
 
-@account_required
+@json_account
 @require_POST
 def tournament_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     _visible_row(request, tournament_id)  # a stranger's press: a 404, no redirect carrying the key
     try:
         services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
     except Refusal as exc:
-        messages.error(request, exc.message)
-    return _back(tournament_id, request)
+        return _refused(request, exc, _back(tournament_id, request))
+    return _done(request, _back(tournament_id, request), id=tournament_id)
 
 
-@account_required
+@json_account
 @require_POST
 def berserk_view(request: AuthenticatedHttpRequest, match_id: int) -> HttpResponse:
     try:
@@ -254,5 +303,5 @@ def berserk_view(request: AuthenticatedHttpRequest, match_id: int) -> HttpRespon
     except Refusal as exc:
         if exc.code == "not_found":
             raise Http404 from exc
-        messages.error(request, exc.message)
-    return redirect("match", match_id=match_id)
+        return _refused(request, exc, redirect("match", match_id=match_id))
+    return _done(request, redirect("match", match_id=match_id), match=match_id)

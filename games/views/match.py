@@ -117,6 +117,8 @@ def _arena(match: Match, you: int | None) -> dict[str, Any] | None:
         "name": tournament.name,
         "url": url,
         "berserk": berserk,
+        "move_seconds": match.move_seconds or settings.MOVE_SECONDS,
+        "half_seconds": round((match.move_seconds or settings.MOVE_SECONDS) / 2),
         "berserk_pink": match.pink_berserk,
         "berserk_blue": match.blue_berserk,
         "live": {

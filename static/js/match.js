@@ -602,7 +602,7 @@
     var ms = deadline - now;
     var secs = Math.max(0, Math.ceil(ms / 1000));
     clock.textContent = fmt(T.seconds, { s: secs });
-    clock.classList.toggle("low", secs <= (lowTime || 10));
+    clock.classList.toggle("low", secs <= lowLimit(secs));
     warnLowTime(secs);
     var grace = (snap.grace_seconds || 0) * 1000;
     if (you !== null && snap.to_move !== you && ms <= -grace - 300 && claimedPly !== snap.ply) {
@@ -616,9 +616,17 @@
   // second of their own move, the time left is said in a polite live region and a short sound
   // plays if the player's sounds are on (settings.sound: the same switch as challenges) and
   // this device is not muted (the page's sound switch).
+  // "Low" is at most a third of the turn as first seen (issue 38: a berserk turn of 10 s was
+  // "low" from its first second), so a short clock warns near its end, not at once.
   var warnedTurn = null;
+  var turnSeen = { key: null, secs: 0 };
+  function lowLimit(secs) {
+    var key = snap.ply + "@" + snap.deadline;
+    if (turnSeen.key !== key) turnSeen = { key: key, secs: secs };
+    return Math.min(lowTime || 10, Math.max(1, Math.floor(turnSeen.secs / 3)));
+  }
   function warnLowTime(secs) {
-    if (!lowTime || !myTurn() || secs <= 0 || secs > lowTime) return;
+    if (!lowTime || !myTurn() || secs <= 0 || secs > Math.min(lowTime, lowLimit(secs))) return;
     var turn = snap.ply + "@" + snap.deadline;
     if (warnedTurn === turn) return;
     warnedTurn = turn;

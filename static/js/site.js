@@ -12,8 +12,16 @@
 
   var cfgEl = document.getElementById("site-config");
   var region = document.getElementById("site-notices");
-  if (!cfgEl || !region || !("WebSocket" in window)) return;
+  if (!cfgEl || !("WebSocket" in window)) return;
   var cfg = JSON.parse(cfgEl.textContent);
+  // A visitor not logged in (or a guest) opens a watcher's socket (issue 38), and only on a page
+  // that follows something: the lobby's list, an arena's standings.
+  var homeLive = document.getElementById("home-live");
+  if (cfg.watcher) {
+    if (!document.getElementById("online-list") && !document.getElementById("tournament-live") && !homeLive) return;
+  } else if (!region) {
+    return;
+  }
   var T = cfg.t || {};
   var challenges = {}; // id -> {card, timer, left, own, name, incoming}
   var lastSentTo = null;
@@ -45,6 +53,7 @@
     open: function () {
       document.documentElement.dataset.site = "connected";
       if (onlineList) send({ type: "watch_online" });
+      if (homeLive) send({ type: "watch_home" }); // the home page's "Right now" (issue 38)
       // An arena's page follows its standings (static/js/tournament.js draws them).
       var arena = document.getElementById("tournament-live");
       if (arena) {
@@ -66,6 +75,7 @@
   function onFrame(frame) {
     switch (frame.type) {
       case "online": players = frame.players || []; renderOnline(); break;
+      case "home": renderHome(frame); break;
       case "challenge_received": incoming(frame); break;
       case "challenge_sent": outgoing(frame); break;
       case "challenge_accepted": accepted(frame); break;
@@ -73,22 +83,36 @@
       case "challenge_cancelled": finished(frame.id, T.cancelled, "cancelled"); break;
       case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
       case "tournament_paired": paired(frame); break;
+      case "tournament_game_over": gameOver(frame); break;
       case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
       // Frames for one page's own script (an analysis' progress: games/review/static/analysis.js).
       default: document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame })); break;
     }
   }
 
-  // An arena paired the player: its pages go there by themselves (static/js/tournament.js);
-  // anywhere else on the site, a notice with the way to the game.
+  // An arena paired the player (the wave's frame), or the socket learned on connect that their
+  // arena game is on (`current`): its pages go there by themselves (static/js/tournament.js);
+  // any page shows the way to it in the header, and the wave's frame also a notice with a link.
+  var gameLink = document.getElementById("site-game");
+
   function paired(frame) {
     document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame }));
-    if (document.getElementById("tournament-live") || document.getElementById("tournament-return")) return;
+    if (gameLink && location.pathname !== frame.url) {
+      gameLink.href = frame.url;
+      gameLink.dataset.match = String(frame.match);
+      gameLink.hidden = false;
+    }
+    if (frame.current || document.getElementById("tournament-live") || document.getElementById("tournament-return")) return;
     var card = message(fmt(T.tournament_paired, { name: frame.name }), "tournament-paired");
     var link = el("a", "button", T.open_match);
     link.href = frame.url;
     card.insertBefore(link, card.lastChild);
     if (cfg.sound) beep();
+  }
+
+  function gameOver(frame) {
+    document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame }));
+    if (gameLink && (!frame.match || gameLink.dataset.match === String(frame.match))) gameLink.hidden = true;
   }
 
   // -- notices ------------------------------------------------------------------
@@ -102,6 +126,7 @@
     close.type = "button";
     close.addEventListener("click", function () { card.remove(); });
     card.appendChild(close);
+    if (!region) return card; // a watcher's page has no notices
     region.appendChild(card);
     setTimeout(function () { card.remove(); }, 15000);
     return card;
@@ -313,6 +338,30 @@
     items.forEach(function (li) { onlineList.appendChild(li); });
     var empty = document.getElementById("online-empty");
     if (empty) empty.hidden = players.some(function (p) { return p.name !== cfg.me; });
+  }
+
+  // -- the home page's "Right now" ---------------------------------------------------
+
+  function renderHome(frame) {
+    if (!homeLive) return;
+    document.getElementById("playing-count").textContent = String(frame.playing);
+    document.getElementById("watching-count").textContent = String(frame.watching);
+    var box = document.getElementById("home-live-list");
+    var matches = frame.matches || [];
+    var list = el(matches.length ? "ul" : "p", matches.length ? "live-matches" : "muted");
+    if (!matches.length) list.textContent = T.no_live || "";
+    matches.forEach(function (m) { // [url, variant key, pink, blue]
+      var li = el("li");
+      var a = el("a", null, m[2] + " – " + m[3]);
+      a.href = m[0];
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(el("span", "muted", "(" + ((cfg.variants || {})[m[1]] || m[1]) + ")"));
+      list.appendChild(li);
+    });
+    box.textContent = "";
+    box.appendChild(list);
+    homeLive.dataset.drawn = String(Date.now()); // for tests: a frame was drawn
   }
 
   socket.connect();

@@ -113,33 +113,63 @@
   // "Your next game in…" for a waiting player: the next wave (every live.wave_seconds) pairs
   // them if someone free is neither them nor the one they just played (either way), as the
   // wave itself decides (games/tournaments/services.py, _choose_pairs).
-  function renderNextGame(free, W) {
+  function renderNextGame(free, W, playing) {
     var node = document.getElementById("next-game");
     if (!node || !live.me) return;
     var mine = (free || []).filter(function (f) { return f[0] === live.me; })[0];
     var last = mine ? mine[1] : "";
     var partner = (free || []).some(function (f) { return f[0] !== live.me && f[0] !== last && f[1] !== live.me; });
-    var text = partner ? W.next_soon.replace("%(seconds)s", String(live.wave_seconds)) : W.next_wait;
+    // Paired already (the wave's frame on its way): never "next game in about 2 s" beside "playing".
+    var busy = (playing || []).some(function (g) { return g[1] === live.me || g[2] === live.me; });
+    // Nobody new, but the one they just played is free too: the wave pairs them again after
+    // REMATCH_AFTER_WAVES waves (games/tournaments/services.py), unless someone new comes.
+    var rematch = last && (free || []).some(function (f) { return f[0] === last; });
+    var text = busy ? W.paired : partner ? W.next_soon.replace("%(seconds)s", String(live.wave_seconds))
+      : rematch ? W.next_rematch : W.next_wait;
     if (node.textContent !== text) node.textContent = text;
+  }
+
+  function goTo(url) {
+    var status = document.getElementById("tournament-status");
+    if (status) status.textContent = (live.words || {}).paired;
+    location.assign(url);
   }
 
   function tournamentPage() {
     var W = live.words || {};
     var state = document.querySelector("[data-testid=tournament-state]");
     countdown();
-    renderNextGame(live.free, W);
+    renderNextGame(live.free, W, null);
     if (live.my_match_url) { location.assign(live.my_match_url); return; } // a new game waits for them
+    var leaving = false;
     onFrame(function (frame) {
-      if (frame.type === "tournament_paired" && frame.id === live.id) {
-        document.getElementById("tournament-status").textContent = W.paired;
-        location.assign(frame.url);
+      if (leaving || frame.id !== live.id) return;
+      if (frame.type === "tournament_paired") {
+        // The wave's frame, or the socket's word on connect: a game not begun takes the page
+        // there; one under way (they came back to look) leaves them the button.
+        if (frame.current && frame.ply > 0 && document.querySelector("[data-testid=my-game]")) return;
+        if (frame.current && frame.ply > 0) { leaving = true; location.reload(); return; }
+        leaving = true;
+        goTo(frame.url);
         return;
       }
-      if (frame.type !== "tournament" || frame.id !== live.id) return;
-      if (state && frame.status !== state.dataset.status) { location.reload(); return; } // it started or ended
+      if (frame.type === "tournament_me") {
+        // The player's own line, after each (re)connect: their game now, or none (a stale
+        // "your game is on" of a game that ended meanwhile goes).
+        var button = document.querySelector("[data-testid=my-game]");
+        if (frame.match && frame.ply === 0) { leaving = true; goTo(frame.url); }
+        else if (!frame.match && button) { leaving = true; location.reload(); }
+        return;
+      }
+      if (frame.type === "tournament_game_over") {
+        if (document.querySelector("[data-testid=my-game]")) { leaving = true; location.reload(); }
+        return;
+      }
+      if (frame.type !== "tournament") return;
+      if (state && frame.status !== state.dataset.status) { leaving = true; location.reload(); return; } // it started or ended
       renderStandings(frame, W);
       renderPlaying(frame, W);
-      renderNextGame(frame.free, W);
+      renderNextGame(frame.free, W, frame.playing);
       var count = document.querySelector("[data-testid=player-count]");
       if (count) count.textContent = "(" + frame.count + ")";
       document.documentElement.dataset.standings = String(Date.now()); // for tests: a frame was drawn
@@ -153,7 +183,12 @@
     var leaving = false;
     onFrame(function (frame) {
       if (frame.id !== back.id || leaving) return;
-      if (frame.type === "tournament_paired") { leaving = true; location.assign(frame.url); return; }
+      if (frame.type === "tournament_paired") {
+        if (frame.url === location.pathname) return; // this very game (the socket's word on connect)
+        leaving = true;
+        location.assign(frame.url);
+        return;
+      }
       if (frame.type !== "tournament_game_over") return;
       leaving = true;
       var notice = document.getElementById("notice");

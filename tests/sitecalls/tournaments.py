@@ -20,9 +20,11 @@ from .players import session_cookie, user_made
 
 __all__ = [
     "arena_deleted_player",
+    "arena_join",
     "arena_lines",
     "arena_report",
     "arena_with_players",
+    "finished_arena",
     "private_arenas",
     "running_arena",
 ]
@@ -86,6 +88,7 @@ def arena_report(*, tournament_id: int) -> dict[str, Any]:
             "games": p.games,
             "rank": p.rank,
             "paused": p.paused,
+            "timeouts_in_row": p.timeouts_in_row,
             "results": p.results,
             "match": p.match_id,
         }
@@ -160,3 +163,32 @@ def arena_deleted_player(*, tournament_id: int, joined: list[str], deleted: str)
     user = User.objects.get(username=deleted)
     account_delete(user_id=user.pk)
     return {"deleted_id": user.pk}
+
+
+def arena_join(*, tournament_id: int, names: list[str]) -> dict[str, Any]:
+    """The users ``names`` join the arena, as its Join button does (issue 38's tests)."""
+    for name in names:
+        tournament_join(tournament_id=tournament_id, user=User.objects.get(username=name))
+    return {"joined": len(names)}
+
+
+def finished_arena(*, suffix: str) -> dict[str, Any]:
+    """A finished arena "Arena <suffix>" whose podium is three players with long names (issue 38:
+    at 360 px the podium's places ran together), a fourth line paused when it ended."""
+    now = timezone.now()
+    t = Tournament.objects.create(
+        name=f"Arena {suffix}",
+        variant="cztery-w-rzedzie",
+        rated=False,
+        starts_at=now - timedelta(minutes=30),
+        ends_at=now - timedelta(minutes=5),
+        minutes=25,
+        status="finished",
+    )
+    names = [f"{first}{suffix}" for first in ("Aleksandra_Wielka", "Bartek_K_z_Krakowa", "Celina", "Darek")]
+    for rank, (name, points) in enumerate(zip(names, (9, 6, 2, 0), strict=True), start=1):
+        user = User.objects.create_user(username=name, email=name + "@example.com", password=PASSWORD)
+        TournamentPlayer.objects.create(
+            tournament=t, user=user, rating=1500, points=points, rank=rank, joined_at=now, paused=rank == 4
+        )
+    return {"tournament": t.pk, "names": names}

@@ -28,6 +28,9 @@ def test_pages_send_csp_and_deny_framing(client, name):
 @pytest.mark.parametrize("name", PAGES)
 def test_pages_have_no_inline_script_or_handlers(client, name):
     html = client.get(reverse(name)).content.decode()
+    # JSON data blocks (``|json_script``: the site socket's config on every page since issue 38) are
+    # not run: the CSP allows no inline script, and they are taken out before looking for one.
+    html = re.sub(r'<script id="[\w-]+" type="application/json">[^<]*</script>', "", html)
     scripts = re.findall(r"<script\b[^>]*>", html)
     assert scripts, "htmx should be loaded from our own static files"
     assert all(' src="/static/' in tag for tag in scripts)

@@ -87,12 +87,19 @@ def make_guest(make_user):
 # -- connecting and presence ---------------------------------------------------------------------
 
 
-async def test_an_anonymous_visitor_and_a_guest_are_refused(make_user):
-    ws = await connect()
-    await closed_with(ws, 4401)
+async def test_an_anonymous_visitor_and_a_guest_only_watch(make_user):
+    """Issue 38: a watcher's socket: the online list, nobody's presence, and no command."""
     guest = await database_sync_to_async(make_guest)(make_user)
-    ws = await connect(guest)
-    await closed_with(ws, 4401)
+    for user in (None, guest):
+        ws = await connect(user)
+        assert await ws.receive_json_from(timeout=5) == {"type": "hello", "user": None}
+        await ws.send_json_to({"type": "watch_online"})
+        assert (await frame_of(ws, "online"))["players"] == []
+        await ws.send_json_to({"type": "challenge", "to": "bob", "variant": C4})
+        await error(ws, "login_required")
+        await ws.send_json_to({"type": "tournament_berserk", "match": 1})
+        await error(ws, "login_required")
+        await ws.disconnect()
     assert online.online_ids() == []
 
 
@@ -488,3 +495,22 @@ async def test_a_change_heard_while_the_list_is_being_pushed_is_pushed_too(monke
             break
         await asyncio.sleep(0.05)
     assert pushes == [0, 1]
+
+
+async def test_a_visitor_on_the_home_page_hears_right_now_change(alice, bob):
+    """Issue 38: the home page's "Right now" over a watcher's socket: the counts and games now
+    (``watch_home``), then again when a page opened shows a change (a match begun)."""
+    ws = await connect()
+    await ws.receive_json_from(timeout=5)
+    await ws.send_json_to({"type": "watch_home"})
+    first = await frame_of(ws, "home")
+    assert first["playing"] == 0 and first["matches"] == []
+    match = await database_sync_to_async(Match.objects.create)(pink=alice, blue=bob, variant=C4)
+    player = await site_socket(alice)  # a page opened: the change is looked for and pushed
+    while True:
+        frame = await frame_of(ws, "home")
+        if frame["playing"] == 2:
+            break
+    assert frame["matches"] == [[f"/partia/{match.pk}/", C4, "alice", "bob"]]
+    for socket in (ws, player):
+        await socket.disconnect()

@@ -14,6 +14,8 @@ from games.play import match_answer_draw, match_expire_turn, match_offer_draw, m
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentSchedule
 from games.tournaments.scoring import game_points
 from games.tournaments.services import (
+    REMATCH_AFTER_WAVES,
+    game_opened,
     tournament_berserk,
     tournament_create,
     tournament_join,
@@ -207,6 +209,8 @@ def test_two_timeouts_in_a_row_pause_the_player(two, alice, bob, settings):
     for _ in range(2):
         tournaments_pair()
         match = game_of(two, alice)
+        game_opened(match.pk, alice.pk)  # her page opened the game (issue 38: an unseen one is not hers)
+        game_opened(match.pk, bob.pk)
         # alice never moves: the game is aborted when her first move's time runs out.
         if match.side_of(alice.pk) == BLUE:
             play_moves(match, [0])
@@ -217,6 +221,50 @@ def test_two_timeouts_in_a_row_pause_the_player(two, alice, bob, settings):
     a, b = entry(two, alice), entry(two, bob)
     assert a.paused and a.timeouts_in_row == 2
     assert not b.paused and b.timeouts_in_row == 0
+
+
+def test_a_game_its_player_never_opened_is_not_their_timeout(two, alice, bob):
+    """Issue 38: the wave's word may not reach a page (a socket reconnecting then); a game aborted
+    for a first move its player never saw does not count towards the pause, twice or more."""
+    for _ in range(3):
+        tournaments_pair()
+        match = game_of(two, alice)
+        game_opened(match.pk, bob.pk)  # bob's page opened it; alice's never did
+        if match.side_of(alice.pk) == BLUE:
+            play_moves(match, [0])
+            match.refresh_from_db()
+        assert match.turn_deadline is not None
+        assert match_expire_turn(match_id=match.pk, now=match.turn_deadline + timedelta(seconds=10))
+        TournamentPlayer.objects.filter(tournament=two).update(last_opponent=None)
+    a, b = entry(two, alice), entry(two, bob)
+    assert not a.paused and a.timeouts_in_row == 0 and a.match_id is None
+    assert not b.paused
+
+
+def test_two_players_meet_again_when_nobody_else_is_free_after_a_wait(two, alice, bob, settings):
+    """Issue 38: a two-player arena gives game after game: last opponents are paired again once
+    neither has found anyone new for REMATCH_AFTER_WAVES waves (a new opponent is preferred)."""
+    tournaments_pair()
+    match = game_of(two, alice)
+    match_resign(match_id=match.pk, user_id=alice.pk)
+    match.refresh_from_db()
+    ended = match.finished_at
+    assert ended is not None
+    wait = timedelta(seconds=REMATCH_AFTER_WAVES * settings.TOURNAMENT_PAIR_SECONDS)
+    assert tournaments_pair(now=ended + wait / 2) == []  # too soon: a new opponent may still come
+    again = tournaments_pair(now=ended + wait + timedelta(seconds=1))
+    assert len(again) == 1 and {again[0].pink_id, again[0].blue_id} == {alice.pk, bob.pk}
+
+
+def test_a_new_opponent_is_preferred_to_a_rematch(two, alice, bob, make_user):
+    tournaments_pair()
+    match = game_of(two, alice)
+    match_resign(match_id=match.pk, user_id=alice.pk)
+    cyryl = make_user("cyryl")
+    tournament_join(tournament_id=two.pk, user=cyryl)
+    later = timezone.now() + timedelta(minutes=1)
+    made = tournaments_pair(now=later)
+    assert len(made) == 1 and cyryl.pk in (made[0].pink_id, made[0].blue_id)
 
 
 # -- refusals -----------------------------------------------------------------------

@@ -25,14 +25,18 @@ def put_online(user) -> None:
     online.mark_online(user.pk)
 
 
-def test_the_site_script_and_notices_only_for_accounts(client, alice, make_user):
+def test_the_notices_only_for_accounts_and_a_watchers_socket_for_anyone_else(client, alice, make_user):
+    """Issue 38: the script is on every page; for a visitor or a guest its config says ``watcher``
+    (it opens a socket only on a page that follows something) and there is no notices region."""
     html = client.get(reverse("home")).content.decode()
-    assert "js/site.js" not in html and 'id="site-notices"' not in html
+    assert 'src="/static/js/site.js"' in html and 'id="site-notices"' not in html
+    assert '"watcher": true' in html
     guest = make_user("gosc-9")
     guest.is_guest = True
     guest.save()
     client.force_login(guest)
-    assert "js/site.js" not in client.get(reverse("home")).content.decode()
+    html = client.get(reverse("home")).content.decode()
+    assert '"watcher": true' in html and 'id="site-notices"' not in html
     client.force_login(alice)
     html = client.get(reverse("rules_index")).content.decode()
     assert 'src="/static/js/site.js"' in html and 'aria-live="polite"' in html and 'id="site-config"' in html
@@ -50,6 +54,20 @@ def test_a_profile_shows_online_last_seen_and_respects_invisible(client, alice, 
     bob.invisible = True
     bob.save()
     assert 'data-testid="presence"' not in client.get(url).content.decode()
+
+
+def test_a_profile_links_the_game_its_player_is_playing_unless_invisible(client, alice, bob, make_match):
+    """SPEC, issue 38: the profile's way to the game being played now."""
+    url = reverse("profile", args=["bob"])
+    assert 'data-testid="playing-now"' not in client.get(url).content.decode()
+    match = make_match(pink=alice, blue=bob)
+    assert 'data-testid="playing-now"' not in client.get(url).content.decode()  # offline: not "now"
+    put_online(bob)
+    html = client.get(url).content.decode()
+    assert f'data-testid="playing-now"><a href="/partia/{match.pk}/">Gra teraz' in html
+    bob.invisible = True
+    bob.save()
+    assert 'data-testid="playing-now"' not in client.get(url).content.decode()
 
 
 def test_the_challenge_and_block_forms_are_for_another_account(client, alice, bob):

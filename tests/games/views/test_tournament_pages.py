@@ -199,3 +199,57 @@ def test_an_upcoming_arena_counts_down_to_a_joined_players_first_game(client, al
         r'data-testid="next-game">Pierwsza partia za <span class="countdown" data-seconds="(\d+)"', page
     )
     assert seconds and 290 <= int(seconds.group(1)) <= 300
+
+
+# -- issue 38 -----------------------------------------------------------------------------
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def test_refusals_over_http_carry_a_code_as_json_or_a_header(client, alice, django_user_model):
+    t = running(status=Tournament.Status.FINISHED)
+    join = reverse("tournament_join", args=[t.pk])
+    answer = client.post(join, **JSON)
+    assert answer.status_code == 401 and answer.json()["code"] == "login_required"
+    client.force_login(alice)
+    answer = client.post(join, **JSON)
+    assert answer.status_code == 400 and answer.json()["code"] == "tournament_finished"
+    assert answer.json()["message"]
+    page = client.post(join)
+    assert page.status_code == 302 and page["Kropki-Refusal"] == "tournament_finished"
+    bad = client.post(reverse("tournament_new"), {"variant": C4, "start": "7", "minutes": "30"}, **JSON)
+    assert bad.status_code == 400 and bad.json()["code"] == "tournament_bad_settings"
+    open_one = running()
+    done = client.post(reverse("tournament_join", args=[open_one.pk]), **JSON)
+    assert done.status_code == 200 and done.json() == {"ok": True, "id": open_one.pk}
+    guest = django_user_model.objects.create_user(username="gosc-3", is_guest=True)
+    client.force_login(guest)
+    answer = client.post(reverse("tournament_join", args=[open_one.pk]), **JSON)
+    assert answer.status_code == 400 and answer.json()["code"] == "tournament_account"
+
+
+def test_a_player_makes_a_five_minute_arena_starting_in_a_minute(client, alice):
+    client.force_login(alice)
+    form = {"variant": C4, "start": "1", "minutes": "5", "move_seconds": "20", "name": "Szybka"}
+    answer = client.post(reverse("tournament_new"), form, **JSON)
+    assert answer.status_code == 200, answer.content
+    t = Tournament.objects.get(pk=answer.json()["id"])
+    assert t.minutes == 5 and (t.ends_at - t.starts_at) == timedelta(minutes=5)
+    too_short = client.post(reverse("tournament_new"), {**form, "minutes": "4", "name": "Za krótka"}, **JSON)
+    assert too_short.json()["code"] == "tournament_bad_settings"
+    assert '<option value="5">5 min</option>' in client.get(reverse("tournaments")).content.decode()
+
+
+def test_a_finished_arena_shows_nobody_paused_or_playing_and_a_loss_is_never_bracketed(client, alice, bob):
+    t = running(status=Tournament.Status.FINISHED)
+    now = timezone.now()
+    results = [{"m": 1, "r": "w", "p": 2, "f": False}, {"m": 2, "r": "w", "p": 2, "f": False}]
+    results += [{"m": 3, "r": "w", "p": 4, "f": True}, {"m": 4, "r": "l", "p": 0, "f": True}]
+    TournamentPlayer.objects.create(
+        tournament=t, user=alice, rating=1500, points=8, rank=1, joined_at=now, paused=True, results=results
+    )
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    table = page[page.index('id="standings-body"') : page.index("</tbody>")]
+    assert "(przerwa)" not in table and 'class="paused"' not in table
+    assert ">2 2 [4] 0<" in table
+    assert "Punkty za partie" in page

@@ -1,0 +1,133 @@
+"""Issue 38 on the whole stack (real daphne, Redis, a Celery worker and beat; docs/tournaments.md
+"Round two"): a two-player arena gives a second game (the rematch when nobody new is free); one
+player's site socket is away while the wave pairs them (reconnecting) and learns of the game on
+connect, opens and plays it; a visitor who is not logged in watches the standings change frame by
+frame; wrong-typed fields are ``bad_frame`` for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from urllib.parse import urlparse
+
+import pytest
+import websockets
+from websockets.typing import Origin
+
+from tests import live
+
+pytestmark = pytest.mark.slow
+
+MOVE_SECONDS = 5
+
+
+async def open_socket(base_url: str, path: str, player: dict | None):
+    host = urlparse(base_url).netloc
+    headers = [] if player is None else [("Cookie", f"{player['cookie_name']}={player['cookie']}")]
+    return await websockets.connect(
+        f"ws://{host}{path}", origin=Origin(f"http://{host}"), additional_headers=headers, open_timeout=10
+    )
+
+
+async def frame_of(ws, kind: str, timeout: float = 30, where=lambda frame: True) -> dict:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, end - loop.time())))
+        if frame.get("type") == kind and where(frame):
+            return frame
+
+
+async def resign_after_moves(base_url: str, match_id: int, player: dict, name: str, resign: bool) -> None:
+    """Open the game and play column 6 (or 5) when it is this player's turn; the resigner resigns
+    after its second move (the game then counts: two moves each would be 4 plies; a loss anyway)."""
+    ws = await open_socket(base_url, f"/ws/match/{match_id}/", player)
+    try:
+        snap = (await frame_of(ws, "state", 10))["snapshot"]
+        side = 1 if snap["players"]["1"]["name"] == name else 2
+        column = 6 if side == 1 else 5
+        ply, to_move, status, mine = snap["ply"], snap["to_move"], snap["status"], 0
+        while status == "active":
+            if to_move == side:
+                if resign and mine >= 2:
+                    await ws.send(json.dumps({"type": "resign"}))
+                else:
+                    await ws.send(json.dumps({"type": "move", "ply": ply, "action": column}))
+                    mine += 1
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 3 * MOVE_SECONDS + 10))
+            if "match" in frame and isinstance(frame.get("ply"), int):
+                ply, to_move, status = frame["ply"], frame["match"]["to_move"], frame["match"]["status"]
+    finally:
+        await ws.close()
+
+
+async def test_two_players_a_late_socket_and_an_anonymous_watcher_on_the_real_stack():
+    with live.own_site("arena2", TOURNAMENT_PAIR_SECONDS="1", MOVE_GRACE_SECONDS="1") as site:
+        _proc, url = site.start_daphne()
+        site.start_worker(queues="default,clock", name="worker-1")
+        site.start_beat()
+        data = await asyncio.to_thread(
+            site.call, "arena_with_players", starts=4, length=300, move=MOVE_SECONDS, players=2
+        )
+        arena = data["tournament"]
+        p0, p1 = data["players"]["gracz0"], data["players"]["gracz1"]
+
+        # The visitor not logged in: a watcher's socket, its fields checked, the standings live.
+        watcher = await open_socket(url, "/ws/site/", None)
+        assert json.loads(await watcher.recv()) == {"type": "hello", "user": None}
+        for bad in (
+            {"type": "watch_tournament", "id": str(arena)},
+            {"type": "watch_tournament", "id": arena, "key": 1},
+        ):
+            await watcher.send(json.dumps(bad))
+            assert (await frame_of(watcher, "error"))["code"] == "bad_frame"
+        await watcher.send(json.dumps({"type": "challenge", "to": "gracz0", "variant": "cztery-w-rzedzie"}))
+        assert (await frame_of(watcher, "error"))["code"] == "login_required"
+        await watcher.send(json.dumps({"type": "watch_tournament", "id": arena}))
+        assert (await frame_of(watcher, "tournament"))["count"] == 2
+
+        # gracz0's socket is open; gracz1's is away (reconnecting) while the wave pairs them.
+        site0 = await open_socket(url, "/ws/site/", p0)
+        await site0.send(json.dumps({"type": "tournament_berserk", "match": "1"}))
+        assert (await frame_of(site0, "error"))["code"] == "bad_frame"
+        paired0 = await frame_of(site0, "tournament_paired", 30)
+        assert paired0["opponent"] == "gracz1" and paired0["name"] == "Arena testowa"
+        first = paired0["match"]
+        await frame_of(watcher, "tournament", 10, lambda f: any(g[0] == first for g in f["playing"]))
+        site1 = await open_socket(url, "/ws/site/", p1)  # back: the socket's word on connect
+        hello = json.loads(await site1.recv())
+        assert hello["user"] == "gracz1"
+        current = await frame_of(site1, "tournament_paired", 10)
+        assert current["current"] is True and current["match"] == first and current["ply"] == 0
+        await asyncio.gather(
+            resign_after_moves(url, first, p0, "gracz0", resign=False),
+            resign_after_moves(url, first, p1, "gracz1", resign=True),
+        )
+        # The watcher hears gracz0's win in the standings.
+        won = await frame_of(
+            watcher, "tournament", 20, lambda f: any(r[1] == "gracz0" and r[2] == 2 for r in f["standings"])
+        )
+        assert won["standings"][0][1] == "gracz0"
+
+        # Nobody new: the same two meet again after a few waves; both sockets hear it.
+        t0 = time.monotonic()
+        second0 = await frame_of(site0, "tournament_paired", 30, lambda f: f["match"] != first)
+        second1 = await frame_of(site1, "tournament_paired", 30, lambda f: f["match"] != first)
+        assert second0["match"] == second1["match"]
+        waited = time.monotonic() - t0
+        await asyncio.gather(
+            resign_after_moves(url, second0["match"], p0, "gracz0", resign=True),
+            resign_after_moves(url, second0["match"], p1, "gracz1", resign=False),
+        )
+        report = await asyncio.to_thread(site.call, "arena_report", tournament_id=arena)
+        for ws in (watcher, site0, site1):
+            await ws.close()
+
+    games = [m for m in report["matches"] if m["status"] == "finished"]
+    assert len(games) == 2 and {m["pink"] for m in games} | {m["blue"] for m in games} == {p0["id"], p1["id"]}
+    lines = {line["name"]: line for line in report["lines"]}
+    assert lines["gracz0"]["games"] == lines["gracz1"]["games"] == 2
+    assert not lines["gracz1"]["paused"] and lines["gracz1"]["timeouts_in_row"] == 0
+    assert waited < 25, waited
