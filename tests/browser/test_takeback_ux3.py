@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests import live
 
 from .test_english_pages import polish_on
-from .test_match_browser import at_ply, click, open_match, play_all
+from .test_match_browser import P, at_ply, click, open_match, play_all
 
 PHONE = {"viewport": {"width": 360, "height": 740}}
 
@@ -116,6 +116,24 @@ def test_the_result_takes_the_focus_when_the_game_ends(new_context, live_url, li
         expect(page.get_by_test_id("result")).to_be_visible()
         expect(page.get_by_test_id("result")).to_be_focused()
     assert alice.evaluate("() => document.activeElement.id") == "result"
+
+
+def test_the_play_on_alone_notice_is_said_once_not_after_every_move(new_context, live_url, live_site):
+    data = live_site.call("players_with_match", variant="kropki-10")
+    alice = open_match(new_context, live_url, data["match"], data["alice"], **PHONE)
+    bob = open_match(new_context, live_url, data["match"], data["bob"], **PHONE)
+    # bob ends his game at once; alice plays on alone, move after move
+    click(alice, P(4, 4))
+    at_ply(bob, 1)
+    bob.get_by_test_id("btn-end").click()
+    bob.get_by_test_id("confirm-yes").click()
+    at_ply(alice, 2)
+    expect(alice.get_by_test_id("announce")).to_contain_text("możesz grać dalej w pojedynkę")
+    for ply, point in ((2, P(7, 7)), (3, P(2, 7))):
+        click(alice, point)
+        at_ply(alice, ply + 1)
+        expect(alice.get_by_test_id("announce")).to_have_text(re.compile(r"^alice: [a-k]\d+\.$"))
+    expect(alice.get_by_test_id("notice")).to_have_text("bob: koniec gry; możesz grać dalej w pojedynkę.")
 
 
 # The words of the issue: Polish on the first English page of a fresh site.
