@@ -261,7 +261,10 @@
   // The board for the position in snap, from the server's one renderer (after a
   // gap, a reconnect, a state frame): GET /partia/<id>/plansza/<ply>/ (cached).
   function boardUrl(ply, live) {
-    return page.board_url.replace(/\/0\/$/, "/" + ply + "/") + "?live=" + (live ? 1 : 0) + "&lang=" + page.lang;
+    // tb: the takebacks so far. The answer is cached as immutable, but a takeback makes a ply's
+    // position another one (docs/protocol.md "Takeback"): a new address for each.
+    return page.board_url.replace(/\/0\/$/, "/" + ply + "/") + "?live=" + (live ? 1 : 0) + "&lang=" + page.lang +
+      (snap.takebacks_done ? "&tb=" + snap.takebacks_done : "");
   }
 
   function ensureBoard() {

@@ -60,6 +60,43 @@ def test_takeback_between_people_refused_then_granted_at_360_px(new_context, liv
     expect(alice.get_by_test_id("moves").locator("li")).to_have_count(4)
 
 
+# The board's description as shown, and the server's own of the match's position now (no cache).
+SHOWN_DESC = """() => document.querySelector("#board svg desc").textContent"""
+SERVER_DESC = """async () => {
+  const ply = window.kropkiMatch.ply();
+  const url = location.pathname + "plansza/" + ply + "/?live=1&lang=pl";
+  const svg = await (await fetch(url, {cache: "no-store"})).text();
+  return new DOMParser().parseFromString(svg, "image/svg+xml").querySelector("desc").textContent;
+}"""
+
+
+def _takeback(asker, answerer, ply: int) -> None:
+    asker.get_by_test_id("btn-takeback").click()
+    answerer.get_by_test_id("btn-takeback-accept").click()
+    for page in (asker, answerer):
+        at_ply(page, ply)
+        page.wait_for_function("() => window.kropkiMatch.boardReady()")
+
+
+def test_a_takeback_to_a_ply_shown_before_draws_the_position_of_now(new_context, live_url, live_site):
+    """A board fetched for ply 2, then another position at ply 2 after later takebacks: the page
+    shows the new one (a board's address is cached as immutable: each takeback gets its own)."""
+    data = live_site.call("players_with_match", variant="cztery-w-rzedzie")
+    alice = open_match(new_context, live_url, data["match"], data["alice"], **PHONE)
+    bob = open_match(new_context, live_url, data["match"], data["bob"], **PHONE)
+    pages = {"alice": alice, "bob": bob}
+    play_all(pages, [("alice", 3), ("bob", 2), ("alice", 4)])
+    _takeback(alice, bob, 2)  # [3, 2]: the board of ply 2 fetched
+    play_all(pages, [("alice", 6)], start_ply=2)
+    _takeback(bob, alice, 1)  # bob's 2 and alice's 6 go: [3]
+    play_all(pages, [("bob", 5), ("alice", 0)], start_ply=1)
+    _takeback(alice, bob, 2)  # [3, 5]: ply 2 again, another position
+    for page in pages.values():
+        shown = page.evaluate(SHOWN_DESC)
+        assert shown == page.evaluate(SERVER_DESC), shown
+        assert "Kolumna 6 (od dołu): niebieskie" in shown and "Kolumna 3 (od dołu): pusta" in shown, shown
+
+
 def test_takeback_against_the_computer_thinking_and_column_words_at_360_px(new_context, celery_worker_proc):
     page = new_context(**PHONE).new_page()
     page.goto("/graj/komputer/")
