@@ -566,7 +566,9 @@
     var takeback = $("btn-takeback");
     if (takeback) {
       var left = Math.max(0, (page.takebacks_per_player || 0) - ((snap.takebacks || [0, 0])[you - 1] || 0));
-      takeback.disabled = left === 0 || snap.takeback_offer === you || snap.ply === 0;
+      // against the computer: once it has replied (games/play/takeback.py, takeback_wait)
+      takeback.disabled = left === 0 || snap.takeback_offer === you || snap.ply === 0 ||
+        (!!snap.bot_level && !myTurn());
       var leftNote = $("takebacks-left");
       if (leftNote) leftNote.textContent = fmt(T.takebacks_left, { n: left });
     }
