@@ -68,7 +68,15 @@ class PasswordErrorsUnderPassword(_PasswordForm):
 
 
 class SignUpForm(PasswordErrorsUnderPassword, auth_forms.UserCreationForm[User]):
-    email = forms.EmailField(label=_("E-mail"), max_length=254)
+    # Required, and the form says so and why before any error does (issue 41).
+    email = forms.EmailField(
+        label=_("E-mail (required)"),
+        max_length=254,
+        help_text=_(
+            "Required: it is the only way to reset a forgotten password. Other players never see it,"
+            " and the site sends nothing else to it."
+        ),
+    )
     # Set by the sign-up view before validation (declared here for the type checker only).
     guest_pk: int | None
     language: str

@@ -15,12 +15,40 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from kropki_site.lib.refusals import Refusal
 
 from .codes import GUEST_HAS_NO_TOKENS
 from .models import ApiToken, User
 from .signals import tokens_revoked
+
+# Each scope's name and what it allows, for people (the settings page; docs/api.md "Tokens").
+SCOPE_WORDS = {
+    "bot:play": (
+        _("Play as a bot"),
+        _("Everything a bot's engine does: hear events, send and answer challenges, play moves, resign."),
+    ),
+    "challenge:write": (
+        _("Challenges"),
+        _("Send, accept, decline and cancel challenges, and hear events about them."),
+    ),
+    "board:read": (
+        _("Watch games"),
+        _("Follow any game move by move, as a spectator sees it."),
+    ),
+}
+
+
+def scope_choices() -> list[dict[str, object]]:
+    """The scopes as the settings page offers them: the code, its name and description."""
+    return [{"code": code, "name": SCOPE_WORDS[code][0], "help": SCOPE_WORDS[code][1]} for code in ApiToken.SCOPES]
+
+
+def scope_names(scopes: str) -> str:
+    """A token's scopes (space-separated codes) by their names: "Play as a bot, Watch games"."""
+    return ", ".join(str(SCOPE_WORDS[code][0]) if code in SCOPE_WORDS else code for code in scopes.split())
+
 
 PREFIX = "kro_"
 # last_used_at is written at most this often per token (not on every request).

@@ -33,7 +33,7 @@ from .forms import (
 )
 from .guests import guest_convert
 from .ip import client_ip
-from .models import ApiToken, User
+from .models import User
 from .signals import credentials_changed
 
 
@@ -222,8 +222,11 @@ def _settings_page(
 ) -> HttpResponse:
     context = {
         "form": form,
-        "tokens": tokens.tokens_of(request.user),
-        "scopes": ApiToken.SCOPES,
+        "tokens": [
+            {"token": token, "scope_names": tokens.scope_names(token.scopes)}
+            for token in tokens.tokens_of(request.user)
+        ],
+        "scopes": tokens.scope_choices(),
         **extra,
     }
     response = render(request, "accounts/settings.html", context, status=status)

@@ -76,6 +76,14 @@ def _draw_answer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
     play.match_answer_draw(match_id=match_id, user_id=user_id, accept=_bool(content, "accept"))
 
 
+def _takeback(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_takeback(match_id=match_id, user_id=user_id)  # against the computer: undone at once
+
+
+def _takeback_answer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
+    play.match_answer_takeback(match_id=match_id, user_id=user_id, accept=_bool(content, "accept"))
+
+
 def _rematch_offer(match_id: int, user_id: int, content: dict[str, Any]) -> None:
     play.match_offer_rematch(match_id=match_id, user_id=user_id)
 
@@ -103,6 +111,8 @@ class MatchDesk:
         "resign": _resign,
         "draw_offer": _draw_offer,
         "draw_answer": _draw_answer,
+        "takeback": _takeback,
+        "takeback_answer": _takeback_answer,
         "rematch_offer": _rematch_offer,
         "rematch_decline": _rematch_decline,
         "claim_timeout": _claim_timeout,

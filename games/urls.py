@@ -3,6 +3,7 @@ from django.urls import include, path, register_converter
 from accounts.usernames import UsernameConverter
 
 from .views import (
+    apihelp,
     botaccount,
     challenge,
     chat,
@@ -26,6 +27,7 @@ urlpatterns = [
     path("zasady/", rules.rules_index, name="rules_index"),
     path("zasady/<slug:slug>/", rules.rules, name="rules"),
     path("faq/", rules.faq, name="faq"),
+    path("pomoc/api/", apihelp.api_help, name="api_help"),  # docs/api.md as a page
     path("prywatnosc/", privacy.privacy, name="privacy"),
     path("konto/moje-dane.json", privacy.account_download, name="account_download"),
     path(

@@ -378,6 +378,10 @@ WS_PING = env_bool("WS_PING", DEBUG)
 # A player offers a draw at most once per this many plies (games/play/offers.py).
 DRAW_OFFER_PLIES = env_int("DRAW_OFFER_PLIES", 10)
 
+# Takebacks a player may ask for in one casual game or game against the computer
+# (games/play/takeback.py; never in rated or tournament games).
+TAKEBACKS_PER_PLAYER = env_int("TAKEBACKS_PER_PLAYER", 3)
+
 # A block keeps two players apart in the ranked queue this long (docs/social.md).
 BLOCK_QUEUE_HOURS = env_int("BLOCK_QUEUE_HOURS", 24)
 

@@ -7,10 +7,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
+from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
 from . import board, bot, diagrams, review
-from .engine import COLUMN_FULL, FOUR_IN_A_ROW, FULL_BOARD, NO_LINE_POSSIBLE, Connect4
+from .engine import COLUMN_FULL, COLUMNS, FOUR_IN_A_ROW, FULL_BOARD, NO_LINE_POSSIBLE, Connect4
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -30,6 +30,13 @@ BOARD_WORDS = {
 }
 
 
+def notation_words(lang: str) -> dict[str, str]:
+    """A move as the move list and the announcements word it: "kolumna 4" / "column 4", as the
+    board's buttons name the column (the engine's notation is the bare digit)."""
+    column = worded({"column": BOARD_WORDS["column"]}, lang)["column"]
+    return {str(n): f"{column} {n}" for n in range(1, COLUMNS + 1)}
+
+
 SPEC = register(
     GameSpec(
         slug="connect4",
@@ -41,6 +48,7 @@ SPEC = register(
         variants=(Variant("cztery-w-rzedzie", _("Four in a Row")),),
         board=board,
         board_words=BOARD_WORDS,
+        notation_words=notation_words,
         bot=bot,
         review=review,
         export_move=export_move,

@@ -176,7 +176,7 @@ def board_svg(match: Match, state: State, active: bool, lang: str | None = None)
     return svg
 
 
-VERSION_FIELDS = ("ply", "status", "draw_offer", "rematch_offer", "rematch_id", "turn_deadline")
+VERSION_FIELDS = ("ply", "status", "draw_offer", "rematch_offer", "rematch_id", "turn_deadline", "takeback_offer")
 
 
 def match_version(match: Match) -> str:
@@ -185,7 +185,10 @@ def match_version(match: Match) -> str:
     Clients send it with their heartbeat ``sync``; an unchanged one gets a
     tiny ``pong`` instead of the whole state."""
     deadline = int(match.turn_deadline.timestamp() * 1000) if match.turn_deadline else 0
-    return f"{match.ply}.{match.status}.{match.draw_offer or 0}.{match.rematch_offer or 0}.{match.rematch_id or 0}.{deadline}"
+    return (
+        f"{match.ply}.{match.status}.{match.draw_offer or 0}.{match.rematch_offer or 0}.{match.rematch_id or 0}"
+        f".{deadline}.{match.takeback_offer or 0}"
+    )
 
 
 def match_header(match: Match) -> dict[str, Any]:
@@ -203,6 +206,9 @@ def match_header(match: Match) -> dict[str, Any]:
         "draw_offer": match.draw_offer,
         "rematch_offer": match.rematch_offer,
         "rematch_id": match.rematch_id,
+        "takeback_offer": match.takeback_offer,  # who asks for a takeback now (games/play/takeback.py)
+        "takebacks": [match.pink_takebacks, match.blue_takebacks],  # asks made so far, each side
+        "takebacks_done": match.takebacks_done,  # grants so far: a state frame of a lower ply is newer then
         "counts": match.counts,  # False: over before two moves each, it counts for nothing
     }
 

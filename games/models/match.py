@@ -62,6 +62,11 @@ class Match(models.Model):
 
     draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)  # who offers
     rematch_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Takeback (games/play/takeback.py): who asks now, and how many each side has asked for.
+    takeback_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    pink_takebacks = models.PositiveSmallIntegerField(default=0)
+    blue_takebacks = models.PositiveSmallIntegerField(default=0)
+    takebacks_done = models.PositiveSmallIntegerField(default=0)  # granted: the ply went back this often
     rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     # An arena's game (docs/tournaments.md): its move clock, and who went berserk (half their clock).
     tournament = models.ForeignKey(
@@ -113,6 +118,9 @@ class Match(models.Model):
 
     def user_id_of(self, side: int) -> int | None:
         return self.pink_id if side == PINK else self.blue_id
+
+    def takebacks_of(self, side: int) -> int:
+        return self.pink_takebacks if side == PINK else self.blue_takebacks
 
     def berserk_of(self, side: int) -> bool:
         return self.pink_berserk if side == PINK else self.blue_berserk

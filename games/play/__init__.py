@@ -9,6 +9,7 @@ Match, Move, Challenge or Seek row. Each module is one collaborator:
 - ``finishing``: the one door out, and rating;
 - ``clock``: the sweep of overdue turns, deadlines moved for a restart;
 - ``offers``: resigning, draws (``match_draw``: offer or accept), rematches;
+- ``takeback``: taking a move back, by agreement or against the computer;
 - ``challenges``: link and lobby challenges, and direct ones to a named player;
 - ``matchmaking``: the ranked queue;
 - ``computer``: games against the computer and its turn; ``botqueue``: the computer's fair queue;
@@ -31,6 +32,7 @@ from .offers import (
     match_offer_rematch,
     match_resign,
 )
+from .takeback import match_answer_takeback, match_takeback
 
 __all__ = [
     "PlayResult",
@@ -40,6 +42,7 @@ __all__ = [
     "computer_match_start",
     "computer_matches_trim",
     "match_answer_draw",
+    "match_answer_takeback",
     "match_bot_play",
     "match_bot_turn",
     "match_create",
@@ -51,6 +54,7 @@ __all__ = [
     "match_offer_rematch",
     "match_play",
     "match_resign",
+    "match_takeback",
     "matches_delete_unfinished_of",
     "matches_extend_deadlines",
     "sweep_expired",

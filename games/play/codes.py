@@ -40,6 +40,18 @@ register(
         "rematch_already_offered": (_("You have already offered a rematch in this match."), 400),
         "no_rematch_offer": (_("There is no rematch offer to answer."), 400),
         "rematch_unavailable": (_("A rematch is not possible."), 400),
+        # takeback.py (docs/protocol.md "Takeback")
+        "takeback_not_allowed": (
+            _(
+                "Moves cannot be taken back in rated or tournament games, only in casual games and against the computer."
+            ),
+            400,
+        ),
+        "takeback_limit": (_("You have used all your takebacks in this game."), 400),
+        "takeback_nothing": (_("There is no move of yours to take back."), 400),
+        "takeback_wait": (_("Wait for the computer's move, then take yours back."), 400),
+        "takeback_already_offered": (_("Your takeback request is already waiting for an answer."), 400),
+        "no_takeback_offer": (_("There is no takeback request to answer."), 400),
         "unknown_variant": (_("There is no such game variant."), 400),
         "queue_cooldown": (
             _("You cannot join the ranked queue for a while: you did not start your last ranked games."),

@@ -67,6 +67,14 @@ def require_active(match: Match) -> None:
         raise Refusal("match_not_active")
 
 
+def lock_active_player(match_id: int, user_id: int | None) -> tuple[Match, int]:
+    """The locked match and the side of ``user_id`` in it, refused unless it is active."""
+    match = lock(match_id)
+    side = side_of_user(match, user_id)
+    require_active(match)
+    return match, side
+
+
 def has_moved(match: Match, side: int) -> bool:
     return Move.objects.filter(match=match, player=side, by_timeout=False).exists()
 

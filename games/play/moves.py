@@ -109,10 +109,21 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
     match.history = list(state.history)
     match.last_move_at = now
     match.draw_offer = None
+    match.takeback_offer = None  # a move lets a takeback ask lapse (games/play/takeback.py)
     core.set_turn(match, state, now)
     selectors.remember_state(match, state)
     outcome = state.outcome()
-    fields = ["ply", "history", "last_move_at", "draw_offer", "to_move", "pink_score", "blue_score", "turn_deadline"]
+    fields = [
+        "ply",
+        "history",
+        "last_move_at",
+        "draw_offer",
+        "takeback_offer",
+        "to_move",
+        "pink_score",
+        "blue_score",
+        "turn_deadline",
+    ]
     if match.rated:  # the live-position guard's key of the position standing now ("" once over)
         match.position_key = guard.match_key(match, state) if outcome is None else ""
         fields.append("position_key")

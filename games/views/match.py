@@ -70,6 +70,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         # the player's settings (accounts.User); a guest's tap choice is kept in the browser
         "settings": _player_settings(user),
         "vs_computer": bool(match.bot_level),
+        # takeback (games/play/takeback.py): casual games and the computer, never rated or a tournament's
+        "takeback": not match.rated and match.tournament_id is None,
+        "takebacks_per_player": settings.TAKEBACKS_PER_PLAYER,
     }
     strings = {**_strings(), **_game_strings(spec)}
     return render(
@@ -268,6 +271,12 @@ def _strings() -> dict[str, str]:
         "move_timeout": _("time ran out"),
         "draw_offered": _("%(name)s offers a draw."),
         "draw_declined": _("The draw offer was declined."),
+        "takeback_offered": _("%(name)s asks to take back their last move."),
+        "takeback_asked": _("Takeback asked for; waiting for the answer."),
+        "takeback_declined": _("The takeback request was refused."),
+        "taken_back": _("Move taken back: %(name)s to move."),
+        "takebacks_left": _("Takebacks left: %(n)s"),
+        "computer_thinks": _("The computer is thinking…"),
         "rematch_offered": _("%(name)s offers a rematch."),
         "rematch_declined": _("The rematch offer was declined."),
         "moved": _("%(name)s: %(move)s."),
@@ -296,7 +305,7 @@ def _strings() -> dict[str, str]:
         "seconds": _("%(s)s s"),
         "timeout_claimed": _("Time is up."),
         "confirm_draw": _("Offer a draw? Your opponent may accept or decline it."),
-        "winner": _("Winner: %(name)s (%(colour)s)"),
+        "winner": _("Winner: %(name)s"),  # the banner above names the colour
         "rating_change": _("%(name)s: %(delta)s (rating %(after)s)"),
         # an arena's game: who went berserk (the clock frame's "berserk")
         "berserk_1": _("pink went berserk (half the time)"),

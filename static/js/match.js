@@ -114,13 +114,18 @@
       return;
     }
     if (frame.type === "pong" || typeof frame.ply !== "number") return;
+    if (frame.type === "taken_back") { takenBack(frame); return; }
     var focused = keyboardFocus();
     var scoreBefore = scoreSum();
+    var wasActive = active();
     var endedHere = false; // a state frame that brings the end (after a gap): its result is said too
     if (frame.type === "state") {
       if (!frame.snapshot) return;
       stateAsked = false; // answered (even if overtaken): a later gap may ask again
-      if (frame.ply < lastPly) return; // older than what we show: a newer frame overtook it
+      // older than what we show (a newer frame overtook it), unless a takeback came since
+      var newerTakeback = (frame.snapshot.takebacks_done || 0) > (snap.takebacks_done || 0);
+      if (frame.ply < lastPly && !newerTakeback) return;
+      if (newerTakeback) boardShows = [-1, false];
       endedHere = active() && frame.snapshot.status !== "active";
       snap = frame.snapshot; // authoritative: the whole match as data
       stateAsked = false;
@@ -143,6 +148,7 @@
     render(frame, focused);
     announce(frame, endedHere, noticeBefore);
     sound(frame, endedHere, scoreBefore);
+    if (wasActive && !active()) focusResult();
     if (frame.type === "state" && queuedMove) {
       var move = queuedMove;
       queuedMove = null;
@@ -206,6 +212,29 @@
     }
   }
 
+  // A takeback (docs/protocol.md "Takeback"): the match went back to an earlier ply, the only
+  // frame whose ply may be lower than ours. The header and the move list are cut back here; the
+  // board and its view come with the state frame asked for (the board is fetched for that ply).
+  function takenBack(frame) {
+    if (!frame.match) return;
+    var focused = keyboardFocus();
+    var noticeBefore = $("notice").textContent;
+    Object.keys(frame.match).forEach(function (key) { snap[key] = frame.match[key]; });
+    snap.ply = frame.ply;
+    snap.moves = (snap.moves || []).slice(0, frame.ply);
+    snap.movers = (snap.movers || []).slice(0, frame.ply);
+    lastPly = frame.ply;
+    lastFrame = frame;
+    root.dataset.ply = String(lastPly);
+    clockOffset = offsetFrom(snap);
+    boardShows = [-1, false]; // the board shown is of a later ply: fetch the one of this ply
+    clearError();
+    render(frame, focused);
+    announce(frame, false, noticeBefore);
+    stateAsked = false;
+    askState();
+  }
+
   var stateAsked = false;
   function askState() {
     if (stateAsked) return;
@@ -236,7 +265,10 @@
   // The board for the position in snap, from the server's one renderer (after a
   // gap, a reconnect, a state frame): GET /partia/<id>/plansza/<ply>/ (cached).
   function boardUrl(ply, live) {
-    return page.board_url.replace(/\/0\/$/, "/" + ply + "/") + "?live=" + (live ? 1 : 0) + "&lang=" + page.lang;
+    // tb: the takebacks so far. The answer is cached as immutable, but a takeback makes a ply's
+    // position another one (docs/protocol.md "Takeback"): a new address for each.
+    return page.board_url.replace(/\/0\/$/, "/" + ply + "/") + "?live=" + (live ? 1 : 0) + "&lang=" + page.lang +
+      (snap.takebacks_done ? "&tb=" + snap.takebacks_done : "");
   }
 
   function ensureBoard() {
@@ -284,13 +316,22 @@
       text = fmt(T.draw_offered, { name: nameOf(frame.by) });
     } else if (frame.type === "draw_declined") {
       text = T.draw_declined;
+    } else if (frame.type === "takeback_offered") {
+      text = frame.by === you ? T.takeback_asked : fmt(T.takeback_offered, { name: nameOf(frame.by) });
+    } else if (frame.type === "takeback_declined") {
+      text = T.takeback_declined;
+    } else if (frame.type === "taken_back") {
+      text = fmt(T.taken_back, { name: nameOf(snap.to_move) });
     } else if (frame.type === "rematch_offered") {
       text = fmt(T.rematch_offered, { name: nameOf(frame.by) });
     } else if (frame.type === "rematch_declined") {
       text = T.rematch_declined;
     }
+    // A lasting notice (a player has ended, the computer plays on alone) is said once, when it is
+    // new; "move again" is said after each move that brings it.
     var notice = noticeText(frame);
-    if (notice && (frame.type !== "state" || notice !== noticeBefore)) text += " " + notice;
+    var again = againBy() !== null && frame.type !== "state";
+    if (notice && (again || notice !== noticeBefore)) text += " " + notice;
     if (text) $("announce").textContent = text.trim();
   }
 
@@ -314,6 +355,20 @@
     }
     if (frame.type === "state") startSounded = true;
     if (name && window.KropkiSound) window.KropkiSound.play(name);
+  }
+
+  // The game ended here: the result takes the focus (the board's targets went with the end,
+  // and the focus would fall to the page), unless the player is writing elsewhere (the chat).
+  function focusResult() {
+    var box = $("result");
+    if (!box || box.hidden) box = $("after-match");
+    if (!box || box.hidden) return;
+    var at = document.activeElement;
+    var elsewhere = at && at !== document.body && document.contains(at) &&
+      !boardEl.contains(at) && !($("controls") && $("controls").contains(at));
+    if (elsewhere) return;
+    box.setAttribute("tabindex", "-1");
+    box.focus();
   }
 
   // -- drawing ----------------------------------------------------------------
@@ -387,9 +442,11 @@
     });
     var turn = $("turn");
     if (!active()) turn.textContent = T.finished;
+    else if (you !== null && !myTurn() && snap.bot_side === snap.to_move) turn.textContent = T.computer_thinks;
     else if (you !== null) turn.textContent = myTurn() ? T.your_turn : T.their_turn;
     else turn.textContent = fmt(T.turn_of, { name: nameOf(snap.to_move) });
     turn.classList.toggle("mine", myTurn());
+    turn.classList.toggle("thinking", active() && you !== null && snap.bot_side === snap.to_move);
 
     // result banner
     var result = $("result");
@@ -532,6 +589,17 @@
       draw.hidden = !!snap.bot_level;
       draw.disabled = snap.draw_offer !== null;
     }
+    var takeback = $("btn-takeback");
+    if (takeback) {
+      var left = Math.max(0, (page.takebacks_per_player || 0) - ((snap.takebacks || [0, 0])[you - 1] || 0));
+      // against the computer: once it has replied (games/play/takeback.py, takeback_wait)
+      takeback.disabled = left === 0 || snap.takeback_offer === you || snap.ply === 0 ||
+        (!!snap.bot_level && !myTurn());
+      var leftNote = $("takebacks-left");
+      if (leftNote) leftNote.textContent = fmt(T.takebacks_left, { n: left });
+    }
+    show("takeback-answer", isActive && snap.takeback_offer === other(you));
+    show("takeback-pending", isActive && snap.takeback_offer === you);
     show("draw-answer", isActive && snap.draw_offer === other(you));
     show("draw-pending", isActive && snap.draw_offer === you);
     var canRematch = !isActive && !snap.rematch_id;
@@ -822,6 +890,9 @@
   on("btn-draw", function (b) { confirmThen(T.confirm_draw, b, function () { send({ type: "draw_offer" }); }); });
   on("btn-draw-accept", function () { send({ type: "draw_answer", accept: true }); });
   on("btn-draw-decline", function () { send({ type: "draw_answer", accept: false }); });
+  on("btn-takeback", function () { send({ type: "takeback" }); });
+  on("btn-takeback-accept", function () { send({ type: "takeback_answer", accept: true }); });
+  on("btn-takeback-decline", function () { send({ type: "takeback_answer", accept: false }); });
   on("btn-rematch", function () { send({ type: "rematch_offer" }); });
   on("btn-rematch-decline", function () { send({ type: "rematch_decline" }); });
   var berserkForm = $("berserk-form");

@@ -14,7 +14,7 @@ def ply_of(page) -> int:
 
 def test_a_guest_plays_kropki_against_the_computer_reloads_and_ends_the_game(page, celery_worker_proc):
     page.goto("/graj/komputer/")
-    page.get_by_label("Kropki 10×10 (szybka)").check()
+    page.get_by_label("Kropki 10×10, szybka").check()
     page.get_by_label("średni").check()
     page.get_by_label("różowe (zaczynają)").check()
     page.get_by_role("button", name="Zacznij partię").click()

@@ -62,7 +62,7 @@ def test_variant_names_in_both_languages():
         assert str(catalogue.variant_name("kropki-20")) == "Dots 20×20 (large)"
         assert str(catalogue.variant_name("pilkarzyki")) == "Paper Soccer"
     with translation.override("pl"):
-        assert str(catalogue.variant_name("kropki-20")) == "Kropki 20×20 (duża)"
+        assert str(catalogue.variant_name("kropki-20")) == "Kropki 20×20, duża"
         assert str(catalogue.variant_name("cztery-w-rzedzie")) == "Cztery w rzędzie"
 
 

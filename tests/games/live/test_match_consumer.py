@@ -52,6 +52,9 @@ HEADER_FIELDS = {
     "draw_offer",
     "rematch_offer",
     "rematch_id",
+    "takeback_offer",
+    "takebacks",
+    "takebacks_done",
     "counts",
 }
 QUIET = ("rate_limited", "login_required", "not_a_player")  # no state frame after these
