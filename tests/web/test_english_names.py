@@ -90,3 +90,19 @@ def test_dates_are_day_first_in_english_and_polish(client, alice, bob):
     assert "1 Dec 2026, 21:16" in profile and "12/01/2026" not in profile
     joined = timezone.localtime(alice.date_joined)
     assert f"Playing since {joined.day} {joined:%b} {joined.year}" in profile
+
+
+def test_the_cached_home_picture_is_named_in_its_own_language_whatever_is_active():
+    """games/views/rules.py ``_home_picture`` is cached by (game, language): the title it draws
+    is in that language even when first drawn while another one is active (issue 41)."""
+    from django.utils import translation
+
+    from games.views.rules import _home_picture
+
+    _home_picture.cache_clear()
+    try:
+        with translation.override("pl"):
+            english = _home_picture("pilkarzyki", "en")
+        assert "Paper Soccer" in english and "Piłkarzyki" not in english
+    finally:
+        _home_picture.cache_clear()
