@@ -59,7 +59,7 @@ class Variant:
     """One rated pool and queue of a game: the game with fixed parameters."""
 
     key: str  # stored in Match.variant and Rating.variant; also the URL slug
-    name: Any  # lazy gettext: "Kropki 10×10 (quick)"
+    name: Any  # lazy gettext: "Dots 10×10, quick"
     params: dict[str, Any] = field(default_factory=dict)
     spec: GameSpec | None = field(default=None, compare=False, repr=False)  # set by register()
 

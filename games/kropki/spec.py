@@ -66,8 +66,8 @@ SPEC = register(
         rules_slug="kropki",
         engine=Kropki,
         variants=(
-            Variant("kropki-10", _("Dots 10×10 (quick)"), {"width": 10, "height": 10}),
-            Variant("kropki-20", _("Dots 20×20 (large)"), {"width": 20, "height": 20}),
+            Variant("kropki-10", _("Dots 10×10, quick"), {"width": 10, "height": 10}),
+            Variant("kropki-20", _("Dots 20×20, large"), {"width": 20, "height": 20}),
         ),
         board=board,
         board_words=BOARD_WORDS,

@@ -74,8 +74,7 @@ def _play(
             if action is None:
                 raise Refusal("unknown_action")
         now = now or timezone.now()
-        if match.is_active and core.turn_expired(match, now):
-            _apply_timeout(match, now)
+        if expire_if_due(match, now):
             expired = True
         else:
             core.require_active(match)
@@ -172,6 +171,16 @@ def match_expire_turn(*, match_id: int, ply: int | None = None, now: datetime | 
             return False
         _apply_timeout(match, now)
         return True
+
+
+def expire_if_due(match: Match, now: datetime) -> bool:
+    """Apply the timeout if ``match`` (locked by the caller) is active and its turn has run
+    out (deadline plus grace): True if it did. The callers then commit and raise
+    ``turn_expired``: the clock ends the turn before a late move or takeback is looked at."""
+    if not (match.is_active and core.turn_expired(match, now)):
+        return False
+    _apply_timeout(match, now)
+    return True
 
 
 def _apply_timeout(match: Match, now: datetime) -> None:

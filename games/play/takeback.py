@@ -27,56 +27,70 @@ from games.engine import other
 from games.models import PINK, Match, Move
 from kropki_site.lib.refusals import Refusal
 
-from . import core, guard
+from . import core, guard, moves
 
 
 def match_takeback(*, match_id: int, user_id: int | None, now: datetime | None = None) -> str:
     """A player's "take back": against the computer undone at once ("taken_back"), else the
     opponent is asked ("offered"), or, if the opponent's own ask stands, that is accepted
     ("taken_back"). Raises Refusal: takeback_not_allowed, takeback_limit, takeback_nothing,
-    takeback_wait, takeback_already_offered, blocked, rated_game_in_progress, or a match's code."""
+    takeback_wait, takeback_already_offered, blocked, rated_game_in_progress, turn_expired (after
+    applying the timeout: a turn run out ends by the clock, never restarts), or a match's code."""
+    now = now or timezone.now()
     with transaction.atomic():
         match, side = core.lock_active_player(match_id, user_id)
-        _require_allowed(match)
-        if match.takeback_offer == other(side):
-            _grant(match, other(side), now or timezone.now())
-            return "taken_back"
-        if match.takeback_offer == side:
-            raise Refusal("takeback_already_offered")
-        if match.takebacks_of(side) >= settings.TAKEBACKS_PER_PLAYER:
-            raise Refusal("takeback_limit")
-        if match.bot_side is not None:
-            guard.require_no_rated_match(user_id)  # no probing the computer's replies meanwhile
-            if match.to_move != side:
-                raise Refusal("takeback_wait")
-        _first_undone(match, side)  # takeback_nothing
-        opponent = match.user_id_of(other(side))
-        if user_id is not None and opponent is not None and has_blocked(opponent, user_id):
-            raise Refusal("blocked")
-        _count(match, side)
-        if match.bot_side is not None:
-            _grant(match, side, now or timezone.now())
-            return "taken_back"
-        match.takeback_offer = side
-        match.save(update_fields=["takeback_offer", "pink_takebacks", "blue_takebacks"])
-        core.broadcast_on_commit(match, "takeback_offered", by=side)
-        return "offered"
+        expired = moves.expire_if_due(match, now)
+        if not expired:
+            return _ask(match, side, user_id, now)
+    raise Refusal("turn_expired")  # after the timeout's commit
+
+
+def _ask(match: Match, side: int, user_id: int | None, now: datetime) -> str:
+    _require_allowed(match)
+    if match.takeback_offer == other(side):
+        _grant(match, other(side), now)
+        return "taken_back"
+    if match.takeback_offer == side:
+        raise Refusal("takeback_already_offered")
+    if match.takebacks_of(side) >= settings.TAKEBACKS_PER_PLAYER:
+        raise Refusal("takeback_limit")
+    if match.bot_side is not None:
+        guard.require_no_rated_match(user_id)  # no probing the computer's replies meanwhile
+        if match.to_move != side:
+            raise Refusal("takeback_wait")
+    _first_undone(match, side)  # takeback_nothing
+    opponent = match.user_id_of(other(side))
+    if user_id is not None and opponent is not None and has_blocked(opponent, user_id):
+        raise Refusal("blocked")
+    _count(match, side)
+    if match.bot_side is not None:
+        _grant(match, side, now)
+        return "taken_back"
+    match.takeback_offer = side
+    match.save(update_fields=["takeback_offer", "pink_takebacks", "blue_takebacks"])
+    core.broadcast_on_commit(match, "takeback_offered", by=side)
+    return "offered"
 
 
 def match_answer_takeback(*, match_id: int, user_id: int | None, accept: bool, now: datetime | None = None) -> Match:
     """The opponent's answer to a standing ask: accepted, the moves are undone ("taken_back"),
-    refused, the ask goes ("takeback_declined"). Raises Refusal ``no_takeback_offer``."""
+    refused, the ask goes ("takeback_declined"). Raises Refusal ``no_takeback_offer``, or
+    ``turn_expired`` (after applying the timeout) once the turn has run out."""
+    now = now or timezone.now()
     with transaction.atomic():
         match, side = core.lock_active_player(match_id, user_id)
-        if match.takeback_offer != other(side):
-            raise Refusal("no_takeback_offer")
-        if accept:
-            _grant(match, other(side), now or timezone.now())
-        else:
-            match.takeback_offer = None
-            match.save(update_fields=["takeback_offer"])
-            core.broadcast_on_commit(match, "takeback_declined", by=side)
-        return match
+        expired = moves.expire_if_due(match, now)
+        if not expired:
+            if match.takeback_offer != other(side):
+                raise Refusal("no_takeback_offer")
+            if accept:
+                _grant(match, other(side), now)
+            else:
+                match.takeback_offer = None
+                match.save(update_fields=["takeback_offer"])
+                core.broadcast_on_commit(match, "takeback_declined", by=side)
+            return match
+    raise Refusal("turn_expired")  # after the timeout's commit
 
 
 def _require_allowed(match: Match) -> None:

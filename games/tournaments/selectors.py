@@ -126,9 +126,14 @@ def free_lines(tournament: Tournament, limit: int = FREE_SHOWN) -> list[tuple[An
 
 
 def playing_lines(tournament: Tournament, limit: int = PLAYING_SHOWN) -> list[tuple[Any, ...]]:
-    """The arena's games being played, newest first, with the players' names: one query."""
+    """The arena's games being played, newest first, with the players' names: one query. A game
+    with an invisible player is left out, as on the home page and the lobby
+    (games.selectors.lobby.live_matches): it would say they are online (issue 37); their line in
+    the standings stays, as the standings are public."""
     return list(
         Match.objects.filter(tournament=tournament, status=Match.Status.ACTIVE)
+        .exclude(pink__invisible=True)
+        .exclude(blue__invisible=True)
         .order_by("-created_at")
         .values_list("pk", "pink__username", "blue__username")[:limit]
     )

@@ -76,7 +76,9 @@ def _home_picture(slug: str, lang: str) -> str:
     if diagram is None:
         return ""
     state, _effects = diagram.replay()
-    return mark_safe(render_board(state.view(), slug, title=str(spec.name), lang=lang, coords=False))
+    with translation.override(lang):  # the cache keys on ``lang``: the name in it, whatever is active
+        title = str(spec.name)
+    return mark_safe(render_board(state.view(), slug, title=title, lang=lang, coords=False))
 
 
 def seconds_words(count: int, lang: str) -> dict[str, str]:

@@ -356,7 +356,7 @@
       a.href = m[0];
       li.appendChild(a);
       li.appendChild(document.createTextNode(" "));
-      li.appendChild(el("span", "muted", "(" + ((cfg.variants || {})[m[1]] || m[1]) + ")"));
+      li.appendChild(el("span", "muted", "· " + ((cfg.variants || {})[m[1]] || m[1]))); // as the page draws it
       list.appendChild(li);
     });
     box.textContent = "";

@@ -1,6 +1,7 @@
 """The phone as home (issue 41, part A; docs/app.md) in a real Chromium at 360 px against daphne:
 the installable app (manifest, service worker, offline page), the sounds and their mute switch,
-the dark theme (axe on the home and a match page) and the appearance settings, the sockets
+the dark theme (axe on the home, a match, the ranking, a profile, the tournaments, an arena,
+the rules and a record page) and the appearance settings, the sockets
 reconnecting when the network comes back."""
 
 from __future__ import annotations
@@ -137,20 +138,34 @@ def test_the_dark_theme_follows_the_system_and_passes_axe(new_context, live_url,
     context.add_cookies([{"name": data["alice"]["cookie_name"], "value": data["alice"]["cookie"], "url": live_url}])
     page = context.new_page()
     failures = {}
-    for label, url in (("home", "/"), ("match", f"/partia/{data['match']}/")):
+    arena = live_site.call("running_arena", suffix="ciemna")
+    for label, url in (
+        ("home", "/"),
+        ("match", f"/partia/{data['match']}/"),
+        ("ranking", "/ranking/"),
+        ("profile", "/gracz/alice/"),
+        ("tournaments", "/turnieje/"),
+        ("arena", f"/turnieje/{arena['tournament']}/"),
+        ("rules", "/zasady/kropki/"),
+        ("record", f"/partia/{data['match']}/zapis/"),
+    ):
+        if label == "record":  # a record is of a game that is over
+            live_site.call("guard_rated_resign", match_id=data["match"], user_id=data["alice"]["id"])
         page.goto(url)
+        if label == "record":
+            expect(page).to_have_url(re.compile(r"/zapis/$"))
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
         if label == "match":
             expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
         page.wait_for_load_state("networkidle")
         assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(21, 24, 29)"
         shot(page, f"dark-{label}-360")
+        if label == "match":  # the board keeps its light paper in the dark
+            assert page.locator("#board svg .paper").get_attribute("fill") == "#fffdf8"
         bad = axe_blocking(page)
         if bad:
             failures[label] = bad
     assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)
-    # the board keeps its light paper in the dark
-    assert page.locator("#board svg .paper").get_attribute("fill") == "#fffdf8"
     page.emulate_media(color_scheme="light")  # the system turns light: the page follows at once
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
 
@@ -192,6 +207,9 @@ def test_the_setting_overrides_the_system_and_the_board_looks(new_context, live_
     assert dot.evaluate("d => getComputedStyle(d).fill") == "rgb(213, 94, 0)"
     assert dot.evaluate("d => getComputedStyle(d).transform") != "none"
     assert page.locator(".marker.p1").evaluate("m => getComputedStyle(m).backgroundColor") == "rgb(213, 94, 0)"
+    # the word "pink" stays the game's name; the swatch beside it in the moves shows the dots' colour
+    swatch = page.locator("#moves .swatch-pink").first
+    assert swatch.evaluate("m => getComputedStyle(m).backgroundColor") == "rgb(213, 94, 0)"
 
 
 def test_the_match_socket_reconnects_at_once_when_the_network_is_back(new_context, live_url, live_site):

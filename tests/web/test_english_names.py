@@ -50,7 +50,7 @@ def test_english_pages_list_the_games_by_their_english_names(client):
             assert polish not in html, (name, polish)
     home = get(client, reverse("home"), "en")
     assert all(english in home for english in ENGLISH.values())
-    assert "Dots 10×10 (quick)" in get(client, reverse("play_computer"), "en")
+    assert "Dots 10×10, quick" in get(client, reverse("play_computer"), "en")
     pl = get(client, reverse("home"), "pl")
     assert all(polish in pl for polish in POLISH.values())
 
@@ -59,11 +59,23 @@ def test_variant_names_in_both_languages():
     from django.utils import translation
 
     with translation.override("en"):
-        assert str(catalogue.variant_name("kropki-20")) == "Dots 20×20 (large)"
+        assert str(catalogue.variant_name("kropki-20")) == "Dots 20×20, large"
         assert str(catalogue.variant_name("pilkarzyki")) == "Paper Soccer"
     with translation.override("pl"):
         assert str(catalogue.variant_name("kropki-20")) == "Kropki 20×20, duża"
         assert str(catalogue.variant_name("cztery-w-rzedzie")) == "Cztery w rzędzie"
+
+
+def test_no_variant_name_has_brackets_of_its_own():
+    """A name is put in brackets or after " · " on the pages: its own brackets would nest
+    (issue 41: "Dots 10×10, quick" as "Kropki 10×10, szybka")."""
+    from django.utils import translation
+
+    for language in ("en", "pl"):
+        with translation.override(language):
+            for key in catalogue.variant_keys():
+                name = str(catalogue.variant_name(key))
+                assert "(" not in name and ")" not in name, (language, name)
 
 
 def test_dates_are_day_first_in_english_and_polish(client, alice, bob):
@@ -78,3 +90,19 @@ def test_dates_are_day_first_in_english_and_polish(client, alice, bob):
     assert "1 Dec 2026, 21:16" in profile and "12/01/2026" not in profile
     joined = timezone.localtime(alice.date_joined)
     assert f"Playing since {joined.day} {joined:%b} {joined.year}" in profile
+
+
+def test_the_cached_home_picture_is_named_in_its_own_language_whatever_is_active():
+    """games/views/rules.py ``_home_picture`` is cached by (game, language): the title it draws
+    is in that language even when first drawn while another one is active (issue 41)."""
+    from django.utils import translation
+
+    from games.views.rules import _home_picture
+
+    _home_picture.cache_clear()
+    try:
+        with translation.override("pl"):
+            english = _home_picture("pilkarzyki", "en")
+        assert "Paper Soccer" in english and "Piłkarzyki" not in english
+    finally:
+        _home_picture.cache_clear()

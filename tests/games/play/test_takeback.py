@@ -14,6 +14,7 @@ from games import play as services
 from games.desk import MatchDesk
 from games.models import Match, Move
 from games.play import guard
+from games.play.core import grace
 from games.selectors import match_state
 from kropki_site.lib.refusals import Refusal
 from tests.helpers import C4, play, play_moves
@@ -133,6 +134,32 @@ def test_against_the_computer_granted_at_once_after_its_reply(alice):
     assert match.ply == 0 and match.history == [] == _rows(match) and match.to_move == 1
     assert match.pink_takebacks == 1 and match.takebacks_done == 1
     assert match.turn_deadline is not None  # the human's clock runs again
+
+
+def test_against_the_computer_not_once_the_players_time_has_run_out(alice):
+    match = _computer_match(alice)
+    play(match, alice, 3)
+    match.refresh_from_db()
+    services.match_bot_play(match_id=match.pk, ply=match.ply, action=2)
+    match.refresh_from_db()
+    assert match.turn_deadline is not None and match.to_move == 1
+    late = match.turn_deadline + grace() + timedelta(seconds=1)
+    _refused("turn_expired", services.match_takeback, match_id=match.pk, user_id=alice.pk, now=late)
+    match.refresh_from_db()
+    # the clock ended the game first (committed); no takeback counted, no clock restarted
+    assert not match.is_active and match.turn_deadline is None
+    assert match.history == [3, 2] == _rows(match) and match.pink_takebacks == 0 and match.takebacks_done == 0
+
+
+def test_between_people_an_ask_cannot_be_answered_once_the_turn_has_run_out(make_match, alice, bob):
+    match = play_moves(make_match(C4), [3, 2, 4])  # bob to move
+    services.match_takeback(match_id=match.pk, user_id=alice.pk)
+    match.refresh_from_db()
+    assert match.turn_deadline is not None
+    late = match.turn_deadline + grace() + timedelta(seconds=1)
+    _refused("turn_expired", services.match_answer_takeback, match_id=match.pk, user_id=bob.pk, accept=True, now=late)
+    match.refresh_from_db()
+    assert not match.is_active and match.winner == 1 and match.history == [3, 2, 4]
 
 
 def test_against_the_computer_not_while_a_rated_game_is_played(alice, bob, make_match, settings):

@@ -253,3 +253,29 @@ def test_a_finished_arena_shows_nobody_paused_or_playing_and_a_loss_is_never_bra
     assert "(przerwa)" not in table and 'class="paused"' not in table
     assert ">2 2 [4] 0<" in table
     assert "Punkty za partie" in page
+
+
+def test_a_game_with_an_invisible_player_is_not_listed_as_played_but_the_standings_name_them(
+    client, alice, bob, make_user
+):
+    """As the home page and the lobby (issue 37): the frame's and the page's ``playing`` leave
+    out a game with an invisible player, who stays in the public standings."""
+    from games.tournaments.selectors import standings_frame
+
+    t = running()
+    carol, dave = make_user("carol"), make_user("dave")
+    for user in (alice, bob, carol, dave):
+        tournament_join(tournament_id=t.pk, user=user)
+    type(carol).objects.filter(pk=carol.pk).update(invisible=True)
+    matches = tournaments_pair()
+    assert len(matches) == 2
+    (shown,) = [m for m in matches if carol.pk not in (m.pink_id, m.blue_id)]
+    hidden = next(m for m in matches if m is not shown)
+    frame = standings_frame(t)
+    assert [g[0] for g in frame["playing"]] == [shown.pk]
+    assert "carol" in [line[1] for line in frame["standings"]]
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    playing = page[page.index('data-testid="playing-list"') :]
+    playing = playing[: playing.index("</ul>")]
+    assert reverse("match", args=[shown.pk]) in playing and reverse("match", args=[hidden.pk]) not in playing
+    assert "carol" not in playing and 'data-testid="standings"' in page and ">carol</a>" in page
