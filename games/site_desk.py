@@ -23,6 +23,7 @@ from games.live import transport
 from games.play import challenges
 from games.tournaments.selectors import current_games_frames, my_game_frame, tournament_frame_for
 from games.tournaments.services import tournament_berserk
+from games.tournaments.swiss import selectors as swiss_selectors
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
 
@@ -117,11 +118,13 @@ class SiteDesk:
 
     def welcome(self, user_id: int) -> list[dict[str, Any]]:
         """The frames a new site socket gets: the challenges still waiting, both ways, and a
-        ``tournament_paired`` (``current``) for each arena game of theirs being played (issue 38)."""
+        ``tournament_paired`` (``current``) for each arena game of theirs being played, and a
+        ``swiss_paired`` (``current``) for each Swiss game (issue 38)."""
         return (
             challenges.challenges_direct_pending_for(user_id)
             + challenges.challenges_direct_sent_by(user_id)
             + current_games_frames(user_id)
+            + swiss_selectors.current_games_frames(user_id)
         )
 
     def tournament_me(self, user_id: int, tournament_id: int) -> dict[str, Any] | None:
@@ -141,6 +144,12 @@ class SiteDesk:
         private one without its ``key`` (its token) for someone neither in it nor its maker.
         Refusal ``bad_frame``: ``id`` not an integer, ``key`` not a string."""
         return tournament_frame_for(user_id, _id(content, "id"), _text(content, "key"))
+
+    def swiss(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None:
+        """The ``swiss`` frame of the Swiss tournament ``content["id"]``, or None (the arenas'
+        rule: no such tournament, or an unlisted one without its ``key`` for someone neither in
+        it nor its maker). Refusal ``bad_frame``: ``id`` not an integer, ``key`` not a string."""
+        return swiss_selectors.swiss_frame_for(user_id, _id(content, "id"), _text(content, "key"))
 
     def announce_online(self) -> None:
         """Push the online list to every lobby page, when it changed since the last push (over

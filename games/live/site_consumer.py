@@ -2,7 +2,7 @@
 notifications (direct challenges). docs/protocol.md "Site socket".
 
 A visitor who is not logged in (or a guest) gets a watcher's socket (issue 38): it may only
-follow (``watch_online``, ``watch_home``, ``watch_tournament``), counts under its address's cap of anonymous
+follow (``watch_online``, ``watch_home``, ``watch_tournament``, ``watch_swiss``), counts under its address's cap of anonymous
 sockets (``WS_SOCKETS_PER_ANONYMOUS_IP``, shared with the match sockets) and is no one's
 presence; any other command is refused with ``login_required``.
 
@@ -46,6 +46,7 @@ class Desk(Protocol):
     def online(self) -> dict[str, Any]: ...
     def home(self) -> dict[str, Any]: ...
     def tournament(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None: ...
+    def swiss(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None: ...
     def announce_online(self) -> None: ...
     def expire(self, challenge_id: int) -> bool: ...
     def went_offline(self, user_id: int) -> None: ...
@@ -53,7 +54,7 @@ class Desk(Protocol):
 
 
 MAX_FRAME_BYTES = 1024
-MAX_TOURNAMENTS_WATCHED = 3  # arenas one site socket follows (a page shows one)
+MAX_TOURNAMENTS_WATCHED = 3  # arenas and Swiss tournaments one site socket follows (a page shows one)
 # Token bucket per socket: a sustained frame a second, bursts of 8 (a person clicks; a flood is refused).
 RATE_PER_SECOND = 1.0
 RATE_BURST = 8.0
@@ -210,15 +211,18 @@ class SiteConsumer(LiveSocket):
             if frame is None:
                 raise Refusal("tournament_not_found")
             mine = None if self.user_id is None else await db_call(self.desk.tournament_me)(self.user_id, frame["id"])
-            topic = transport.tournament_topic(frame["id"])
-            if topic not in self.watched_tournaments:
-                if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:
-                    raise Refusal("rate_limited")
-                self.watched_tournaments.add(topic)
-                await self.listen(topic, self.send_text)
+            await self._follow(transport.tournament_topic(frame["id"]))
             await self.send_json(frame)
             if mine is not None:  # the player's own line: their game now, if any (issue 38)
                 await self.send_json(mine)
+            return
+        if kind == "watch_swiss":
+            # A Swiss tournament's page: its state now, then after every change (docs/protocol.md).
+            frame = await db_call(self.desk.swiss)(self.user_id, content)
+            if frame is None:
+                raise Refusal("tournament_not_found")
+            await self._follow(transport.swiss_topic(frame["id"]))
+            await self.send_json(frame)
             return
         if not isinstance(kind, str) or not self.desk.knows(kind):
             raise Refusal("unknown_type")
@@ -229,6 +233,15 @@ class SiteConsumer(LiveSocket):
             await self.close_logged_out()
         elif isinstance(created, int):
             _spawn(self._expire_later(created))
+
+    async def _follow(self, topic: str) -> None:
+        """Listen to a tournament's topic (an arena's or a Swiss'), MAX_TOURNAMENTS_WATCHED at most."""
+        if topic in self.watched_tournaments:
+            return
+        if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:
+            raise Refusal("rate_limited")
+        self.watched_tournaments.add(topic)
+        await self.listen(topic, self.send_text)
 
     async def _expire_later(self, challenge_id: int) -> None:
         """Tell both players when the challenge is past its time unanswered (their pages also count down)."""

@@ -42,6 +42,11 @@ def tournament_topic(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+def swiss_topic(tournament_id: int) -> str:
+    """The site sockets of pages showing one Swiss tournament (they asked with ``watch_swiss``)."""
+    return f"swiss:{tournament_id}"
+
+
 def api_topic(user_id: int) -> str:
     """The API event streams of one user (docs/api.md): what the site sockets do not hear
     (a match of theirs finished)."""
@@ -111,6 +116,11 @@ def send_to_site_user(user_id: int, frame: dict[str, Any]) -> None:
 def send_to_tournament(tournament_id: int, frame: dict[str, Any]) -> None:
     """An arena's standings to every page watching it (encoded once; after commit only)."""
     publish(tournament_topic(tournament_id), _encode(frame))
+
+
+def send_to_swiss(tournament_id: int, frame: dict[str, Any]) -> None:
+    """A Swiss tournament's ``swiss`` frame to every page watching it (encoded once; after commit only)."""
+    publish(swiss_topic(tournament_id), _encode(frame))
 
 
 def send_to_site_users(frames: list[tuple[int, dict[str, Any]]]) -> None:

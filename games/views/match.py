@@ -26,6 +26,7 @@ from games.display.snapshot import board_svg, match_snapshot, result_table
 from games.models import PINK, Match
 from games.play.core import has_moved
 from games.selectors import match as match_reads
+from games.tournaments.swiss.selectors import game_return
 from games.views.chat import chat_panel
 from games.views.expensive import history_digest, rate_limited
 from games.views.rules import rule_url
@@ -102,6 +103,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             ],
             "chat": chat_panel(request, match, you),
             "arena": _arena(match, you),
+            "swiss": _swiss(match, you),
         },
     )
 
@@ -131,6 +133,14 @@ def _arena(match: Match, you: int | None) -> dict[str, Any] | None:
             "words": {"going_back": _("The game is over: back to the tournament in a moment…")},
         },
     }
+
+
+def _swiss(match: Match, you: int | None) -> dict[str, Any] | None:
+    """A Swiss game: the way back to the tournament (static/js/swiss.js goes there when it ends)."""
+    back = game_return(match.pk, you)
+    if back is not None:
+        back["words"] = {"going_back": _("The game is over: back to the tournament in a moment…")}
+    return back
 
 
 def _player_settings(user: Any) -> dict[str, Any]:

@@ -15,10 +15,11 @@
   if (!cfgEl || !("WebSocket" in window)) return;
   var cfg = JSON.parse(cfgEl.textContent);
   // A visitor not logged in (or a guest) opens a watcher's socket (issue 38), and only on a page
-  // that follows something: the lobby's list, an arena's standings.
+  // that follows something: the lobby's list, an arena's standings, a Swiss tournament.
   var homeLive = document.getElementById("home-live");
+  var swissLive = document.getElementById("swiss-live");
   if (cfg.watcher) {
-    if (!document.getElementById("online-list") && !document.getElementById("tournament-live") && !homeLive) return;
+    if (!document.getElementById("online-list") && !document.getElementById("tournament-live") && !homeLive && !swissLive) return;
   } else if (!region) {
     return;
   }
@@ -61,6 +62,12 @@
         send(key ? { type: "watch_tournament", id: JSON.parse(arena.textContent).id, key: key }
                  : { type: "watch_tournament", id: JSON.parse(arena.textContent).id });
       }
+      // A Swiss tournament's page follows its state (static/js/swiss.js draws it).
+      if (swissLive) {
+        var swissKey = new URLSearchParams(location.search).get("klucz");
+        var swissId = JSON.parse(swissLive.textContent).id;
+        send(swissKey ? { type: "watch_swiss", id: swissId, key: swissKey } : { type: "watch_swiss", id: swissId });
+      }
     },
     frame: function (frame) { onFrame(frame); },
     close: function () { document.documentElement.dataset.site = "offline"; },
@@ -84,14 +91,17 @@
       case "challenge_expired": finished(frame.id, T.expired, "expired"); break;
       case "tournament_paired": paired(frame); break;
       case "tournament_game_over": gameOver(frame); break;
+      case "swiss_paired": paired(frame); break; // a Swiss round's pairing: the same ways to the game
+      case "swiss_game_over": gameOver(frame); break;
       case "error": lastSentTo = null; message(frame.message || frame.code, "site-error", frame.code); break;
       // Frames for one page's own script (an analysis' progress: games/review/static/analysis.js).
       default: document.dispatchEvent(new CustomEvent("kropki:site-frame", { detail: frame })); break;
     }
   }
 
-  // An arena paired the player (the wave's frame), or the socket learned on connect that their
-  // arena game is on (`current`): its pages go there by themselves (static/js/tournament.js);
+  // An arena paired the player (the wave's frame), or a Swiss round did (`swiss_paired`), or the
+  // socket learned on connect that their tournament game is on (`current`): the tournament's
+  // pages go there by themselves (static/js/tournament.js, static/js/swiss.js);
   // any page shows the way to it in the header, and the wave's frame also a notice with a link.
   var gameLink = document.getElementById("site-game");
 
@@ -103,6 +113,7 @@
       gameLink.hidden = false;
     }
     if (frame.current || document.getElementById("tournament-live") || document.getElementById("tournament-return")) return;
+    if (swissLive || document.getElementById("swiss-return")) return;
     var card = message(fmt(T.tournament_paired, { name: frame.name }), "tournament-paired");
     var link = el("a", "button", T.open_match);
     link.href = frame.url;

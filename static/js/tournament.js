@@ -4,7 +4,8 @@
  * played redrawn from each `tournament` frame the site socket pushes (site.js asks for them
  * with `watch_tournament`); `tournament_paired` takes the player to their new game.
  * On an arena game's page (#tournament-return): when the game is over the player's page goes
- * back to the arena by itself (a few seconds, with a link), or straight to their next game.
+ * back to the arena by itself (a few seconds, with a link), or straight to their next game; a
+ * Swiss game's page (#swiss-return) likewise on `swiss_game_over` / `swiss_paired`.
  * Names are written with textContent only. Nothing here polls.
  */
 (function () {
@@ -176,20 +177,20 @@
     });
   }
 
-  // -- an arena game's page ----------------------------------------------------------
+  // -- an arena game's page (and a Swiss game's: #swiss-return, its own frames) ----------------
 
-  function gamePage() {
+  function gamePage(back, pairedType, overType) {
     if (!back.player) return;
     var leaving = false;
     onFrame(function (frame) {
       if (frame.id !== back.id || leaving) return;
-      if (frame.type === "tournament_paired") {
+      if (frame.type === pairedType) {
         if (frame.url === location.pathname) return; // this very game (the socket's word on connect)
         leaving = true;
         location.assign(frame.url);
         return;
       }
-      if (frame.type !== "tournament_game_over") return;
+      if (frame.type !== overType || (back.match && frame.match !== back.match)) return;
       leaving = true;
       var notice = document.getElementById("notice");
       if (notice) { notice.hidden = false; notice.textContent = back.words.going_back; }
@@ -197,6 +198,8 @@
     });
   }
 
+  var swissBack = data("swiss-return");
   if (live) tournamentPage();
-  else if (back) gamePage();
+  else if (back) gamePage(back, "tournament_paired", "tournament_game_over");
+  else if (swissBack) gamePage(swissBack, "swiss_paired", "swiss_game_over");
 })();

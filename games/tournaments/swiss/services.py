@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
 
@@ -27,6 +26,7 @@ from ratings.selectors import user_ratings
 from ..services import _require_account, tournament_name_clean
 from . import pairing
 from .models import SwissBoard, SwissPlayer, SwissTournament
+from .selectors import paired_frame, swiss_frame
 from .standings import Result, standings
 
 ROUNDS = (3, 4, 5, 6, 7, 8, 9)
@@ -229,7 +229,7 @@ def _pair_next(t: SwissTournament, now: datetime) -> None:
     standings_write(t)
     prefix = reverse("match", args=[0])[:-2]
     told = [
-        (uid, {"type": "swiss_paired", "id": t.pk, "round": t.current_round, "match": m.pk, "url": f"{prefix}{m.pk}/"})
+        (uid, paired_frame(t.pk, t.name, t.current_round, m.pk, f"{prefix}{m.pk}/"))
         for m in matches
         for uid in (m.pink_id, m.blue_id)
         if uid is not None
@@ -330,7 +330,11 @@ def board_result(match: Match) -> None:
     standings_write(t)
     _advance(t, timezone.now())
     url = reverse("swiss", args=[t.pk])
-    back = [(uid, {"type": "swiss_game_over", "id": t.pk, "url": url}) for uid in (board.pink_id, board.blue_id) if uid]
+    back = [
+        (uid, {"type": "swiss_game_over", "id": t.pk, "match": match.pk, "url": url})
+        for uid in (board.pink_id, board.blue_id)
+        if uid
+    ]
     _publish_on_commit(t, frames=back)
 
 
@@ -364,49 +368,6 @@ def standings_write(t: SwissTournament, *, final: bool = False) -> None:
     SwissPlayer.objects.bulk_update(lines, fields, batch_size=500)
 
 
-def swiss_frame(t: SwissTournament) -> dict[str, Any]:
-    """The ``swiss`` frame: the tournament's state, its standings and the current round's boards."""
-    lines = (
-        SwissPlayer.objects.filter(tournament=t)
-        .select_related("user")
-        .order_by("-score", "-sonneborn_berger", "-buchholz", "number")
-    )
-    boards = SwissBoard.objects.filter(tournament=t, round=t.current_round).select_related("pink", "blue")
-    last = SwissBoard.objects.filter(tournament=t).aggregate(r=Max("round"))["r"] or 0
-    return {
-        "type": "swiss",
-        "id": t.pk,
-        "status": t.status,
-        "round": t.current_round,
-        "rounds": t.rounds,
-        "last_round": last,
-        "next_round_at": t.next_round_at.isoformat() if t.next_round_at else None,
-        "standings": [
-            {
-                "name": None if e.user.is_deleted else e.user.username,
-                "score": e.score / 2,
-                "sonneborn_berger": e.sonneborn_berger / 4,
-                "buchholz": e.buchholz / 2,
-                "withdrawn": e.withdrawn,
-                "rank": e.rank,
-            }
-            for e in lines[:100]
-            if not e.user.fair_play_mark
-        ],
-        "boards": [
-            {
-                "board": b.board,
-                "pink": b.pink.username,
-                "blue": b.blue.username if b.blue else None,
-                "kind": b.kind,
-                "match": b.match_id,
-                "result": None if b.pink_points is None else [b.pink_points / 2, (b.blue_points or 0) / 2],
-            }
-            for b in boards
-        ],
-    }
-
-
 def _publish_on_commit(t: SwissTournament, *, frames: list[tuple[int, dict[str, Any]]] | None = None) -> None:
     tournament_id = t.pk
 
@@ -414,13 +375,12 @@ def _publish_on_commit(t: SwissTournament, *, frames: list[tuple[int, dict[str, 
         fresh = SwissTournament.objects.filter(pk=tournament_id).first()
         if fresh is None:
             return
-        told = list(frames or [])
-        # Every player of the tournament hears its new state on their site socket.
-        told += [
-            (uid, swiss_frame(fresh))
-            for uid in SwissPlayer.objects.filter(tournament_id=tournament_id).values_list("user_id", flat=True)
-        ]
-        transport.send_to_site_users(told)
+        frame = swiss_frame(fresh)
+        # The pages watching it (``watch_swiss``: any visitor it may be shown to), and the
+        # players' own pairings and ends on their site sockets.
+        transport.send_to_swiss(tournament_id, frame)
+        if frames:
+            transport.send_to_site_users(frames)
 
     transaction.on_commit(send)
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
@@ -93,6 +94,7 @@ def swiss_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _visible(request, tournament_id)
     uid = request.user.pk if request.user.is_authenticated else None
     me = SwissPlayer.objects.filter(tournament=t, user_id=uid).first() if uid else None
+    key = request.GET.get("klucz", "") if not t.public else ""
     rounds: dict[int, list[tuple[SwissBoard, str]]] = {}
     for b in SwissBoard.objects.filter(tournament=t).select_related("pink", "blue").order_by("-round", "board"):
         result = "" if b.pink_points is None else f"{points(b.pink_points, 2)}:{points(b.blue_points or 0, 2)}"
@@ -108,11 +110,30 @@ def swiss_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
             for e in SwissPlayer.objects.filter(tournament=t, user__fair_play_mark="").select_related("user")
         ],
         "rounds": sorted(rounds.items(), reverse=True),
-        "key": request.GET.get("klucz", "") if not t.public else "",
+        "key": key,
         "may_join": t.status != SwissTournament.Status.FINISHED and t.current_round < services.JOIN_UNTIL_ROUND,
-        "live": {"id": t.pk, "state": reverse("swiss_state", args=[t.pk]), "me": getattr(request.user, "username", "")},
+        "live": {
+            "id": t.pk,
+            "state": reverse("swiss_state", args=[t.pk]) + (f"?klucz={t.token}" if key else ""),
+            "me": getattr(request.user, "username", ""),
+            "profile": reverse("profile", args=["_"])[:-2],
+            "match_prefix": reverse("match", args=[0])[:-2],
+            "words": _live_words(),
+        },
     }
     return render(request, "tournaments/swiss/page.html", context)
+
+
+def _live_words() -> dict[str, str]:
+    """static/js/swiss.js's words for what it draws from a ``swiss`` frame (the template's own)."""
+    return {
+        "round_of": gettext("Round %(round)s of %(rounds)s"),
+        "round": gettext("Round %(round)s"),
+        "bye": gettext("bye"),
+        "forfeit": gettext("forfeit"),
+        "withdrawn": gettext("withdrawn"),
+        "deleted": gettext("deleted account"),
+    }
 
 
 @require_GET
