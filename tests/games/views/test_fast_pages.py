@@ -51,7 +51,7 @@ def pink_wins_c4(match, pink, blue):
         play(match, user, column)
 
 
-def test_a_repeat_view_of_a_profile_runs_six_queries_and_still_shows_a_new_game(
+def test_a_repeat_view_of_a_profile_runs_seven_queries_and_still_shows_a_new_game(
     client, alice, bob, charlie, make_match, django_assert_max_num_queries, django_assert_num_queries
 ):
     bulk_finished_matches(alice, [bob, charlie], 300)
@@ -62,8 +62,9 @@ def test_a_repeat_view_of_a_profile_runs_six_queries_and_still_shows_a_new_game(
     # The viewer (the session comes from the cache: settings.SESSION_ENGINE), alice with her
     # ratings, the page's match ids, whether bob blocked her (docs/social.md), the number of
     # deleted accounts (the list's cache key, docs/privacy.md), her tournaments
-    # (docs/tournaments.md): the chart and the list are cached.
-    with django_assert_num_queries(6):
+    # (docs/tournaments.md), her Swiss tournaments (a second table, docs/tournaments.md "Swiss"):
+    # the chart and the list are cached.
+    with django_assert_num_queries(7):
         again = page(client.get(url))
     assert again == first
     assert 'data-testid="chart-cztery-w-rzedzie"' in again and again.count('data-testid="record-link"') == 20
@@ -80,7 +81,7 @@ def test_a_repeat_view_of_a_profile_runs_six_queries_and_still_shows_a_new_game(
 
 
 def test_the_profile_of_an_unrated_player_and_of_nobody(client, alice, django_assert_max_num_queries):
-    with django_assert_max_num_queries(5):  # no rating row: alice alone, her (empty) page, her tournaments
+    with django_assert_max_num_queries(6):  # no rating row: alice alone, her (empty) page, her arenas and Swiss
         assert client.get(reverse("profile", args=["ALICE"])).status_code == 200
     assert client.get(reverse("profile", args=["nikt"])).status_code == 404
 
