@@ -65,6 +65,37 @@ def _require_account(user: User | AnonymousUser | None) -> User:
 # -- making them ---------------------------------------------------------------
 
 
+def maker_check(
+    user: User | AnonymousUser | None, *, variant: str, settings_ok: bool, rated: bool, public: bool
+) -> User:
+    """What every player-made tournament (an arena, a Swiss) asks of its maker and its form: an
+    account, a known variant, the format's settings among its choices; a public (listed) or rated
+    one needs an established account (the home page and the list show it: a fresh account, one
+    of many a visitor can make, makes private ones only, reached by their link), a rated one an
+    unmarked account."""
+    creator = _require_account(user)
+    if variant not in catalogue.variant_keys():
+        raise Refusal("unknown_variant")
+    if not settings_ok:
+        raise Refusal("tournament_bad_settings")
+    if rated or public:
+        trust.require_established(creator.pk)
+    if rated:
+        trust.require_unmarked(creator.pk)
+    return creator
+
+
+def maker_limits(creator: User, made: QuerySet[Any], finished: str, now: datetime) -> None:
+    """A maker's limits of one format (``made``: its tournaments of that format): OPEN_PER_CREATOR
+    not finished at once, MADE_PER_DAY a day. In the creating transaction: the maker's row is
+    locked first, so two creations of theirs are counted one after the other."""
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    if made.exclude(status=finished).count() >= OPEN_PER_CREATOR:
+        raise Refusal("tournament_too_many")
+    if made.filter(created_at__gte=now - timedelta(days=1)).count() >= MADE_PER_DAY:
+        raise Refusal("tournament_too_often")
+
+
 def tournament_create(
     *,
     user: User | AnonymousUser | None,
@@ -78,28 +109,18 @@ def tournament_create(
     now: datetime | None = None,
 ) -> Tournament:
     """A player-made arena (accounts only; OPEN_PER_CREATOR at once, MADE_PER_DAY a day)."""
-    creator = _require_account(user)
-    if variant not in catalogue.variant_keys():
-        raise Refusal("unknown_variant")
-    if start_in_minutes not in START_DELAYS or move_seconds not in MOVE_CLOCKS:
-        raise Refusal("tournament_bad_settings")
-    if not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise Refusal("tournament_bad_settings")
-    if rated or public:
-        # A public arena is listed on the home page and the list: a fresh account (one of many a
-        # visitor can make) makes private ones only, reached by their link.
-        trust.require_established(creator.pk)
-    if rated:
-        trust.require_unmarked(creator.pk)
+    settings_ok = start_in_minutes in START_DELAYS and move_seconds in MOVE_CLOCKS
+    creator = maker_check(
+        user,
+        variant=variant,
+        settings_ok=settings_ok and MIN_MINUTES <= minutes <= MAX_MINUTES,
+        rated=rated,
+        public=public,
+    )
     now = now or timezone.now()
     name = tournament_name_clean(name) or f"Arena {creator.username}"
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=creator.pk).first()  # one creation at a time per creator
-        mine = Tournament.objects.filter(creator=creator)
-        if mine.exclude(status=Tournament.Status.FINISHED).count() >= OPEN_PER_CREATOR:
-            raise Refusal("tournament_too_many")
-        if mine.filter(created_at__gte=now - timedelta(days=1)).count() >= MADE_PER_DAY:
-            raise Refusal("tournament_too_often")
+        maker_limits(creator, Tournament.objects.filter(creator=creator), Tournament.Status.FINISHED, now)
         starts = now + timedelta(minutes=start_in_minutes)
         return Tournament.objects.create(
             name=name,

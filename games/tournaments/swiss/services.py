@@ -16,14 +16,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import catalogue
 from games.live import transport
 from games.models import BLUE, PINK, Match, Move
 from games.play import creating, trust
 from kropki_site.lib.refusals import Refusal
 from ratings.selectors import user_ratings
 
-from ..services import _require_account, tournament_name_clean
+from ..services import _require_account, maker_check, maker_limits, tournament_name_clean
 from . import pairing
 from .models import SwissBoard, SwissPlayer, SwissTournament
 from .selectors import paired_frame, swiss_frame
@@ -33,8 +32,6 @@ ROUNDS = (3, 4, 5, 6, 7, 8, 9)
 MOVE_CLOCKS = (20, 30, 60)
 PAUSES = (10, 30, 60, 120)  # seconds between a round's end and the next
 START_DELAYS = (5, 10, 15, 30, 60, 120)  # minutes
-OPEN_PER_CREATOR = 2
-MADE_PER_DAY = 5
 MAX_PLAYERS = 1000
 JOIN_UNTIL_ROUND = 2  # late joining: until round 2 is paired
 NO_SHOWS_TO_WITHDRAW = 2
@@ -57,30 +54,18 @@ def swiss_create(
     now: datetime | None = None,
 ) -> SwissTournament:
     """A player-made Swiss (the arenas' rules: accounts; a public or rated one needs an
-    established account; OPEN_PER_CREATOR at once and MADE_PER_DAY a day, arenas not counted)."""
-    creator = _require_account(user)
-    if variant not in catalogue.variant_keys():
-        raise Refusal("unknown_variant")
-    if (
-        rounds not in ROUNDS
-        or start_in_minutes not in START_DELAYS
-        or move_seconds not in MOVE_CLOCKS
-        or pause_seconds not in PAUSES
-    ):
-        raise Refusal("tournament_bad_settings")
-    if rated or public:
-        trust.require_established(creator.pk)
-    if rated:
-        trust.require_unmarked(creator.pk)
+    established account; the arenas' OPEN_PER_CREATOR at once and MADE_PER_DAY a day, counted apart from arenas)."""
+    settings_ok = (
+        rounds in ROUNDS
+        and start_in_minutes in START_DELAYS
+        and move_seconds in MOVE_CLOCKS
+        and pause_seconds in PAUSES
+    )
+    creator = maker_check(user, variant=variant, settings_ok=settings_ok, rated=rated, public=public)
     now = now or timezone.now()
     name = tournament_name_clean(name) or f"Swiss {creator.username}"
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=creator.pk).first()
-        mine = SwissTournament.objects.filter(creator=creator)
-        if mine.exclude(status=SwissTournament.Status.FINISHED).count() >= OPEN_PER_CREATOR:
-            raise Refusal("tournament_too_many")
-        if mine.filter(created_at__gte=now - timedelta(days=1)).count() >= MADE_PER_DAY:
-            raise Refusal("tournament_too_often")
+        maker_limits(creator, SwissTournament.objects.filter(creator=creator), SwissTournament.Status.FINISHED, now)
         return SwissTournament.objects.create(
             name=name,
             variant=variant,
