@@ -5,6 +5,7 @@ language, finished and active matches to show, challenges in the lobby
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -156,10 +157,11 @@ def layout_pages() -> dict[str, Any]:
         variant="cztery-w-rzedzie",
         rounds=5,
         rated=False,
-        starts_at=timezone.now(),
+        starts_at=timezone.now() + timedelta(hours=1),  # the site's beat does not start it before the joins
     )
     for n in range(3):
         swiss_join(tournament_id=swiss.pk, user=_numbered("l", f"Konstantynopolitańczykowianeczka_{n}", "pl"))
+    SwissTournament.objects.filter(pk=swiss.pk).update(starts_at=timezone.now())
     swiss_tick()
     out["swiss"] = swiss.pk
     return out
