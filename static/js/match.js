@@ -684,14 +684,19 @@
   // second of their own move, the time left is said in a polite live region and a short sound
   // plays if the player's sounds are on (settings.sound: the same switch as challenges) and
   // this device is not muted (the page's sound switch).
-  // "Low" is at most a third of the turn as first seen (issue 38: a berserk turn of 10 s was
-  // "low" from its first second), so a short clock warns near its end, not at once.
+  // "Low" is the player's setting, or a third of the turn when the turn as first seen is short
+  // (15 s at most) and no longer than that (issue 38: a berserk turn of 10 s was "low" from its first second), so a
+  // short clock warns near its end, not at once.
   var warnedTurn = null;
   var turnSeen = { key: null, secs: 0 };
   function lowLimit(secs) {
     var key = snap.ply + "@" + snap.deadline;
     if (turnSeen.key !== key) turnSeen = { key: key, secs: secs };
-    return Math.min(lowTime || 10, Math.max(1, Math.floor(turnSeen.secs / 3)));
+    var low = lowTime || 10;
+    // the player's own setting, unless the turn as first seen is short (15 s at most: a berserk
+    // turn) and no longer than the setting: then a third of it
+    var short = turnSeen.secs <= 15 && turnSeen.secs <= low;
+    return short ? Math.max(1, Math.floor(turnSeen.secs / 3)) : low;
   }
   function warnLowTime(secs) {
     if (!lowTime || !myTurn() || secs <= 0 || secs > Math.min(lowTime, lowLimit(secs))) return;
