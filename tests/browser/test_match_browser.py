@@ -79,7 +79,9 @@ def test_connect_four_to_a_win_with_a_spectator(new_context, live_url, live_site
     assert watcher.locator("#controls").count() == 0
     assert watcher.locator("#board [data-action][tabindex]").count() == 0  # nothing to press
     clock = alice.get_by_test_id("clock").inner_text()
-    assert re.fullmatch(r"(60|[45]\d) s", clock), clock
+    # the turn's seconds left, counting down from 60 (three pages opened on a loaded machine can
+    # take 20 s: CI once read "38 s", so any second of the turn but none past it)
+    assert re.fullmatch(r"(60|[1-5]\d|[1-9]) s", clock), clock
 
     ply = play_all(
         {"alice": alice, "bob": bob},
