@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.decorators import AuthenticatedHttpRequest, account_required
+from accounts.decorators import AuthenticatedHttpRequest
 from games import catalogue
 from kropki_site.lib.refusals import Refusal
 
-from ..views import _int  # the arenas' reading of a form's number
+from ..views import _done, _int, _refused, json_account  # the arenas' form numbers, refusals and answers
 from . import services
 from .models import SwissBoard, SwissPlayer, SwissTournament
 
@@ -67,7 +66,7 @@ def swiss_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/swiss/list.html", context)
 
 
-@account_required
+@json_account
 @require_POST
 def swiss_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     post = request.POST
@@ -84,9 +83,8 @@ def swiss_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             name=post.get("name", ""),
         )
     except Refusal as exc:
-        messages.error(request, exc.message)
-        return redirect("swiss_list")
-    return redirect(swiss_url(t))
+        return _refused(request, exc, redirect("swiss_list"))
+    return _done(request, redirect(swiss_url(t)), id=t.pk, url=swiss_url(t))
 
 
 @require_GET
@@ -146,17 +144,17 @@ def _button(request: AuthenticatedHttpRequest, tournament_id: int, action: Any) 
     try:
         action(tournament_id=t.pk, user=request.user)
     except Refusal as exc:
-        messages.error(request, exc.message)
-    return redirect(swiss_url(t))
+        return _refused(request, exc, redirect(swiss_url(t)))
+    return _done(request, redirect(swiss_url(t)), id=t.pk)
 
 
-@account_required
+@json_account
 @require_POST
 def swiss_join_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     return _button(request, tournament_id, services.swiss_join)
 
 
-@account_required
+@json_account
 @require_POST
 def swiss_withdraw_view(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     return _button(request, tournament_id, services.swiss_withdraw)

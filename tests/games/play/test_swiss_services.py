@@ -155,3 +155,17 @@ def test_the_page_and_its_state(client, make_user):
     hidden = swiss(name="Ukryty", public=False)
     assert client.get(reverse("swiss", args=[hidden.pk])).status_code == 404
     assert client.get(reverse("swiss", args=[hidden.pk]) + f"?klucz={hidden.token}").status_code == 200
+
+
+def test_a_refusal_carries_its_code_as_the_arenas_do(client, alice):
+    """docs/tournaments.md: a program asking for JSON gets the refusal's code, a page the header."""
+    client.force_login(alice)
+    form = {"variant": C4, "rounds": "40", "start": "5", "move_seconds": "60", "pause_seconds": "30"}
+    answer = client.post(reverse("swiss_new"), form, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 400 and answer.json()["code"] == "tournament_bad_settings"
+    page = client.post(reverse("swiss_new"), form)
+    assert page.status_code == 302 and page["Kropki-Refusal"] == "tournament_bad_settings"
+    made = client.post(reverse("swiss_new"), {**form, "rounds": "5"}, HTTP_ACCEPT="application/json").json()
+    assert made["ok"] and made["url"].startswith(reverse("swiss", args=[made["id"]]) + "?klucz=")  # private: its link
+    joined = client.post(reverse("swiss_join", args=[made["id"]]), HTTP_ACCEPT="application/json")
+    assert joined.json() == {"ok": True, "id": made["id"]}
