@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 
 import hypothesis
@@ -71,6 +72,28 @@ def pytest_collection_modifyitems(config, items):
     """
     yield
     items.sort(key=_order(items))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    item.stash[_CALL_STARTED] = time.time()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report carries the errors its live processes logged meanwhile (daphne's,
+    the worker's): CI removes the temporary folders, and a 500 says nothing without them."""
+    report = yield
+    if report.failed and call.when == "call" and _CALL_STARTED in item.stash:
+        from tests import live
+
+        for path, text in live.errors_logged_since(item.stash[_CALL_STARTED]).items():
+            report.sections.append((f"logged by {path}", text))
+    return report
+
+
+_CALL_STARTED = pytest.StashKey[float]()
 
 
 def pytest_xdist_make_scheduler(config, log):

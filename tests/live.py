@@ -162,8 +162,30 @@ def stop_group(popen: subprocess.Popen, timeout: float = 15.0, sig: int = signal
         popen.wait(timeout=5)
 
 
+# Every log a process started by this test process writes to (tests/conftest.py reports the
+# errors in them when a test fails: CI keeps no temporary folders).
+STARTED_LOGS: list[Path] = []
+
+
+def errors_logged_since(since: float, lines: int = 60) -> dict[str, str]:
+    """{log path: its last ``lines`` lines} of each log still on disk, written to after
+    ``since`` (a time.time()), that holds a traceback or an ERROR line."""
+    found = {}
+    for log in dict.fromkeys(STARTED_LOGS):
+        try:
+            if log.stat().st_mtime < since:
+                continue
+            text = log.read_text(errors="replace")
+        except OSError:
+            continue
+        if "Traceback" in text or " ERROR " in text:
+            found[str(log)] = "\n".join(text.splitlines()[-lines:])
+    return found
+
+
 def start(name: str, args: list[str], env: dict[str, str], logdir: Path) -> Proc:
     log = logdir / f"{name}.log"
+    STARTED_LOGS.append(log)
     with open(log, "ab") as handle:  # the child keeps its own copy
         popen = subprocess.Popen(
             args,

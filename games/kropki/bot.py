@@ -61,6 +61,10 @@ except ImportError as exc:  # not built: see kropki_fast_build.py
 SEARCH_PARAMS = (600.0, 0.15, 0.0, 4, 2)
 MARGIN = 3  # playout area: the dots' bounding box grown by this many points
 KOMI = 1  # 1: a playout counts as won when the mover gains from the current score on
+# Playouts played before the clock may stop a search: on a loaded machine a
+# descheduled worker can wake past its deadline, and 16 playouts then missed
+# a capture in one (CI). 256 cost at most ~50 ms on the largest board.
+MIN_PLAYOUTS = 256
 
 # max_playouts (0: as many as the time allows) and the chance of a looser
 # move (a random candidate near the last moves instead of the search's).
@@ -99,7 +103,7 @@ def search(
         raise RuntimeError("the compiled Kropki search is not built")
     game = state.game
     points, counters = _board(state)
-    params = ffi.new("double[7]", [*SEARCH_PARAMS, MARGIN, komi])
+    params = ffi.new("double[8]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS])
     stats = ffi.new("double[4]")
     pos = lib.kf_search(
         game.width,

@@ -846,7 +846,9 @@ static int path_buf[KF_MAX_SIZE + 4];
  * playout move next to the previous one, [3] visits before a leaf grows
  * children, [4] depth down to which children get capture priors, [5] the
  * playout area's margin around the dots, [6] komi (1: a playout is won by
- * gaining from the root's score on, 0: by leading at the end).
+ * gaining from the root's score on, 0: by leading at the end), [7] playouts
+ * played before the clock may stop the search (a descheduled process still
+ * reads the position this far).
  * stats out: [0] playouts, [1] root win rate of the chosen move,
  * [2] nodes, [3] mean playout score change for the mover.
  * Returns the chosen board position, or -1 when there is no move. */
@@ -865,6 +867,7 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
     prm.tactics_depth = (int)params[4];
     int margin = (int)params[5];
     int komi = (int)params[6]; /* 1: a playout is won by gaining from the root's score on (oppai-rs's komi) */
+    int min_playouts = (int)params[7];
     rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
     if (!rng_state)
         rng_state = 1;
@@ -899,7 +902,7 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
     for (;;) {
         if (max_playouts > 0 && playouts >= max_playouts)
             break;
-        if ((playouts & 15) == 0 && playouts >= 16 && now_s() > deadline)
+        if ((playouts & 15) == 0 && playouts >= min_playouts && now_s() > deadline)
             break;
         board_copy(&b, &root);
         int node = 0, depth = 0, to_move = player, last = -1;

@@ -48,6 +48,13 @@ def test_trudny_takes_a_capture_in_one() -> None:
     assert picks == {3 * W + 2}
 
 
+def test_trudny_woken_past_its_deadline_still_takes_a_capture_in_one() -> None:
+    # a budget already spent (a descheduled worker): the floor of playouts still reads it
+    state = _state([(2, 1), (2, 2), (1, 2), (7, 7), (3, 2), (8, 8)])
+    picks = {kropki_bot.choose(state, "trudny", random.Random(seed), 0.0) for seed in range(20)}
+    assert picks == {3 * W + 2}
+
+
 def test_trudny_saves_a_dot_threatened_with_capture() -> None:
     # the same, blue to move: (2,3) saves its dot
     state = _state([(2, 1), (2, 2), (1, 2), (7, 7), (3, 2)])
