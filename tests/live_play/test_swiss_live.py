@@ -7,9 +7,10 @@ socket and plays Cztery w rzędzie: pink stacks column 0, blue column 6 (nobody 
 once each side has made two moves the designated loser resigns on its turn: of sw<i> and sw<j>,
 the lower number wins when i + j is even, the higher when it is odd. sw3 never moves in round 2
 (a no-show: a forfeit loss), sw5 withdraws during round 2 (not paired from round 3). Seven
-players: a bye in rounds 1 and 2; six from round 3 on. The boards and the standings (score,
-Sonneborn-Berger, Buchholz) must equal the table below, checked by hand against the rules of
-games/tournaments/swiss/pairing.py and standings.py.
+players: a bye in rounds 1 and 2; six from round 3 on, and in round 5 a repeat nobody can avoid.
+The boards and the standings (score, Sonneborn-Berger, Buchholz) must equal the table below,
+checked against bbpPairings and by hand against the rules of games/tournaments/swiss/pairing.py
+and standings.py.
 """
 
 from __future__ import annotations
@@ -120,21 +121,24 @@ class Bot:
             await ws.close()
 
 
-# Hand-checked against the rules (docs/tournaments.md "Swiss"): each round's boards as (pink, blue,
-# pink's half points, blue's, kind); a bye as (player, None, 2, None, "bye"). All rated alike, so
-# the ranking is the score, then the joining order (sw0 first).
+# Each round's boards as (pink, blue, pink's half points, blue's, kind); a bye as (player, None, 2,
+# None, "bye"). All rated alike, so the ranking is the score, then the joining order (sw0 first).
+# Rounds 1-4 are bbpPairings' own (the FIDE-endorsed Dutch program, 2025 rules: this history fed to
+# it round by round, it gives these pairs and colours); round 5 it cannot pair (below).
 # R1: one group; the bye to the lowest, sw6; S1 sw0 sw1 sw2 meets S2 sw3 sw4 sw5, the higher pink
 #     on boards 1 and 3. sw3, sw4, sw5 win (i + j odd: the higher number).
-# R2: the bye to the lowest without one, sw2 (score 0). Group 2 (sw3 sw4 sw5 sw6): sw3-sw5, sw4-sw6;
-#     group 0: sw0-sw1. Colours: sw3 and sw5 both want pink (mild): the higher-ranked sw3 gets it;
-#     sw4 wants blue; sw0 wants blue, sw1 pink. sw3 does not show: a forfeit to sw5. sw5 withdraws.
-# R3: six players. sw4 (4) alone: floats to the highest-ranked not met, sw2; sw1-sw3 (the mirror);
-#     sw6-sw0 (down from group 2 to sw0). Colours by last/difference.
-# R4: group 4 (sw1 sw2 sw4): sw1-sw2, sw4 floats to sw0; sw3-sw6. sw4 and sw0 both want blue
-#     (strong, colour difference +1): the higher-ranked sw4 gets it.
-# R5: sw2 (6) floats to sw0 (sw1, sw4 met); sw1-sw6 (the mirror); sw4-sw3 (down). sw2 must have
-#     pink (two blues in a row), sw0 blue (two pinks); sw6's strong blue beats sw1's mild one;
-#     sw3's strong pink beats sw4's mild one.
+# R2: the bye to the lowest without one, sw2 (score 0). Group 2 (sw3 sw4 sw5 sw6): sw3-sw5 would
+#     give sw3 or sw5 a colour it does not want (both want pink), so the Dutch exchanges S2:
+#     sw3-sw6, sw4-sw5 (sw5 pink); group 0: sw0-sw1 (sw1 wants pink). sw3 does not show: a
+#     forfeit to sw6. sw5 withdraws.
+# R3: six players; sw6 (6) floats to sw1; sw3-sw2; sw4-sw0.
+# R4: sw0-sw6, sw1-sw3, sw2-sw4.
+# R5: sw6 (6), then sw0 sw1 sw2 sw3 (4), sw4 (2). sw0 has met sw1, sw3, sw4 and sw6, and sw2
+#     is sw1's only other new opponent: no pairing without a repeat exists (bbpPairings: "No
+#     valid pairing exists"), so the score-group search allows one: sw6-sw2, sw0-sw1 (again,
+#     the one repeat), sw3-sw4. Colours: sw6 mild pink, sw2 strong blue; sw0 and sw1 both mild
+#     blue, in round 2 sw0 had blue and sw1 pink: each takes the other's, sw0 pink; sw3's
+#     strong pink beats sw4's mild one.
 EXPECTED_BOARDS: dict[int, list[tuple]] = {
     1: [
         ("sw0", "sw3", 0, 2, "game"),
@@ -143,27 +147,28 @@ EXPECTED_BOARDS: dict[int, list[tuple]] = {
         ("sw6", None, 2, None, "bye"),
     ],
     2: [
-        ("sw3", "sw5", 0, 2, "forfeit"),
-        ("sw6", "sw4", 0, 2, "game"),
+        ("sw3", "sw6", 0, 2, "forfeit"),
+        ("sw5", "sw4", 2, 0, "game"),
         ("sw1", "sw0", 2, 0, "game"),
         ("sw2", None, 2, None, "bye"),
     ],
-    3: [("sw4", "sw2", 0, 2, "game"), ("sw3", "sw1", 0, 2, "game"), ("sw0", "sw6", 2, 0, "game")],
-    4: [("sw1", "sw2", 0, 2, "game"), ("sw0", "sw4", 2, 0, "game"), ("sw6", "sw3", 2, 0, "game")],
-    5: [("sw2", "sw0", 0, 2, "game"), ("sw1", "sw6", 0, 2, "game"), ("sw3", "sw4", 0, 2, "game")],
+    3: [("sw6", "sw1", 2, 0, "game"), ("sw3", "sw2", 2, 0, "game"), ("sw4", "sw0", 0, 2, "game")],
+    4: [("sw0", "sw6", 2, 0, "game"), ("sw1", "sw3", 2, 0, "game"), ("sw2", "sw4", 2, 0, "game")],
+    5: [("sw6", "sw2", 0, 2, "game"), ("sw0", "sw1", 0, 2, "game"), ("sw3", "sw4", 0, 2, "game")],
 }
 # (name, score in half points, Sonneborn-Berger in quarter points, Buchholz in half points, place,
-# withdrawn). Buchholz: the final scores of the opponents of games played (not byes or forfeits),
-# e.g. sw0: sw3 2 + sw1 4 + sw6 6 + sw4 6 + sw2 6 = 24. SB: each beaten opponent's score × 2, e.g.
-# sw0 beat sw6, sw4, sw2 (6 each): 36. Four on 3 points, ordered by SB: sw0 36, sw4 24, sw2 20, sw6 12.
+# withdrawn). Buchholz: the final scores of the opponents of games played (not byes or forfeits;
+# a repeat counts twice), e.g. sw0: sw3 4 + sw1 6 + sw4 4 + sw6 6 + sw1 6 = 26. SB: each beaten
+# opponent's score × 2, e.g. sw1 beat sw0 twice and sw3 (4 each): 24. Three on 3 points ordered by
+# SB (sw1 24, sw2 20, sw6 12); four on 2 with SB 20 each, ordered by Buchholz (26, 24, 20, 10).
 EXPECTED_LINES: list[tuple] = [
-    ("sw0", 6, 36, 24, 1, False),
-    ("sw4", 6, 24, 24, 2, False),
-    ("sw2", 6, 20, 20, 3, False),
-    ("sw6", 6, 12, 18, 4, False),
-    ("sw1", 4, 16, 26, 5, False),
-    ("sw5", 4, 12, 6, 6, True),
-    ("sw3", 2, 12, 22, 7, False),
+    ("sw1", 6, 24, 22, 1, False),
+    ("sw2", 6, 20, 18, 2, False),
+    ("sw6", 6, 12, 16, 3, False),
+    ("sw0", 4, 20, 26, 4, False),
+    ("sw4", 4, 20, 24, 5, False),
+    ("sw3", 4, 20, 20, 6, False),
+    ("sw5", 4, 20, 10, 7, True),
 ]
 
 

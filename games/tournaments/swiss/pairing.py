@@ -1,15 +1,22 @@
-"""Swiss pairing (docs/tournaments.md "Swiss", "Pairing"): one round of a simplified Dutch
-system, in pure Python (no Django: the pairing and its tests need no database).
+"""Swiss pairing (docs/tournaments.md "Swiss", "Pairing"): one round, in pure Python (no
+Django: the pairing and its tests need no database).
 
-Why not a library: the one Dutch-system package on PyPI (caissify-pairings 0.5, built on
-networkx's maximum-weight matching) took 99 s for one round of 100 players (a 1,000-player
-round must take under 1 s); bbpPairings and JaVaFo are external binaries.
+**Up to ``DUTCH_LIMIT`` players** (a club's Swiss): the pairs of the FIDE Dutch system
+(C.04.3) of caissify-pairings, a library checked against bbpPairings, the FIDE-endorsed
+program; the colours by the 2025 rules here (``colours_for``: the library's differ from
+bbpPairings' in about one round in three). tests/games/play/test_swiss_dutch.py replays
+tournaments paired by bbpPairings itself through ``pair_round`` and finds every round's
+pairs, colours and bye. Two rules of ours go in as its input: an unplayed game (a no-show)
+counts as a meeting (FIDE would allow the pair again), and rounds missed before joining
+count as FIDE's zero-point byes.
 
-The rules, in order of strength (where they differ from FIDE C.04.3, it says so):
+**Above it**, or when the Dutch finds no pairing (more rounds than the field can play without
+a repeat), our score-group search: the library's maximum-weight matching is cubic (a round
+of 100 players took 99 s; a 1,000-player round must take under 1 s, bench/swiss_pairing.py).
+Its rules, in order of strength (where they differ from FIDE C.04.3, it says so):
 
-1. **No repeats** (absolute): two players are paired at most once in a tournament (an unplayed
-   game, a forfeit, counts as a meeting too: FIDE would allow it again). Only when no pairing
-   without a repeat exists at all is a repeat allowed, the fewest the search finds.
+1. **No repeats** (absolute): two players are paired at most once in a tournament. Only when
+   no pairing without a repeat exists at all is a repeat allowed: one, else two, and so on.
 2. **The bye**: with an odd number of players, the lowest-ranked player who has had no bye
    gets it (a win); if every player has had one, the lowest-ranked. Then the one above, and
    so on, if the rest cannot be paired without repeats.
@@ -31,15 +38,29 @@ The rules, in order of strength (where they differ from FIDE C.04.3, it says so)
 The search is a depth-first search over these choices with a budget of steps (``BUDGET``):
 the first complete pairing found is the answer, so in the common case it is one greedy pass
 (1,000 players: tens of milliseconds, bench/swiss_pairing.py).
+
+Pink, who moves first, is FIDE's white.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from caissify_pairings import generate_pairings
+
 PINK, BLUE, UNPLAYED = "W", "B", "-"  # a colour history's letters: pink (moves first), blue, no game
+UP, DOWN, LEVEL = "U", "D", "-"  # a float history's letters: up, down, neither
 BUDGET = 200_000  # search steps per attempt before the next, looser one
+# Players up to which the FIDE Dutch pairs a round: its matching takes about 0.3 s for 40
+# (bench/swiss_pairing.py, "dutch_40_ms"), 10 s for 100.
+DUTCH_LIMIT = 40
+
+_COLOUR_NAMES = {PINK: "white", BLUE: "black"}
+# the library warns of its "forced byes" (no pairing found): the score-group search takes over
+logging.getLogger("caissify_pairings").setLevel(logging.ERROR)
+_FLOAT_NAMES = {UP: "up", DOWN: "down", LEVEL: "none"}
 
 
 @dataclass(frozen=True)
@@ -54,6 +75,11 @@ class Entrant:
     opponents: frozenset[int] = field(default_factory=frozenset)
     colours: str = ""
     had_bye: bool = False
+    # one letter a round the player took part in (a game, a bye, a forfeit): UP when their
+    # opponent had more points before it, DOWN when fewer or for a bye or a forfeit won
+    floats: str = ""
+    missed: int = 0  # rounds before they joined (FIDE's zero-point byes: no bye for them first)
+    forfeit_wins: int = 0  # games won because the opponent never moved (no bye for them first)
 
 
 @dataclass(frozen=True)
@@ -66,18 +92,20 @@ class Round:
 
 
 def _preference(colours: str) -> tuple[str, int]:
-    """(the colour a player wants, its strength: 3 absolute, 2 strong, 1 mild, 0 none)."""
+    """(the colour a player wants, its strength: 3 absolute, 2 strong, 1 mild, 0 none), from
+    their played games (FIDE C.04.3, 2025: absolute after two more of one colour or two of one
+    in a row, strong after one more, mild: the other colour than the last)."""
     played = colours.replace(UNPLAYED, "")
     if not played:
         return "", 0
     diff = played.count(PINK) - played.count(BLUE)
+    fewer = BLUE if diff > 0 else PINK
+    other = BLUE if played[-1] == PINK else PINK
+    if abs(diff) > 1:
+        return fewer, 3
     if len(played) >= 2 and played[-1] == played[-2]:
-        return (BLUE if played[-1] == PINK else PINK), 3
-    if abs(diff) >= 2:
-        return (BLUE if diff > 0 else PINK), 3
-    if diff:
-        return (BLUE if diff > 0 else PINK), 2
-    return (BLUE if played[-1] == PINK else PINK), 1
+        return other, 3
+    return (fewer, 2) if diff else (other, 1)
 
 
 def _clash(a: tuple[str, int], b: tuple[str, int]) -> bool:
@@ -85,14 +113,53 @@ def _clash(a: tuple[str, int], b: tuple[str, int]) -> bool:
     return a[1] == 3 and b[1] == 3 and a[0] == b[0]
 
 
-def colours_for(high: Entrant, low: Entrant, board: int) -> tuple[int, int]:
-    """(pink id, blue id) for a pair; ``high`` is the higher-ranked, ``board`` counts from 1."""
-    ph, pl = _preference(high.colours), _preference(low.colours)
-    if ph[1] == 0 and pl[1] == 0:
-        return (high.id, low.id) if board % 2 else (low.id, high.id)
-    if ph[1] == 0 or (ph[0] == pl[0] and pl[1] > ph[1]):
-        return (low.id, high.id) if pl[0] == PINK else (high.id, low.id)  # the lower-ranked's wish
-    return (high.id, low.id) if ph[0] == PINK else (low.id, high.id)  # the higher-ranked's wish
+def colours_for(high: Entrant, low: Entrant, high_number: int) -> tuple[int, int]:
+    """(pink id, blue id) for a pair by FIDE C.04.3's colour rules (2025); ``high`` ranks
+    higher (more points, else the lower pairing number ``high_number``, counted from 1).
+
+    1. Each gets their wish when the wishes differ (or one has none).
+    2. Same wish: an absolute one beats a weaker one (two absolute: the wider colour difference).
+    3. A strong one beats a mild one.
+    4. Else each takes the other's colour of the last round in which their colours differed.
+    5. Else the higher-ranked gets their wish; with no wish at all, pink when their pairing
+       number is odd (pink is the initial colour)."""
+    (wh, sh), (wl, sl) = _preference(high.colours), _preference(low.colours)
+    imbalance = [abs(e.colours.count(PINK) - e.colours.count(BLUE)) for e in (high, low)]
+    if wh != wl:
+        high_pink = wh == PINK if wh else wl == BLUE
+    elif sh == 3 and (sl < 3 or imbalance[0] > imbalance[1]):
+        high_pink = wh == PINK
+    elif sl == 3 and (sh < 3 or imbalance[1] > imbalance[0]):
+        high_pink = wl == BLUE
+    elif sh == 2 and sl != 2:
+        high_pink = wh == PINK
+    elif sl == 2 and sh != 2:
+        high_pink = wl == BLUE
+    else:
+        differ = next(
+            (
+                (a, b)
+                for a, b in zip(
+                    reversed(high.colours.replace(UNPLAYED, "")),
+                    reversed(low.colours.replace(UNPLAYED, "")),
+                    strict=False,
+                )
+                if a != b
+            ),
+            None,
+        )
+        if differ is not None and wh:
+            high_pink = differ[1] == PINK
+        elif wh:
+            high_pink = wh == PINK
+        else:
+            high_pink = high_number % 2 == 1
+    return (high.id, low.id) if high_pink else (low.id, high.id)
+
+
+def pairing_numbers(entrants: list[Entrant]) -> dict[int, int]:
+    """FIDE's pairing numbers, from 1: rating at joining, then joining order."""
+    return {e.id: k for k, e in enumerate(sorted(entrants, key=lambda e: (-e.rating, e.number, e.id)), 1)}
 
 
 def ranked(entrants: list[Entrant]) -> list[Entrant]:
@@ -104,8 +171,9 @@ class _OutOfSteps(Exception):
     pass
 
 
-def _search(players: list[Entrant], *, colours_strict: bool, repeats_allowed: bool) -> list[tuple[int, int]] | None:
-    """Pairs of indexes into ``players`` (ranked), or None. Depth-first, highest first."""
+def _search(players: list[Entrant], *, colours_strict: bool, repeats: int) -> list[tuple[int, int]] | None:
+    """Pairs of indexes into ``players`` (ranked) with at most ``repeats`` pairs that met
+    before, or None. Depth-first, highest first."""
     n = len(players)
     prefs = [_preference(p.colours) for p in players]
     # Each player's place in their score group and the group's bounds (the Dutch mirror).
@@ -120,10 +188,12 @@ def _search(players: list[Entrant], *, colours_strict: bool, repeats_allowed: bo
     free = [True] * n
     pairs: list[tuple[int, int]] = []
     steps = 0
+    repeated = 0
 
     def candidates(i: int) -> list[int]:
         """Partners for ``i`` in the order tried: own group nearest the Dutch mirror, then the
-        groups below in rank order; a colour clash last (or never, when strict)."""
+        groups below in rank order; a colour clash last (or never, when strict); a repeat after
+        all of them, while the search may still repeat."""
         lo, hi = group_start[i], group_end[i]
         mirror = i + (hi - lo) // 2 if i - lo < (hi - lo) // 2 else i + 1
         own = [j for j in range(i + 1, hi) if free[j]]
@@ -131,16 +201,19 @@ def _search(players: list[Entrant], *, colours_strict: bool, repeats_allowed: bo
         below = (j for j in range(hi, n) if free[j])
         good: list[int] = []
         bad: list[int] = []
+        again: list[int] = []
         for j in [*own, *below]:
-            if not repeats_allowed and players[j].id in players[i].opponents:
+            if players[j].id in players[i].opponents:
+                if repeated < repeats:
+                    again.append(j)
                 continue
             (bad if _clash(prefs[i], prefs[j]) else good).append(j)
             if len(good) >= 24 and j >= hi:  # enough lower candidates: the search seldom needs more
                 break
-        return good if colours_strict else good + bad
+        return (good if colours_strict else good + bad) + again
 
     def go(k: int) -> bool:
-        nonlocal steps
+        nonlocal steps, repeated
         while k < n and not free[k]:
             k += 1
         if k == n:
@@ -150,11 +223,14 @@ def _search(players: list[Entrant], *, colours_strict: bool, repeats_allowed: bo
             steps += 1
             if steps > BUDGET:
                 raise _OutOfSteps
+            again = players[j].id in players[k].opponents
             free[j] = False
+            repeated += again
             pairs.append((k, j))
             if go(k + 1):
                 return True
             pairs.pop()
+            repeated -= again
             free[j] = True
         free[k] = True
         return False
@@ -169,11 +245,62 @@ def _repeat_count(players: list[Entrant], pairs: list[tuple[int, int]]) -> int:
     return sum(1 for i, j in pairs if players[j].id in players[i].opponents)
 
 
-def pair_round(entrants: list[Entrant]) -> Round:
-    """Pair one round of ``entrants`` (the players who play it). Raises ValueError for a
-    player listed twice."""
+def pair_round(entrants: list[Entrant], rounds: int = 0) -> Round:
+    """Pair one round of ``entrants`` (the players who play it) of a Swiss of ``rounds``
+    rounds (0: this is the last). Raises ValueError for a player listed twice."""
     if len({e.id for e in entrants}) != len(entrants):
         raise ValueError("a player is listed twice")
+    if 2 <= len(entrants) <= DUTCH_LIMIT:
+        found = _dutch(entrants, rounds)
+        if found is not None:
+            return found
+    return score_group_pairing(entrants)
+
+
+def _dutch(entrants: list[Entrant], rounds: int) -> Round | None:
+    """The FIDE Dutch pairing of caissify-pairings, or None when it found none (it then
+    gives more than one bye)."""
+    numbers = pairing_numbers(entrants)
+    this_round = max(len(e.colours) for e in entrants) + 1
+    players = [
+        {
+            "id": e.id,
+            "name": str(e.id),
+            "score": e.score / 2,
+            "rating": round(e.rating),
+            "starting_number": numbers[e.id],
+            "color_hist": [_COLOUR_NAMES[c] for c in e.colours if c != UNPLAYED],
+            "float_history": [_FLOAT_NAMES[f] for f in DOWN * e.missed + e.floats],
+            "bye_count": int(e.had_bye) + e.missed,
+            "forfeit_win_count": e.forfeit_wins,
+        }
+        for e in entrants
+    ]
+    previous = {(e.id, o) for e in entrants for o in e.opponents}
+    rows = generate_pairings(
+        system="dutch",
+        players=players,
+        previous_pairings=previous,
+        round_number=this_round,
+        total_rounds=max(rounds, this_round),
+    )
+    byes = [r["white_id"] for r in rows if r.get("bye")]
+    games = [(r["white_id"], r["black_id"]) for r in sorted(rows, key=lambda r: r["table"]) if not r.get("bye")]
+    seated = [i for pair in games for i in pair] + byes
+    if len(byes) != len(entrants) % 2 or sorted(seated) != sorted(numbers):
+        return None
+    # its pairs; the colours by the 2025 rules (the library allocates them by older ones)
+    rank = {e.id: k for k, e in enumerate(ranked(entrants))}
+    by_id = {e.id: e for e in entrants}
+    pairs = []
+    for a, b in games:
+        high, low = sorted((by_id[a], by_id[b]), key=lambda e: rank[e.id])
+        pairs.append(colours_for(high, low, numbers[high.id]))
+    return Round(pairs=pairs, bye=byes[0] if byes else None)
+
+
+def score_group_pairing(entrants: list[Entrant]) -> Round:
+    """Our score-group search (the module's docstring)."""
     order = ranked(entrants)
     if len(order) < 2:
         return Round(pairs=[], bye=order[0].id if order else None)
@@ -183,16 +310,18 @@ def pair_round(entrants: list[Entrant]) -> Round:
         bye_order = [*(e for e in reversed(order) if not e.had_bye), *(e for e in reversed(order) if e.had_bye)]
     else:
         bye_order = [None]
-    for strict, repeats in ((True, False), (False, False), (False, True)):
+    attempts = [(True, 0), (False, 0), *((False, k) for k in range(1, len(order) // 2 + 1))]
+    for strict, repeats in attempts:
         for bye in bye_order:
             players = [e for e in order if bye is None or e.id != bye.id]
-            found = _search(players, colours_strict=strict, repeats_allowed=repeats)
+            found = _search(players, colours_strict=strict, repeats=repeats)
             if found is None:
                 continue
             found.sort()
-            pairs = [colours_for(players[i], players[j], board) for board, (i, j) in enumerate(found, start=1)]
+            numbers = pairing_numbers(players)
+            pairs = [colours_for(players[i], players[j], numbers[players[i].id]) for i, j in found]
             return Round(pairs=pairs, bye=bye.id if bye else None, repeats=_repeat_count(players, found))
-    raise ValueError("no pairing found")  # unreachable: with repeats allowed any even group pairs
+    raise ValueError("no pairing found")  # unreachable: with every pair allowed to repeat any even group pairs
 
 
 def after_round(entrants: list[Entrant], played: Round, pink_points: Callable[[int, int], int]) -> list[Entrant]:
@@ -202,12 +331,40 @@ def after_round(entrants: list[Entrant], played: Round, pink_points: Callable[[i
     for pink, blue in played.pairs:
         a, b = by_id[pink], by_id[blue]
         r = pink_points(pink, blue)
-        by_id[pink] = replace(a, score=a.score + r, opponents=a.opponents | {blue}, colours=a.colours + PINK)
-        by_id[blue] = replace(b, score=b.score + 2 - r, opponents=b.opponents | {pink}, colours=b.colours + BLUE)
+        fa, fb = float_letters(a.score, b.score)
+        by_id[pink] = replace(
+            a, score=a.score + r, opponents=a.opponents | {blue}, colours=a.colours + PINK, floats=a.floats + fa
+        )
+        by_id[blue] = replace(
+            b, score=b.score + 2 - r, opponents=b.opponents | {pink}, colours=b.colours + BLUE, floats=b.floats + fb
+        )
     if played.bye is not None:
         e = by_id[played.bye]
-        by_id[e.id] = replace(e, score=e.score + 2, colours=e.colours + UNPLAYED, had_bye=True)
+        by_id[e.id] = replace(e, score=e.score + 2, colours=e.colours + UNPLAYED, had_bye=True, floats=e.floats + DOWN)
     return [by_id[e.id] for e in entrants]
 
 
-__all__ = ["BLUE", "PINK", "UNPLAYED", "Entrant", "Round", "after_round", "colours_for", "pair_round", "ranked"]
+def float_letters(mine: int, theirs: int) -> tuple[str, str]:
+    """The float of each side of a game between players of ``mine`` and ``theirs`` points."""
+    if mine == theirs:
+        return LEVEL, LEVEL
+    return (DOWN, UP) if mine > theirs else (UP, DOWN)
+
+
+__all__ = [
+    "BLUE",
+    "DOWN",
+    "LEVEL",
+    "PINK",
+    "UNPLAYED",
+    "UP",
+    "Entrant",
+    "Round",
+    "after_round",
+    "colours_for",
+    "float_letters",
+    "pair_round",
+    "pairing_numbers",
+    "ranked",
+    "score_group_pairing",
+]

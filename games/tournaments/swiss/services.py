@@ -8,6 +8,7 @@ arenas' wave period) runs in one transaction under a PostgreSQL advisory lock of
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from itertools import groupby
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -149,7 +150,7 @@ def withdraw_deleted(user_id: int) -> None:
 
 def _entrants(t: SwissTournament) -> list[pairing.Entrant]:
     """The players of the next round with their history (withdrawn, deleted, fair-play-marked
-    and bot accounts are not paired)."""
+    and bot accounts are not paired): opponents, colours, floats, byes, rounds missed."""
     lines = list(
         SwissPlayer.objects.filter(
             tournament=t, withdrawn=False, user__is_deleted=False, user__fair_play_mark="", user__is_bot=False
@@ -157,18 +158,45 @@ def _entrants(t: SwissTournament) -> list[pairing.Entrant]:
     )
     opponents: dict[int, set[int]] = {uid: set() for uid, *_ in lines}
     colours: dict[int, list[str]] = {uid: [pairing.UNPLAYED] * t.current_round for uid, *_ in lines}
+    floats: dict[int, str] = dict.fromkeys(opponents, "")
+    seated: dict[int, int] = dict.fromkeys(opponents, 0)
+    forfeit_wins: dict[int, int] = dict.fromkeys(opponents, 0)
     byes: set[int] = set()
-    for rnd, pink, blue, kind in SwissBoard.objects.filter(tournament=t).values_list(
-        "round", "pink_id", "blue_id", "kind"
+    points: dict[int, int] = {}  # everyone's points before the round being read
+    boards = SwissBoard.objects.filter(tournament=t).order_by("round")
+    for rnd, group in groupby(
+        boards.values_list("round", "pink_id", "blue_id", "kind", "pink_points", "blue_points"), key=lambda b: b[0]
     ):
-        if blue is None:
-            byes.add(pink)
-            continue
-        for me, other, letter in ((pink, blue, pairing.PINK), (blue, pink, pairing.BLUE)):
-            if me in opponents:
+        gained: dict[int, int] = {}
+        for _, pink, blue, kind, pink_points, blue_points in group:
+            gained[pink] = pink_points or 0
+            if blue is None:
+                byes.add(pink)
+                if pink in floats:
+                    floats[pink] += pairing.DOWN
+                    seated[pink] += 1
+                continue
+            gained[blue] = blue_points or 0
+            played = kind == SwissBoard.Kind.GAME
+            pink_float, blue_float = pairing.float_letters(points.get(pink, 0), points.get(blue, 0))
+            for me, other, letter, mine in (
+                (pink, blue, pairing.PINK, pink_float),
+                (blue, pink, pairing.BLUE, blue_float),
+            ):
+                if me not in opponents:
+                    continue
                 opponents[me].add(other)
-                if kind == SwissBoard.Kind.GAME:
+                seated[me] += 1
+                if played:
                     colours[me][rnd - 1] = letter
+                    floats[me] += mine
+                elif gained[me] == WIN:  # a forfeit won: a down float, no bye first
+                    floats[me] += pairing.DOWN
+                    forfeit_wins[me] += 1
+                else:
+                    floats[me] += pairing.LEVEL
+        for uid, gain in gained.items():
+            points[uid] = points.get(uid, 0) + gain
     return [
         pairing.Entrant(
             id=uid,
@@ -178,6 +206,9 @@ def _entrants(t: SwissTournament) -> list[pairing.Entrant]:
             opponents=frozenset(opponents[uid]),
             colours="".join(colours[uid]),
             had_bye=uid in byes,
+            floats=floats[uid],
+            missed=t.current_round - seated[uid],
+            forfeit_wins=forfeit_wins[uid],
         )
         for uid, score, rating, number in lines
     ]
@@ -188,7 +219,7 @@ def _pair_next(t: SwissTournament, now: datetime) -> None:
     if len(entrants) < 2:
         _finish(t)
         return
-    found = pairing.pair_round(entrants)
+    found = pairing.pair_round(entrants, rounds=t.rounds)
     t.current_round += 1
     t.next_round_at = None
     t.save(update_fields=["current_round", "next_round_at"])

@@ -1,5 +1,6 @@
 """The Swiss pairing (games/tournaments/swiss/pairing.py, docs/tournaments.md "Swiss"): hand-checked
-rounds of the simplified Dutch system; no database."""
+rounds, of the FIDE Dutch (up to DUTCH_LIMIT players) and of the score-group search past it; no
+database. tests/games/play/test_swiss_dutch.py replays tournaments paired by bbpPairings."""
 
 from __future__ import annotations
 
@@ -7,7 +8,16 @@ import random
 
 import pytest
 
-from games.tournaments.swiss.pairing import BLUE, PINK, UNPLAYED, Entrant, after_round, colours_for, pair_round
+from games.tournaments.swiss.pairing import (
+    BLUE,
+    PINK,
+    UNPLAYED,
+    Entrant,
+    after_round,
+    colours_for,
+    pair_round,
+    score_group_pairing,
+)
 
 
 def seeded(n: int) -> list[Entrant]:
@@ -42,6 +52,7 @@ def test_score_groups_first_then_a_downfloat():
             number=i,
             opponents=frozenset({opp[i]}),
             colours=col[i],
+            floats="-",
         )
         for i in range(1, 7)
     ]
@@ -54,15 +65,19 @@ def test_score_groups_first_then_a_downfloat():
 
 
 def test_never_a_repeat_when_a_pairing_without_one_exists():
-    # Four players, 1-2 and 3-4 met, 1-3 and 2-4 met: only 1-4, 2-3 remains.
+    # Four players, 1-2 and 3-4 drew in round 1, 1-3 and 2-4 in round 2: only 1-4, 2-3 remains.
     meet = {1: {2, 3}, 2: {1, 4}, 3: {4, 1}, 4: {3, 2}}
-    players = [Entrant(id=i, score=0, rating=2000 - i, number=i, opponents=frozenset(meet[i])) for i in range(1, 5)]
+    colours = {1: PINK + BLUE, 2: BLUE + PINK, 3: PINK + PINK, 4: BLUE + BLUE}
+    players = [
+        Entrant(id=i, score=2, rating=2000 - i, number=i, opponents=frozenset(meet[i]), colours=colours[i], floats="--")
+        for i in range(1, 5)
+    ]
     found = pair_round(players)
     assert sorted(frozenset(p) for p in found.pairs) == sorted([frozenset({1, 4}), frozenset({2, 3})], key=sorted)
     assert found.repeats == 0
 
 
-def test_the_bye_moves_up_when_the_rest_cannot_be_paired_without_a_repeat():
+def test_the_score_group_search_moves_the_bye_up_when_the_rest_cannot_be_paired_without_a_repeat():
     # 1, 2, 3: 2-3 met. The lowest, 3, gets the bye only if 1-2 is new: it is. Make 1-2 met too:
     # then the bye goes to 2 (1-3 new), not 3.
     players = [
@@ -70,13 +85,14 @@ def test_the_bye_moves_up_when_the_rest_cannot_be_paired_without_a_repeat():
         Entrant(id=2, score=0, rating=2, number=2, opponents=frozenset({1, 3})),
         Entrant(id=3, score=0, rating=1, number=3, opponents=frozenset({2})),
     ]
-    assert pair_round(players).bye == 2
+    assert score_group_pairing(players).bye == 2
 
 
 def test_a_repeat_only_when_nothing_else_is_possible():
+    # the Dutch finds no pairing (it gives two byes): the score-group search allows the repeat
     players = [
-        Entrant(id=1, score=0, rating=2, number=1, opponents=frozenset({2})),
-        Entrant(id=2, score=0, rating=1, number=2, opponents=frozenset({1})),
+        Entrant(id=1, score=2, rating=2, number=1, opponents=frozenset({2}), colours=PINK, floats="-"),
+        Entrant(id=2, score=0, rating=1, number=2, opponents=frozenset({1}), colours=BLUE, floats="-"),
     ]
     found = pair_round(players)
     assert found.repeats == 1 and len(found.pairs) == 1
@@ -96,7 +112,7 @@ def test_a_repeat_only_when_nothing_else_is_possible():
 def test_colours(high, low, expected):
     a = Entrant(id=1, score=0, colours=high)
     b = Entrant(id=2, score=0, colours=low)
-    assert colours_for(a, b, board=1) == expected
+    assert colours_for(a, b, high_number=1) == expected
 
 
 def test_absolute_colour_clashes_are_avoided_when_the_group_allows():
@@ -130,3 +146,16 @@ def test_a_simulated_tournament_has_no_repeats_and_one_bye_each():
 def test_a_player_listed_twice_is_refused():
     with pytest.raises(ValueError):
         pair_round([Entrant(id=1, score=0), Entrant(id=1, score=0)])
+
+
+def test_when_a_repeat_cannot_be_avoided_the_fewest_repeats():
+    # Six players before the last round of tests/live_play/test_swiss_live.py: 0 and 1 have only 2
+    # left to meet, so one pair must meet again; one repeat is enough (0-2, 3-4, and 1 or 6 again).
+    met = {0: {1, 3, 4, 6}, 1: {0, 3, 4, 6}, 2: {3, 4, 5}, 3: {0, 1, 2, 6}, 4: {0, 1, 2, 5}, 6: {0, 1, 3}}
+    players = [
+        Entrant(id=i, score=4, rating=1500, number=i, opponents=frozenset(met[i]), colours="WBWB", floats="----")
+        for i in met
+    ]
+    found = pair_round(players)
+    assert found.repeats == 1 and found.bye is None
+    assert sorted(i for pair in found.pairs for i in pair) == sorted(met)
