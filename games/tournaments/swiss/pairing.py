@@ -4,7 +4,7 @@ Django: the pairing and its tests need no database).
 **Up to ``DUTCH_LIMIT`` players** (a club's Swiss): the pairs of the FIDE Dutch system
 (C.04.3) of caissify-pairings, a library checked against bbpPairings, the FIDE-endorsed
 program; the colours by the 2025 rules here (``colours_for``: the library's differ from
-bbpPairings' in about one round in three). tests/games/play/test_swiss_dutch.py replays
+bbpPairings' in 23 of the 154 rounds replayed). tests/games/play/test_swiss_dutch.py replays
 tournaments paired by bbpPairings itself through ``pair_round`` and finds every round's
 pairs, colours and bye. Two rules of ours go in as its input: an unplayed game (a no-show)
 counts as a meeting (FIDE would allow the pair again), and rounds missed before joining
