@@ -168,8 +168,8 @@ STARTED_LOGS: list[Path] = []
 
 
 def errors_logged_since(since: float, lines: int = 60) -> dict[str, str]:
-    """{log path: its last ``lines`` lines} of each log still on disk, written to after
-    ``since`` (a time.time()), that holds a traceback or an ERROR line."""
+    """{log path: ``lines`` lines from just before its first traceback or ERROR line} of each
+    log still on disk, written to after ``since`` (a time.time()), that holds one."""
     found = {}
     for log in dict.fromkeys(STARTED_LOGS):
         try:
@@ -178,8 +178,11 @@ def errors_logged_since(since: float, lines: int = 60) -> dict[str, str]:
             text = log.read_text(errors="replace")
         except OSError:
             continue
-        if "Traceback" in text or " ERROR " in text:
-            found[str(log)] = "\n".join(text.splitlines()[-lines:])
+        rows = text.splitlines()
+        first = next((k for k, row in enumerate(rows) if "Traceback" in row or " ERROR " in row), None)
+        if first is not None:  # from the first error on (a 500's traceback, not the 429s after it)
+            start = max(0, first - 5)
+            found[str(log)] = "\n".join(rows[start : start + lines])
     return found
 
 

@@ -37,6 +37,8 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from kropki_site.lib import limits
+
 log = logging.getLogger(__name__)
 
 Listener = Callable[[str], Awaitable[None]]  # hands one pre-encoded frame to one socket
@@ -73,19 +75,9 @@ def prefix() -> str:
 
 # -- publishing (any thread, any process) ----------------------------------------------------
 
-_sync_client: redis.Redis | None = None
-_sync_key: tuple[str, int] | None = None
-
 
 def _client() -> redis.Redis:
-    global _sync_client, _sync_key
-    key = (settings.REDIS_URL, os.getpid())
-    if _sync_client is None or _sync_key != key:
-        _sync_client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1, health_check_interval=30
-        )
-        _sync_key = key
-    return _sync_client
+    return limits.shared_client(socket_timeout=1, socket_connect_timeout=1, health_check_interval=30)
 
 
 def publish(topic: str, text: str) -> bool:

@@ -10,24 +10,36 @@ worse than a minute without the limit; the database stays the source of truth.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
-from typing import cast
+import threading
+from typing import Any, cast
 
 import redis
 from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-_client: redis.Redis | None = None
-_client_url = ""
+_clients: dict[tuple[Any, ...], redis.Redis] = {}
+_clients_lock = threading.Lock()
+
+
+def shared_client(**options: Any) -> redis.Redis:
+    """The process's client of ``settings.REDIS_URL`` with ``options``, made once (per URL, fork
+    and options) and kept: a client replaced while another thread used it closed that thread's
+    connection when it was collected (redis-py closes the pool it owns), a 500 under 8 threads."""
+    key = (settings.REDIS_URL, os.getpid(), *sorted(options.items()))
+    found = _clients.get(key)
+    if found is None:
+        with _clients_lock:
+            found = _clients.get(key)
+            if found is None:
+                found = _clients[key] = redis.Redis.from_url(settings.REDIS_URL, **options)
+    return found
 
 
 def client() -> redis.Redis:
-    global _client, _client_url
-    if _client is None or _client_url != settings.REDIS_URL:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
-        _client_url = settings.REDIS_URL
-    return _client
+    return shared_client(socket_connect_timeout=1, socket_timeout=1)
 
 
 def key(*parts: object) -> str:

@@ -6,7 +6,8 @@
 - ``live_url``      session: base URL of a daphne serving that site.
 - ``celery_worker_proc`` session: a real Celery worker (queues default, clock, bots) for it.
 - ``celery_beat_proc`` session: Celery beat for it.
-- ``browser``          session: headless Chromium.
+- ``browser``          package: headless Chromium, closed after the last browser test (its
+                       Playwright loop then stops: the process may run async tests after).
 - ``page`` / ``new_context``: a fresh browser context per test (``new_context()`` for a
                        second player in the same test).
 """
@@ -67,7 +68,7 @@ def celery_beat_proc(live_site) -> live.Proc:
     return live_site.start_beat()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test does it as root)")
