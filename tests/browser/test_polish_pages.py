@@ -37,11 +37,15 @@ def test_pagination_and_the_password_message_are_polish(page, seeded):
 
 
 def test_the_home_page_counts_the_people_of_the_matches_it_lists(page, seeded):
+    # Other browser tests share this site: a match another module left going (an arena's wave
+    # after the seed aborted everything) may be listed too, so the count is checked against
+    # what is listed, not against the seed alone.
     page.goto("/")
     listed = page.locator("ul.live-matches li")
     count = int(page.get_by_test_id("playing-count").inner_text())
     links = page.locator("ul.live-matches a[href^='/partia/']")
-    expect(links).to_have_count(1)  # the match between two people, not the game against the computer
-    assert count == 2, count
-    expect(listed.first).to_contain_text("ola_strony")
-    expect(listed.first).to_contain_text("ewa_strony")
+    expect(links.first).to_be_visible()
+    assert count == 2 * links.count(), (count, links.count())  # two people a match listed
+    expect(listed.filter(has_text="ola_strony").filter(has_text="ewa_strony")).to_have_count(1)
+    # ewa's game against the computer is neither listed nor counted: hers is the one line
+    expect(listed.filter(has_text="ewa_strony")).to_have_count(1)

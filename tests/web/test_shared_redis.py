@@ -22,7 +22,9 @@ def test_many_threads_first_counting_at_once_all_get_an_answer_from_one_client()
             try:
                 start.wait()
                 made.append(id(limits.client()))
-                limits.client().pipeline().incr(limits.key("shared-test", attempt)).execute()
+                pipe = limits.client().pipeline()
+                pipe.incr(limits.key("shared-test", attempt))
+                pipe.execute()
             except BaseException as exc:  # any failure is the finding
                 errors.append(exc)
 

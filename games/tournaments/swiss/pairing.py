@@ -12,7 +12,7 @@ count as FIDE's zero-point byes.
 
 **Above it**, or when the Dutch finds no pairing (more rounds than the field can play without
 a repeat), our score-group search: the library's maximum-weight matching is cubic (a round
-of 100 players took 99 s; a 1,000-player round must take under 1 s, bench/swiss_pairing.py).
+of 100 players took 10-99 s; a 1,000-player round must take under 1 s, bench/swiss_pairing.py).
 Its rules, in order of strength (where they differ from FIDE C.04.3, it says so):
 
 1. **No repeats** (absolute): two players are paired at most once in a tournament. Only when
@@ -53,14 +53,14 @@ from caissify_pairings import generate_pairings
 PINK, BLUE, UNPLAYED = "W", "B", "-"  # a colour history's letters: pink (moves first), blue, no game
 UP, DOWN, LEVEL = "U", "D", "-"  # a float history's letters: up, down, neither
 BUDGET = 200_000  # search steps per attempt before the next, looser one
-# Players up to which the FIDE Dutch pairs a round: its matching takes about 0.3 s for 40
-# (bench/swiss_pairing.py, "dutch_40_ms"), 10 s for 100.
+# Players up to which the FIDE Dutch pairs a round: its matching takes about 0.3-0.4 s for 40
+# (bench/swiss_pairing.py, "dutch_median_s"), 10-99 s for 100.
 DUTCH_LIMIT = 40
 
 _COLOUR_NAMES = {PINK: "white", BLUE: "black"}
+_FLOAT_NAMES = {UP: "up", DOWN: "down", LEVEL: "none"}
 # the library warns of its "forced byes" (no pairing found): the score-group search takes over
 logging.getLogger("caissify_pairings").setLevel(logging.ERROR)
-_FLOAT_NAMES = {UP: "up", DOWN: "down", LEVEL: "none"}
 
 
 @dataclass(frozen=True)

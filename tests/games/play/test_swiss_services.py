@@ -169,3 +169,32 @@ def test_a_refusal_carries_its_code_as_the_arenas_do(client, alice):
     assert made["ok"] and made["url"].startswith(reverse("swiss", args=[made["id"]]) + "?klucz=")  # private: its link
     joined = client.post(reverse("swiss_join", args=[made["id"]]), HTTP_ACCEPT="application/json")
     assert joined.json() == {"ok": True, "id": made["id"]}
+
+
+def test_the_pairings_input_reads_colours_floats_forfeits_and_rounds_missed(make_user):
+    # R1: a beats b; c wins by forfeit against d. R2: a (2) beats d (0), c (2) beats b (0): the
+    # higher side floats down, the lower up. e joined after round 2: two rounds missed.
+    from games.tournaments.swiss.services import _entrants
+
+    t = swiss(rounds=5, current_round=2)
+    a, b, c, d, e = (make_user(name) for name in "abcde")
+    for n, u in enumerate((a, b, c, d, e), start=1):
+        SwissPlayer.objects.create(tournament=t, user=u, rating=1500, number=n, joined_at=timezone.now())
+    rows = [
+        (1, 1, a, b, "game", 2, 0),
+        (1, 2, c, d, "forfeit", 2, 0),
+        (2, 1, a, d, "game", 2, 0),
+        (2, 2, b, c, "game", 0, 2),
+    ]
+    for rnd, n, pink, blue, kind, pp, bp in rows:
+        SwissBoard.objects.create(
+            tournament=t, round=rnd, board=n, pink=pink, blue=blue, kind=kind, pink_points=pp, blue_points=bp
+        )
+    got = {x.id: (x.colours, x.floats, sorted(x.opponents), x.forfeit_wins, x.missed) for x in _entrants(t)}
+    assert got == {
+        a.pk: ("WW", "-D", sorted([b.pk, d.pk]), 0, 0),
+        b.pk: ("BW", "-U", sorted([a.pk, c.pk]), 0, 0),
+        c.pk: ("-B", "DD", sorted([d.pk, b.pk]), 1, 0),
+        d.pk: ("-B", "-U", sorted([c.pk, a.pk]), 0, 0),
+        e.pk: ("--", "", [], 0, 2),
+    }
