@@ -9,19 +9,18 @@ websocket timeout are dropped as leftovers of a crashed process.
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from typing import cast
 
 import redis
-from django.conf import settings
+
+from kropki_site.lib import limits
 
 KEY = "kropki:presence"
 MAX_AGE_SECONDS = 86400  # daphne's websocket_timeout
 
 
-@lru_cache(maxsize=1)
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return limits.shared_client(socket_timeout=2, socket_connect_timeout=2)
 
 
 def _member(match_id: int, spectator: bool, channel_name: str) -> str:
