@@ -967,6 +967,22 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
             (c->visits == nodes[best].visits && c->wins > nodes[best].wins))
             best = nodes[0].first_child + k;
     }
+    /* unless a tactical move (a capture or a save that holds: the priors
+     * above 0.3) is not shown worse by two standard errors: random
+     * playouts count a dot taken for little, and a player expects the
+     * computer to take what is offered (1 search in 50 took another move) */
+    int tactic = -1;
+    for (int k = 0; k < nodes[0].n_children; k++) {
+        KfNode *c = &nodes[nodes[0].first_child + k];
+        if (c->prior > 0.3 && c->visits > 0 && (tactic < 0 || c->visits > nodes[tactic].visits))
+            tactic = nodes[0].first_child + k;
+    }
+    if (tactic >= 0 && tactic != best && nodes[best].visits > 0) {
+        double qb = nodes[best].wins / nodes[best].visits, qt = nodes[tactic].wins / nodes[tactic].visits;
+        double se = sqrt(0.25 / nodes[best].visits + 0.25 / nodes[tactic].visits);
+        if (qb - qt < 2 * se)
+            best = tactic;
+    }
     if (stats) {
         stats[0] = playouts;
         stats[1] = nodes[best].visits ? nodes[best].wins / nodes[best].visits : 0.5;

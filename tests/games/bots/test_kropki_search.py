@@ -48,6 +48,15 @@ def test_trudny_takes_a_capture_in_one() -> None:
     assert picks == {3 * W + 2}
 
 
+@pytest.mark.parametrize("playouts", [2500, 5000])
+def test_the_capture_in_one_is_kept_at_any_length_of_search(playouts: int) -> None:
+    # random playouts value one dot taken little: before the final choice kept a tactical move
+    # unless shown worse, seeds 68 (2,500 playouts), 23 and 29 (5,000) played elsewhere
+    state = _state([(2, 1), (2, 2), (1, 2), (7, 7), (3, 2), (8, 8)])
+    picks = {kropki_bot.search(state, 60.0, random.Random(seed), playouts)[0] for seed in range(70)}
+    assert picks == {3 * W + 2}
+
+
 def test_trudny_woken_past_its_deadline_still_takes_a_capture_in_one() -> None:
     # a budget already spent (a descheduled worker): the floor of playouts still reads it
     state = _state([(2, 1), (2, 2), (1, 2), (7, 7), (3, 2), (8, 8)])
