@@ -8,7 +8,8 @@ It is the reference implementation of the protocol that ``bench/bots.py --gtp CM
 and ``scripts/engine_bridge.py`` speak, and lets one pit our levels against each other
 through it (``--gtp ".venv/bin/python bench/kropki_engine.py --level sredni"``).
 ``--frozen`` plays Kropki's pre-issue-16 search instead; ``--level losowy`` a uniformly
-random legal move (cheap, for tests). Behind ``scripts/engine_bridge.py`` it plays the
+random legal move (cheap, for tests), except that in Kropki it ends its game as soon as
+the other side has ended (alone it would fill the board: a thousand moves on 39×32). Behind ``scripts/engine_bridge.py`` it plays the
 site's house bots (docs/api.md "House bots").
 """
 
@@ -103,7 +104,9 @@ def serve(level: str, frozen: bool, seed: int, lines, out) -> None:
                     raise ValueError("no game: new first")
                 if state.current_player() != player:
                     raise ValueError(f"player {player} is not to move")
-                if level == "losowy":
+                if level == "losowy" and kropki() and state.has_ended(3 - player):
+                    action = state.game.end_action
+                elif level == "losowy":
                     action = randoms.choose(state)
                 elif kropki() and frozen:
                     action = kropki_bot.choose_frozen(state, level, rng, budget)

@@ -141,7 +141,7 @@ def engine_plays(command: list[str], variant: str) -> bool:
             engine.ask("variant kropki-10")  # does it know the command at all?
             return False
         except RuntimeError:
-            return variant.startswith("kropki-") and variant.count("-") == 1  # kropki-10, kropki-20
+            return variant.startswith("kropki-") and variant.count("-") == 1  # empty boards: kropki-10, -20, -30
     finally:
         engine.close()
 

@@ -110,8 +110,9 @@ class GameSpec:
     # The parameters a record's JSON carries beyond the variant's (e.g. how a game ends on the site).
     export_params: dict[str, Any] = field(default_factory=dict)
     # SGF for games other programs read as SGF: (the game's root properties
-    # {"GM": "40", "SZ": "10"}, the move nodes ";B[aa]"...) of a history.
-    sgf_moves: Callable[[Game, list[int]], tuple[dict[str, str], list[str]]] | None = None
+    # {"GM": "40", "SZ": "10", "AB": ["jj", ...]}: a list for several values, the move nodes
+    # ";B[aa]"...) of a history.
+    sgf_moves: Callable[[Game, list[int]], tuple[dict[str, str | list[str]], list[str]]] | None = None
     diagrams: Sequence[Any] = ()  # games.rules.diagrams.Diagram, in the order of the page
     home_picture: str = ""  # the key of the diagram the home page shows
     # The game's Polish name, untranslated ("Cztery w rzędzie"): shown beside the

@@ -134,7 +134,11 @@ def match_sgf(match: Match, ends: dict[int, int]) -> str:
     if sgf_moves is None:
         raise ValueError(f"no SGF export for {variant.game_slug}")
     props, nodes = sgf_moves(variant.game(), list(match.history))
-    game_props = "".join(f"{key}[{value}]" for key, value in props.items() if key != "GM")
+    game_props = "".join(
+        key + "".join(f"[{v}]" for v in ([value] if isinstance(value, str) else value))
+        for key, value in props.items()
+        if key != "GM"
+    )
     date = (match.finished_at or match.created_at).date().isoformat()
     root = (
         f"(;GM[{props['GM']}]FF[4]CA[UTF-8]AP[Kropki]{game_props}"

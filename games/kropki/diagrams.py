@@ -132,6 +132,12 @@ def _ended_plays_on(state: State, effects: list[Effect]) -> bool:
     )
 
 
+def _cross_start(state: State, effects: list[Effect]) -> bool:
+    start = sorted(d[:3] for d in state.game.new_initial_state().view()["dots"])
+    cross = sorted([[*_k_point(state, name), player] for name, player in (("d4", 1), ("e5", 1), ("d5", 2), ("e4", 2))])
+    return start == cross and len(state.history) == 1 and effects[0].player == 1 and state.current_player() == 2
+
+
 DIAGRAMS = [
     Diagram(
         key="kropki-capture",
@@ -244,6 +250,18 @@ DIAGRAMS = [
             "alone, move after move (d4, e4…)."
         ),
         claim=_ended_plays_on,
+    ),
+    Diagram(
+        key="kropki-cross",
+        slug="kropki",
+        params={"width": 8, "height": 8, "start": "cross"},
+        moves=("c3",),
+        before_ply=0,
+        caption=gettext_noop(
+            "The clubs' start: a cross in the middle of the board, pink d4 and e5, blue d5 and e4. "
+            "Pink still moves first (here c3)."
+        ),
+        claim=_cross_start,
     ),
 ]
 

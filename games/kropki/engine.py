@@ -72,9 +72,22 @@ INSIDE_TERRITORY = "inside_territory"  # a point inside someone's territory
 PLAYER_HAS_ENDED = "player_has_ended"  # a player who ended their game places no more dots
 ERROR_CODES: tuple[str, ...] = (*CONTRACT_CODES, OFF_BOARD, OCCUPIED, INSIDE_TERRITORY, PLAYER_HAS_ENDED)
 
-MIN_WIDTH, MAX_WIDTH = 5, 39
-MIN_HEIGHT, MAX_HEIGHT = 5, 32
+MIN_WIDTH, MAX_WIDTH = 5, 40
+MIN_HEIGHT, MAX_HEIGHT = 5, 40
 DEFAULT_WIDTH = DEFAULT_HEIGHT = 10
+
+# Starting positions (SPEC.md "Kropki: options"): the dots on the board before the first
+# move, as (dx, dy, player) from the centre point (width // 2, height // 2). A cross is two
+# dots of each colour on the diagonals of the square left of and above the centre, pink's
+# on the falling diagonal; the same points as oppai-rs's InitialPosition (pink as its first
+# player), so games from a cross compare between the two engines. Pink still moves first.
+EMPTY = "empty"
+STARTS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    EMPTY: (),
+    "cross": ((-1, -1, 1), (-1, 0, 2), (0, 0, 1), (0, -1, 2)),
+    "two_crosses": ((-2, -1, 1), (-2, 0, 2), (-1, 0, 1), (-1, -1, 2), (0, 0, 1), (0, -1, 2), (1, -1, 1), (1, 0, 2)),
+    "triple_cross": ((-1, -1, 1), (-1, 0, 2), (0, 0, 1), (0, -1, 2), (1, -1, 1), (0, -2, 2), (0, 1, 1), (1, 0, 2)),
+}
 
 END_NOTATION = "zakończ"
 _END_ALIASES = frozenset({"zakończ", "zakoncz", "end"})
@@ -106,7 +119,8 @@ def _column_index(name: str) -> int:
 
 
 class Kropki(Game):
-    """Kropki on a ``width`` x ``height`` grid of intersections (5..39 x 5..32)."""
+    """Kropki on a ``width`` x ``height`` grid of intersections (5..40 x 5..40), from an
+    empty board or one of the ``STARTS`` (param ``start``, absent for an empty board)."""
 
     slug: ClassVar[str] = "kropki"
     error_codes: ClassVar[tuple[str, ...]] = ERROR_CODES
@@ -137,21 +151,30 @@ class Kropki(Game):
         for action, pos in enumerate(self.pos_of_action):
             action_of_pos[pos] = action
         self.action_of_pos: tuple[int, ...] = tuple(action_of_pos)
+        cx, cy = self.width // 2, self.height // 2
+        # (action, player) of each dot of the starting position
+        self.start_dots: tuple[tuple[int, int], ...] = tuple(
+            ((cy + dy) * self.width + cx + dx, player) for dx, dy, player in STARTS[self.params.get("start", EMPTY)]
+        )
 
     @classmethod
     def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(params) - {"width", "height"}
+        unknown = set(params) - {"width", "height", "start"}
         if unknown:
             raise InvalidParamsError(f"kropki: unknown parameters {sorted(unknown)}")
         width = params.get("width", DEFAULT_WIDTH)
         height = params.get("height", DEFAULT_HEIGHT)
+        start = params.get("start", EMPTY)
         for label, value, low, high in (
             ("width", width, MIN_WIDTH, MAX_WIDTH),
             ("height", height, MIN_HEIGHT, MAX_HEIGHT),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise InvalidParamsError(f"kropki: {label} must be an integer {low}..{high}, not {value!r}")
-        return {"width": width, "height": height}
+        if not isinstance(start, str) or start not in STARTS:
+            raise InvalidParamsError(f"kropki: start must be one of {sorted(STARTS)}, not {start!r}")
+        # an empty start is left out, so the parameters of every game before starts existed stay equal
+        return {"width": width, "height": height} | ({} if start == EMPTY else {"start": start})
 
     @property
     def num_actions(self) -> int:
@@ -230,6 +253,8 @@ class KropkiState(State):
         # Every territory so far: (owner, chain of board positions in order).
         self.territory_chains: list[tuple[int, tuple[int, ...]]] = []
         self._outcome: Outcome | None = None
+        for action, player in game.start_dots:  # a start never encloses anything
+            self._place(game.pos_of_action[action], player, [])
 
     # -- queries ----------------------------------------------------------
 

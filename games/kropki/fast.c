@@ -23,7 +23,9 @@
 #define KF_EMPTY_BASE 16
 #define KF_BAD 32
 
-#define KF_MAX_SIZE (40 * 34 + 1) /* stride (39+1) * (32+2) + 1 */
+#define KF_MAX_W 40
+#define KF_MAX_H 40
+#define KF_MAX_SIZE ((KF_MAX_W + 1) * (KF_MAX_H + 2) + 1) /* as kf_board_size */
 
 typedef struct {
     int w, h, stride, size;
@@ -396,7 +398,7 @@ int kf_board_size(int w, int h) { return (w + 1) * (h + 2) + 1; }
 int kf_place(int w, int h, unsigned char *points, int *counters, int pos, int player) {
     static KfBoard b;
     int taken;
-    if (w < 5 || w > 39 || h < 5 || h > 32 || (player != 1 && player != 2))
+    if (w < 5 || w > KF_MAX_W || h < 5 || h > KF_MAX_H || (player != 1 && player != 2))
         return -1;
     b.w = w;
     b.h = h;
@@ -868,6 +870,8 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
     int margin = (int)params[5];
     int komi = (int)params[6]; /* 1: a playout is won by gaining from the root's score on (oppai-rs's komi) */
     int min_playouts = (int)params[7];
+    if (w < 5 || w > KF_MAX_W || h < 5 || h > KF_MAX_H || (player != 1 && player != 2))
+        return -3;
     rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
     if (!rng_state)
         rng_state = 1;

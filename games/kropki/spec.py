@@ -1,4 +1,5 @@
-"""Kropki (Dots) on the site: 10×10 and 20×20, each its own rating pool."""
+"""Kropki (Dots) on the site: 10×10 and 20×20 from an empty board, 30×30, and the clubs' 39×32
+from a cross (SPEC.md "Kropki: options"), each its own rating pool."""
 
 from __future__ import annotations
 
@@ -23,13 +24,23 @@ def export_move(game: Any, action: int) -> Any:
     return [x, y]
 
 
-def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str], list[str]]:
+def _sgf_point(game: Any, action: int) -> str:
+    x, y = game.xy(action)
+    return f"{_SGF_LETTERS[x]}{_SGF_LETTERS[y]}"
+
+
+def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str | list[str]], list[str]]:
     """SGF as Kropki programs write it (KataGo dots, Kropla, eidokropki):
-    ``GM[40]SZ[w:h]`` (``w`` when square) and the nodes: the first player (pink) as B,
+    ``GM[40]SZ[w:h]`` (``w`` when square), a starting position's dots as the setup
+    properties ``AB`` (pink) and ``AW`` (blue), and the nodes: the first player (pink) as B,
     coordinates ``aa`` = top-left column then row, and only dots (ending the
     game is not a move in SGF; the result says how it ended)."""
     size = f"{game.width}" if game.width == game.height else f"{game.width}:{game.height}"
-    props = {"GM": "40", "SZ": size}
+    props: dict[str, str | list[str]] = {"GM": "40", "SZ": size}
+    for key, player in (("AB", 1), ("AW", 2)):
+        setup = [_sgf_point(game, action) for action, owner in game.start_dots if owner == player]
+        if setup:
+            props[key] = setup
     nodes = []
     state = game.new_initial_state()
     for action in history:
@@ -37,8 +48,7 @@ def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str], list[str]]
         state.apply_action(action)
         if action == game.end_action:
             continue
-        x, y = game.xy(action)
-        nodes.append(f";{'B' if player == 1 else 'W'}[{_SGF_LETTERS[x]}{_SGF_LETTERS[y]}]")
+        nodes.append(f";{'B' if player == 1 else 'W'}[{_sgf_point(game, action)}]")
     return props, nodes
 
 
@@ -62,12 +72,18 @@ SPEC = register(
         slug="kropki",
         name=_("Dots"),
         polish_name="Kropki",
-        summary=_("Surround your opponent's dots with a closed chain of yours. Boards of 10×10 and 20×20."),
+        summary=_(
+            "Surround your opponent's dots with a closed chain of yours. Boards of 10×10, 20×20 and "
+            "30×30, and the clubs' 39×32 from a cross."
+        ),
         rules_slug="kropki",
         engine=Kropki,
         variants=(
             Variant("kropki-10", _("Dots 10×10, quick"), {"width": 10, "height": 10}),
             Variant("kropki-20", _("Dots 20×20, large"), {"width": 20, "height": 20}),
+            Variant("kropki-30", _("Dots 30×30"), {"width": 30, "height": 30}),
+            # the clubs' standard (playdots, zagram, the pointsgame server)
+            Variant("kropki-39x32-cross", _("Dots 39×32 from a cross"), {"width": 39, "height": 32, "start": "cross"}),
         ),
         board=board,
         board_words=BOARD_WORDS,

@@ -103,15 +103,17 @@ def test_default_board_is_10x10_szybka_and_20x20_duza_is_a_size() -> None:
     "params",
     [
         {"width": 4, "height": 10},
-        {"width": 40, "height": 10},
+        {"width": 41, "height": 10},
         {"width": 10, "height": 4},
-        {"width": 10, "height": 33},
+        {"width": 10, "height": 41},
         {"width": "10", "height": 10},
         {"width": True, "height": 10},
         {"width": 10, "height": 10, "colour": "pink"},
+        {"width": 10, "height": 10, "start": "krzyż"},
+        {"width": 10, "height": 10, "start": None},
     ],
 )
-def test_board_size_outside_5_to_39_by_5_to_32_is_rejected(params: dict) -> None:
+def test_board_size_outside_5_to_40_by_5_to_40_or_an_unknown_start_is_rejected(params: dict) -> None:
     with pytest.raises(InvalidParamsError):
         Kropki(**params)
 
@@ -119,6 +121,7 @@ def test_board_size_outside_5_to_39_by_5_to_32_is_rejected(params: dict) -> None
 def test_smallest_and_largest_boards_are_accepted() -> None:
     assert Kropki(width=5, height=5).num_actions == 26
     assert Kropki(width=39, height=32).num_actions == 39 * 32 + 1
+    assert Kropki(width=40, height=40).num_actions == 40 * 40 + 1
 
 
 def test_pink_moves_first_and_players_alternate() -> None:
