@@ -49,9 +49,18 @@ def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
 
 
 def explain(effect: Any) -> dict[str, Any] | None:
-    """Why a move took dots: the dots its chains enclosed (the board marks them) and how many.
-    None for a move that took nothing."""
-    taken = [point for territory in effect.details.get("territories", ()) for point in territory["captured"]]
-    if not taken:
+    """Why a move took dots: the dots its rings took (the board marks them), how many, the
+    move, its player and each ring that took something (``owner``, ``chain``, ``captured``:
+    points as ``[x, y]``); games/kropki/spec.py says it in words. None for a move that took
+    nothing."""
+    rings = [t for t in effect.details.get("territories", ()) if t["captured"]]
+    if not rings:
         return None
-    return {"highlight": [list(point) for point in taken], "taken": len(taken)}
+    taken = [list(point) for ring in rings for point in ring["captured"]]
+    return {
+        "highlight": taken,
+        "taken": len(taken),
+        "move": [effect.details["x"], effect.details["y"]],
+        "player": effect.player,
+        "rings": [{"owner": r["owner"], "chain": r["chain"], "captured": r["captured"]} for r in rings],
+    }

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
+from games.engine.base import column_name
 
 from . import board, bot, diagrams, review
 from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, SCORE, Kropki
@@ -52,6 +53,56 @@ def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str | list[str]]
     return props, nodes
 
 
+# A ring of more points than this is told by its size, not point by point.
+RING_NAMED_UP_TO = 8
+
+
+def _point(point: list[int]) -> str:
+    return f"{column_name(point[0])}{point[1] + 1}"
+
+
+def _ring(chain: list[list[int]]) -> str:
+    if len(chain) <= RING_NAMED_UP_TO:
+        return "–".join(_point(p) for p in chain)
+    return ngettext("a ring of %(n)s dot", "a ring of %(n)s dots", len(chain)) % {"n": len(chain)}
+
+
+def _side(player: int) -> str:
+    # Translators: a side as the subject of a sentence about a capture ("Pink close the ring…")
+    return pgettext("side", "Pink") if player == 1 else pgettext("side", "Blue")
+
+
+def explain_capture(effect: Any) -> dict[str, Any] | None:
+    """review.explain's figures and a sentence for each ring, in the active language: the
+    move that closed it, its points, the dots it took; or, for a dot played into the other
+    side's empty ring, that the ring took it."""
+    explained = review.explain(effect)
+    if explained is None:
+        return None
+    sentences = []
+    for ring in explained["rings"]:
+        n = len(ring["captured"])
+        words = {
+            "side": _side(explained["player"]),
+            "move": _point(explained["move"]),
+            "ring": _ring(ring["chain"]),
+            "n": n,
+            "dots": ", ".join(_point(p) for p in sorted(ring["captured"])),
+        }
+        if ring["owner"] == explained["player"]:
+            text = ngettext(
+                "%(side)s close the ring with %(move)s (%(ring)s) and take %(n)s dot: %(dots)s.",
+                "%(side)s close the ring with %(move)s (%(ring)s) and take %(n)s dots: %(dots)s.",
+                n,
+            )
+        else:
+            text = gettext(
+                "%(side)s play %(move)s inside an empty ring of the other side (%(ring)s): the ring takes it."
+            )
+        sentences.append(text % words)
+    return explained | {"text": " ".join(sentences)}
+
+
 # The words of Kropki's board (games/kropki/board.py, games/kropki/static/board_patch.js) beyond the
 # shared ones of games.display.boards.
 BOARD_WORDS = {
@@ -89,7 +140,7 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
-        explain_move=review.explain,
+        explain_move=explain_capture,
         export_move=export_move,
         sgf_moves=sgf_moves,
         diagrams=tuple(diagrams.DIAGRAMS),

@@ -145,7 +145,7 @@ def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
         "dropText": _("%(class)s (−%(drop)s %% for the mover)"),
         "showBetter": _("Show the better move"),
         "showPlayed": _("Show the move played"),
-        "noMore": _("No more mistakes after this move."),
+        "noMore": _("No inaccuracies, mistakes or blunders in this game."),
     }
     return {
         "rows": rows,

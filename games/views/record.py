@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -183,9 +183,7 @@ def _frame(match: Match, ply: int) -> dict[str, object]:
         "scores": [pink, blue],
     }
     if explained:
-        data["explain"] = ngettext("surrounded: %(n)s dot", "surrounded: %(n)s dots", explained["taken"]) % {
-            "n": explained["taken"]
-        }
+        data["explain"] = explained["text"]
     return data
 
 

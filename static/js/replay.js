@@ -3,8 +3,8 @@
  * Each board comes from the frame endpoint (JSON {ply, svg, move, scores, explain})
  * and is kept; the neighbours are fetched ahead so stepping feels instant.
  * With the computer's analysis (json_script "analysis-data"): each move's assessment,
- * the better move on the board (the frame endpoint's ?lepszy=1), and "n" for the next
- * inaccuracy, mistake or blunder. A click on a mark of the evaluation curve goes there.
+ * the better move on the board (the frame endpoint's ?lepszy=1), and "n" / "p" for the next
+ * / previous inaccuracy, mistake or blunder (wrapping round). A click on a mark of the evaluation curve goes there.
  * No inline script: the configuration is a json_script block. */
 (function () {
   "use strict";
@@ -118,15 +118,19 @@
       );
     }
 
-    function nextMistake() {
+    // The next (step 1) or previous (step -1) inaccuracy, mistake or blunder from the position
+    // shown, wrapping round the game's ends; from any ply.
+    function jumpToMistake(step) {
       if (!review) return;
-      for (var p = wanted + 1; p <= total; p++) {
-        if (FLAGGED[review.classes[p - 1]]) {
-          show(p);
-          return;
-        }
+      var flagged = [];
+      for (var p = 1; p <= total; p++) if (FLAGGED[review.classes[p - 1]]) flagged.push(p);
+      if (!flagged.length) {
+        if (reviewText) reviewText.textContent = review.noMore;
+        return;
       }
-      if (reviewText) reviewText.textContent = review.noMore;
+      var ahead = flagged.filter(function (q) { return step > 0 ? q > wanted : q < wanted; });
+      if (!ahead.length) ahead = flagged;
+      show(step > 0 ? ahead[0] : ahead[ahead.length - 1]);
     }
 
     function toggleBetter() {
@@ -154,7 +158,9 @@
     document.addEventListener("click", function (event) {
       var reviewButton = event.target.closest("button[data-review]");
       if (reviewButton) {
-        if (reviewButton.getAttribute("data-review") === "next") nextMistake();
+        var which = reviewButton.getAttribute("data-review");
+        if (which === "next") jumpToMistake(1);
+        else if (which === "prev") jumpToMistake(-1);
         else toggleBetter();
         return;
       }
@@ -183,9 +189,9 @@
       if (target === slider) return; // the slider steps itself and fires "input"
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       var step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-      if (event.key === "n" && review) {
+      if ((event.key === "n" || event.key === "p") && review) {
         event.preventDefault();
-        nextMistake();
+        jumpToMistake(event.key === "n" ? 1 : -1);
       } else if (step) {
         event.preventDefault();
         show(wanted + step);

@@ -1,7 +1,7 @@
 """Issue 28 in a real browser (live daphne + Redis + a real Celery worker on the ``analysis``
 queue + Chromium): a player asks for the computer's analysis of a finished Kropki match, the
 progress arrives over the site socket, the page shows the evaluation curve and its table,
-"n" jumps to the first marked move, the better move is drawn on the board, and the capture
+"n" and "p" jump between the marked moves (wrapping round), the better move is drawn on the board, and the capture
 is explained; in Polish, then the same page in English for the other player."""
 
 from __future__ import annotations
@@ -82,8 +82,20 @@ def test_ask_watch_read_the_curve_jump_to_a_mistake_see_the_better_move_and_the_
     # The capture explained: ply 7 surrounds one dot, marked on the board.
     page.keyboard.press("ArrowRight")
     expect(board).to_have_attribute("data-ply", "7")
-    expect(page.get_by_test_id("replay-explain")).to_have_text("otoczone: 1 kropka")
+    explain = page.get_by_test_id("replay-explain")
+    expect(explain).to_contain_text("Różowe zamykają okrążenie ruchem e6")
+    expect(explain).to_contain_text("i zdobywają 1 kropkę: e5.")
     expect(board.locator("circle.highlight")).to_have_count(1)
+
+    # From any position: "n" past the last marked move wraps to the first, "p" back to the last
+    page.get_by_test_id("replay-last").click()
+    expect(board).to_have_attribute("data-ply", str(len(HISTORY)))
+    page.keyboard.press("n")
+    expect(board).to_have_attribute("data-ply", str(flagged[0]))
+    page.keyboard.press("p")
+    expect(board).to_have_attribute("data-ply", str(flagged[-1]))
+    page.get_by_test_id("review-prev").click()
+    expect(board).to_have_attribute("data-ply", str(flagged[-2] if len(flagged) > 1 else flagged[-1]))
 
     # axe on the analysed record (a context of its own: bypass_csp lets the axe script in).
     checked = as_player(new_context, live_url, data, "pink", bypass_csp=True).new_page()
@@ -106,7 +118,8 @@ def test_ask_watch_read_the_curve_jump_to_a_mistake_see_the_better_move_and_the_
     for _ in range(7):
         english.keyboard.press("ArrowRight")
     expect(english.get_by_test_id("replay-board")).to_have_attribute("data-ply", "7")
-    expect(english.get_by_test_id("replay-explain")).to_have_text("surrounded: 1 dot")
+    expect(english.get_by_test_id("replay-explain")).to_contain_text("Pink close the ring with e6")
+    expect(english.get_by_test_id("replay-explain")).to_contain_text("and take 1 dot: e5.")
     english.get_by_test_id("replay-first").click()
     english.get_by_test_id("review-next").click()
     expect(english.get_by_test_id("replay-board")).not_to_have_attribute("data-ply", "0")

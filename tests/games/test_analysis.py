@@ -5,12 +5,13 @@ the daily cap, a stored review reused, a failed one asked again) and the record 
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.bots.review import BLUNDER, MISTAKE, analyse, classify
 from games.connect4 import review as connect4_review
@@ -18,6 +19,7 @@ from games.dots_and_boxes import bot as dab_bot
 from games.dots_and_boxes import review as dab_review
 from games.engine import GAMES
 from games.kropki import review as kropki_review
+from games.kropki import spec as kropki_spec
 from games.models import Match
 from games.pilkarzyki import review as pilkarzyki_review
 from games.pilkarzyki.bot_board import Board
@@ -114,7 +116,45 @@ def test_kropki_a_capture_is_explained_by_the_dots_it_took():
     state = game.new_initial_state()
     for action in KROPKI_DOT_LEFT[:6]:
         assert kropki_review.explain(state.apply_action(action)) is None
-    assert kropki_review.explain(state.apply_action(KROPKI_DOT_LEFT[6])) == {"highlight": [[4, 4]], "taken": 1}
+    with translation.override("en"):
+        explained = kropki_spec.explain_capture(state.apply_action(KROPKI_DOT_LEFT[6]))
+    assert explained is not None
+    assert explained["highlight"] == [[4, 4]] and explained["taken"] == 1
+    # the move that closed the ring, its four points, the dot it took
+    assert re.fullmatch(r"Pink close the ring with e6 \((\w+–){3}\w+\) and take 1 dot: e5\.", explained["text"])
+    ring = re.search(r"\((.*)\)", explained["text"])
+    assert ring is not None and sorted(ring.group(1).split("–")) == ["d5", "e4", "e6", "f5"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        (
+            "pl",
+            "Niebieskie stawiają c3 wewnątrz pustego okrążenia przeciwnika (b3–c4–d3–c2): okrążenie zdobywa tę kropkę.",
+        ),
+        ("en", "Blue play c3 inside an empty ring of the other side (b3–c4–d3–c2): the ring takes it."),
+    ],
+)
+def test_kropki_a_dot_played_into_an_empty_ring_is_explained_as_taken_by_the_ring(lang, text):
+    game = GAMES["kropki"](width=6, height=6)
+    state = game.state_from_history([game.string_to_action(m) for m in ("c2", "a6", "b3", "f6", "d3", "f1", "c4")])
+    with translation.override(lang):
+        explained = kropki_spec.explain_capture(state.apply_action(game.string_to_action("c3")))
+    assert explained is not None and explained["text"] == text
+
+
+def test_kropki_a_long_ring_is_told_by_its_size_and_polish_counts_its_dots():
+    # pink rings blue's c3 and d3 with b3, c2, d2, e3, d4, c4: 6 points, then 2 dots taken
+    game = GAMES["kropki"](width=8, height=8)
+    moves = ("c2", "c3", "d2", "d3", "b3", "a8", "e3", "h8", "c4", "a1")
+    state = game.state_from_history([game.string_to_action(m) for m in moves])
+    with translation.override("pl"):
+        explained = kropki_spec.explain_capture(state.apply_action(game.string_to_action("d4")))
+    assert explained is not None and explained["text"].endswith("i zdobywają 2 kropki: c3, d3.")
+    assert explained["text"].startswith("Różowe zamykają okrążenie ruchem d4 (")
+    with translation.override("en"):
+        assert kropki_spec._ring([[x, 0] for x in range(9)]) == "a ring of 9 dots"
 
 
 def _dab_late_position(seed: int) -> tuple[Any, list[int]]:
@@ -365,7 +405,7 @@ def test_the_better_move_frame_and_the_capture_explained(client, alice, bob):
     match = _finished(alice, bob)
     frame_url = reverse("record_frame", args=[match.pk, 7])
     frame = client.get(frame_url).json()
-    assert frame["explain"] in ("otoczone: 1 kropka", "surrounded: 1 dot")
+    assert frame["explain"].endswith(("i zdobywają 1 kropkę: e5.", "and take 1 dot: e5."))
     assert 'class="highlight"' in frame["svg"]
     # no review yet: no better move to show
     assert client.get(frame_url + "?lepszy=1").status_code == 404
