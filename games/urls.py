@@ -47,6 +47,7 @@ urlpatterns = [
     path("ranking/<slug:variant>/", ranking.ranking, name="ranking_variant"),
     path("partia/<int:match_id>/zapis/", record.record, name="record"),
     path("partia/<int:match_id>/zapis/klatka/<int:ply>/", record.record_frame, name="record_frame"),
+    path("", include("games.following.urls")),  # following players: /obserwowani/ (docs/social.md)
     path("", include("games.review.urls")),  # the computer's review: partia/<id>/analiza/ (docs/analysis.md)
     path("partia/<int:match_id>/eksport.json", record.export_json, name="export_json"),
     path("partia/<int:match_id>/eksport.sgf", record.export_sgf, name="export_sgf"),

@@ -28,6 +28,7 @@ from accounts.models import User
 from games import catalogue
 from games import selectors as game_selectors
 from games.display.snapshot import player_name
+from games.following import selectors as following_reads
 from games.models import BLUE, PINK, Match
 from games.selectors import profile as profile_reads
 from games.tournaments import selectors as tournament_reads
@@ -207,13 +208,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 def _social(request: HttpRequest, player: User) -> dict[str, Any]:
     """Presence ("online" / "last seen"), and for another logged-in account: the direct-challenge
-    form and block / unblock (docs/social.md)."""
+    form, follow / unfollow and block / unblock; for the player themself, their follow counts
+    (docs/social.md)."""
     viewer = request.user
     member = viewer.is_authenticated and not getattr(viewer, "is_guest", False)
     other = member and viewer.pk != player.pk and not player.is_guest
+    own = member and viewer.pk == player.pk
     return {
         "presence": game_selectors.presence_of(player),
         "can_challenge": other,
         "blocked_by_me": bool(other and viewer.pk is not None and has_blocked(viewer.pk, player.pk)),
+        "followed_by_me": bool(other and following_reads.follows(viewer.pk, player.pk)),
+        # the player's own profile: how many they follow and how many follow them
+        "follow_counts": following_reads.counts(player.pk) if own else None,
         "colours": [("random", _("random")), ("pink", _("pink")), ("blue", _("blue"))],
     }

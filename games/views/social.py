@@ -1,5 +1,6 @@
 """Blocking a player from their profile (docs/social.md "Block"): two POST forms (CSRF),
-each one call into ``accounts.blocks``; back to the profile with a message."""
+each one call into ``accounts.blocks`` (a block also cancels their challenges and ends
+following both ways); back to the profile with a message."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.blocks import block_create, block_delete
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from accounts.models import User
+from games.following.services import forget_between
 from games.play.challenges import challenges_cancel_on_block
 from games.selectors.social import player_by_name
 
@@ -33,6 +35,7 @@ def block(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     else:
         block_create(blocker=request.user, blocked=player)
         challenges_cancel_on_block(blocker_id=request.user.pk, blocked_id=player.pk)
+        forget_between(request.user.pk, player.pk)  # neither follows the other any more
         messages.success(
             request,
             _(

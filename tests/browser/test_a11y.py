@@ -47,6 +47,8 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("swiss list", "swiss_list", (), {}),
         ("swiss", "swiss", (data["swiss"],), {}),
         ("record", "record", (me["finished"],), {}),
+        ("players followed", "following", (), {}),
+        ("followers", "followers", (), {}),
     ]
 
 

@@ -190,6 +190,8 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("sign-up", reverse("signup")),
         ("password reset", reverse("password_reset")),
         ("settings", reverse("account_settings")),
+        ("players followed", reverse("following")),
+        ("followers", reverse("followers")),
         ("password change", reverse("password_change")),
         ("new challenge", reverse("challenge_new")),
     ]

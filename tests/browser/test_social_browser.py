@@ -2,7 +2,9 @@
 its own Redis: alice sees bob come online in the lobby, challenges him from his profile, bob
 (on the rules page, on a phone-sized screen) gets the notification and accepts by keyboard,
 both land in the match; bob blocks alice and she can no longer challenge him; charlie challenges
-alice from the lobby's online list and, left unanswered, it expires on both screens (docs/social.md)."""
+alice from the lobby's online list and, left unanswered, it expires on both screens; a player
+follows another from the profile and the page of players followed links the game being played,
+in Polish then in English, on a phone (docs/social.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ def social_site():
     with live.own_site("social", DIRECT_CHALLENGE_SECONDS=str(EXPIRY_SECONDS), MOVE_SECONDS="60") as site:
         _proc, url = site.start_daphne(name="daphne-social")
         users = site.call("players_signed_in", names=["alice", "bob", "charlie"])
-        yield url, users
+        yield url, users, site
 
 
 def as_user(browser, url, user, **kwargs):
@@ -44,7 +46,7 @@ def connected(page) -> None:
 
 
 def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
-    url, users = social_site
+    url, users, _site = social_site
     contexts = [
         as_user(browser, url, users["alice"]),
         as_user(browser, url, users["bob"], viewport={"width": 360, "height": 740}),
@@ -124,3 +126,42 @@ def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_follow_from_the_profile_and_watch_the_game_from_the_page_of_players_followed(browser, social_site):
+    url, _users, site = social_site
+    people = site.call("followed_player_playing", follower="ewa", followed="filip", opponent="gosia")
+    ewa_context = as_user(browser, url, people["ewa"], viewport={"width": 360, "height": 740})
+    filip_context = as_user(browser, url, people["filip"])
+    try:
+        ewa, filip = ewa_context.new_page(), filip_context.new_page()
+        ewa.goto("/obserwowani/")
+        expect(ewa.get_by_test_id("following-empty")).to_be_visible()
+        ewa.goto("/gracz/filip/")
+        ewa.get_by_test_id("follow").click()
+        expect(ewa.get_by_test_id("unfollow")).to_be_visible()
+        expect(ewa.locator("body")).to_contain_text("Obserwujesz: filip.")
+
+        # filip comes online: the page of players ewa follows links the game he is playing
+        filip.goto("/zasady/")
+        connected(filip)
+        ewa.goto("/obserwowani/")
+        watch = ewa.get_by_test_id("watch-filip")
+        expect(watch).to_have_text("Gra teraz: oglądaj partię")
+        no_sideways_scroll(ewa)
+        watch.click()
+        ewa.wait_for_url(re.compile(rf"/partia/{people['match']}/$"))
+        expect(ewa.locator("#match")).to_have_attribute("data-ready", "1")
+
+        # the same in English, after ewa picks it in the header
+        ewa.goto("/obserwowani/")
+        ewa.get_by_test_id("lang-en").click()
+        expect(ewa.get_by_role("heading", name="Players you follow")).to_be_visible()
+        expect(ewa.get_by_test_id("watch-filip")).to_have_text("Playing now: watch the game")
+        ewa.get_by_test_id("unfollow-filip").click()
+        expect(ewa.locator("body")).to_contain_text("You no longer follow filip.")
+        ewa.goto("/obserwowani/")
+        expect(ewa.get_by_test_id("following-empty")).to_be_visible()
+    finally:
+        ewa_context.close()
+        filip_context.close()

@@ -34,6 +34,7 @@ __all__ = [
     "chat_abuse_setup",
     "chat_lines_count",
     "deleted_player_games",
+    "followed_player_playing",
     "guard_copy_setup",
     "guard_rated_resign",
     "match_db_state",
@@ -365,3 +366,16 @@ def deleted_player_games() -> dict[str, Any]:
 
 def api_account_delete(*, user_id: int) -> dict[str, Any]:
     return {"deleted": account_delete(user_id=user_id).is_deleted}
+
+
+def followed_player_playing(*, follower: str, followed: str, opponent: str) -> dict[str, Any]:
+    """Three new accounts with sessions, and a match of ``followed`` (pink) against ``opponent``
+    (tests/browser/test_social_browser.py: following). ``{name: {cookie, cookie_name}, "match": id}``."""
+    users = {name: user_made(name) for name in (follower, followed, opponent)}
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=users[followed].pk, blue_id=users[opponent].pk)
+    out: dict[str, Any] = {
+        name: {"cookie": session_cookie(user), "cookie_name": settings.SESSION_COOKIE_NAME}
+        for name, user in users.items()
+    }
+    out["match"] = match.pk
+    return out

@@ -51,20 +51,20 @@ def pink_wins_c4(match, pink, blue):
         play(match, user, column)
 
 
-def test_a_repeat_view_of_a_profile_runs_seven_queries_and_still_shows_a_new_game(
+def test_a_repeat_view_of_a_profile_runs_eight_queries_and_still_shows_a_new_game(
     client, alice, bob, charlie, make_match, django_assert_max_num_queries, django_assert_num_queries
 ):
     bulk_finished_matches(alice, [bob, charlie], 300)
     client.force_login(bob)
     url = reverse("profile", args=["alice"])
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         first = page(client.get(url))
     # The viewer (the session comes from the cache: settings.SESSION_ENGINE), alice with her
-    # ratings, the page's match ids, whether bob blocked her (docs/social.md), the number of
-    # deleted accounts (the list's cache key, docs/privacy.md), her tournaments
-    # (docs/tournaments.md), her Swiss tournaments (a second table, docs/tournaments.md "Swiss"):
-    # the chart and the list are cached.
-    with django_assert_num_queries(7):
+    # ratings, the page's match ids, whether bob blocked her and whether he follows her
+    # (docs/social.md), the number of deleted accounts (the list's cache key, docs/privacy.md),
+    # her tournaments (docs/tournaments.md), her Swiss tournaments (a second table,
+    # docs/tournaments.md "Swiss"): the chart and the list are cached.
+    with django_assert_num_queries(8):
         again = page(client.get(url))
     assert again == first
     assert 'data-testid="chart-cztery-w-rzedzie"' in again and again.count('data-testid="record-link"') == 20
