@@ -18,8 +18,12 @@ game's history, turns every evaluation into pink's expected result (1 win, ½ dr
 The thresholds are lichess' (0.1, 0.2, 0.3 on its −1…1 winning-chances scale),
 on the 0…1 scale of an expected result, with the blunder raised so that an exact
 win given up for a draw (½) is a blunder and a noisy estimate's wobble is not.
-A player's accuracy is the mean over their moves of lichess' per-move formula,
-``103.1668 · e^(−0.04354 · 100 · drop) − 3.1669``, clamped to 0…100.
+A player's accuracy is lichess' (``game_accuracy``): each move's accuracy by lichess'
+per-move formula, ``103.1668 · e^(−0.04354 · 100 · drop) − 3.1669``, clamped to 0…100;
+then the mean of two means of the player's moves: one weighted by how much pink's chances
+swung around the move (the standard deviation of a window of positions, 0.5…12 points),
+so the moves that decided the game count most, and the harmonic mean, so a few bad moves
+pull it down more than many good ones push it up.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ BLUNDER = 0.20
 # A move whose drop is below this is as good as the reviewer's own choice.
 EQUAL = 0.01
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+# Changes whenever the walk's classes or accuracy would: stored analyses of another are redone
+# (2: lichess' game accuracy, volatility-weighted and harmonic, instead of a plain mean).
+WALK_VERSION = "walk-2"
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,38 @@ def move_accuracy(drop: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100 * drop) - 3.1669))
 
 
+def _std(values: list[float]) -> float:
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
+
+def game_accuracy(pink: list[float], movers: list[int], drops: list[float]) -> dict[str, float | None]:
+    """Each player's accuracy, as lichess computes a game's: ``pink`` is pink's expected result
+    at every position (one more than the moves), ``movers`` and ``drops`` each move's player and
+    drop. The weight of move i is the standard deviation, in percentage points, of pink's chances
+    over the window of positions ending after it (windows of len/10 positions, 2…8; the first
+    moves share the first window), clamped to 0.5…12; a player's accuracy is the mean of the
+    weighted mean and the harmonic mean of their moves' accuracies."""
+    n = len(drops)
+    if n == 0:
+        return {"1": None, "2": None}
+    size = max(2, min(8, n // 10))
+    percent = [100.0 * p for p in pink]
+    windows = [percent[:size] for _ in range(max(0, size - 2))]
+    windows += [percent[i : i + size] for i in range(len(percent) - size + 1)]
+    weights = [max(0.5, min(12.0, _std(w))) for w in windows[:n]]
+    out: dict[str, float | None] = {}
+    for side in (1, 2):
+        mine = [(move_accuracy(d), w) for m, d, w in zip(movers, drops, weights, strict=True) if m == side]
+        if not mine:
+            out[str(side)] = None
+            continue
+        weighted = sum(a * w for a, w in mine) / sum(w for _, w in mine)
+        harmonic = len(mine) / sum(1.0 / max(a, 1.0) for a, _ in mine)
+        out[str(side)] = round((weighted + harmonic) / 2, 1)
+    return out
+
+
 def analyse(
     game: Any, history: list[int], reviewer: Reviewer, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
@@ -122,7 +161,6 @@ def analyse(
             progress(done, total)
     positions = found
     moves: list[dict[str, Any]] = []
-    drops: dict[int, list[float]] = {1: [], 2: []}
     counts: dict[str, dict[str, int]] = {side: dict.fromkeys(CLASSES, 0) for side in ("1", "2")}
     for ply, action in enumerate(history, start=1):
         mover = movers[ply - 1]
@@ -132,14 +170,21 @@ def analyse(
         drop = max(0.0, before - after if mover == 1 else after - before)
         best = positions[ply - 1]["best"]
         kind = classify(drop, best == action)
-        drops[mover].append(drop)
         counts[str(mover)][kind] += 1
         moves.append({"ply": ply, "player": mover, "drop": round(drop, 4), "class": kind, "best": best})
-    accuracy = {
-        str(side): round(sum(move_accuracy(d) for d in side_drops) / len(side_drops), 1) if side_drops else None
-        for side, side_drops in drops.items()
-    }
+    accuracy = game_accuracy([p["pink"] for p in positions], [m["player"] for m in moves], [m["drop"] for m in moves])
     return {"positions": positions, "moves": moves, "accuracy": accuracy, "counts": counts}
 
 
-__all__ = ["CLASSES", "Evaluation", "Reviewer", "analyse", "asdict", "classify", "finished", "sigmoid"]
+__all__ = [
+    "CLASSES",
+    "WALK_VERSION",
+    "Evaluation",
+    "Reviewer",
+    "analyse",
+    "asdict",
+    "classify",
+    "finished",
+    "game_accuracy",
+    "sigmoid",
+]

@@ -10,6 +10,7 @@ from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from games import catalogue
+from games.bots.review import WALK_VERSION
 from games.models import Match
 from games.play import guard
 
@@ -20,9 +21,10 @@ QUEUE_SHOWN = 500  # a place further back reads as this
 
 
 def reviewer_version(variant: str) -> str | None:
-    """The version of the variant's reviewer, or None for a game with no review."""
+    """The version of the variant's reviewer and of the walk that turns its values into classes
+    and accuracy (``games.bots.review.WALK_VERSION``), or None for a game with no review."""
     review = catalogue.variant(variant).game_spec.review
-    return review.VERSION if review is not None else None
+    return f"{review.VERSION}/{WALK_VERSION}" if review is not None else None
 
 
 def is_stale(analysis: Analysis) -> bool:

@@ -256,6 +256,8 @@ LEGIT_JUNK_POSTS = {
     "challenge_accept",
     "block",
     "unblock",  # the URL names the object; the body is ignored
+    "follow",
+    "unfollow",  # the player is in the URL (games/following/services.py)
     "record_analysis",  # asks for the match's analysis (games/review/services.py)
     "tournament_join",
     "tournament_withdraw",  # the arena is in the URL (games/tournaments/services.py)

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.bots.review import BLUNDER, MISTAKE, analyse, classify
+from games.bots.review import BLUNDER, MISTAKE, analyse, classify, game_accuracy, move_accuracy
 from games.connect4 import review as connect4_review
 from games.dots_and_boxes import bot as dab_bot
 from games.dots_and_boxes import review as dab_review
@@ -56,6 +56,23 @@ def test_classes_follow_the_documented_thresholds():
     assert classify(0.07, False) == "inaccuracy"
     assert classify(MISTAKE, False) == "mistake"
     assert classify(BLUNDER, False) == "blunder"
+
+
+def test_game_accuracy_is_lichess_mean_of_the_volatility_weighted_and_the_harmonic_means():
+    # 20 moves, pink's chances steady at 50 % but for blue's one blunder at move 10 (-40 points)
+    pink = [0.5] * 10 + [0.9] * 11
+    movers = [1 + i % 2 for i in range(20)]
+    drops = [0.0] * 20
+    drops[9] = 0.4  # move 10 is blue's
+    accuracy = game_accuracy(pink, movers, drops)
+    assert accuracy["1"] == 100.0
+    plain_mean = (9 * 100 + move_accuracy(0.4)) / 10
+    # the blunder swung the game: its window weighs 12, the quiet moves 0.5; and the harmonic mean
+    assert accuracy["2"] is not None and accuracy["2"] < plain_mean - 30
+    # the same drops in a quiet game (no swing: every weight 0.5) leave only the harmonic mean's pull
+    quiet = game_accuracy([0.5] * 21, movers, drops)
+    assert quiet["2"] is not None and accuracy["2"] < quiet["2"] < plain_mean
+    assert game_accuracy([0.5], [], []) == {"1": None, "2": None}
 
 
 def test_kropki_a_dot_left_to_be_captured_is_marked_and_the_better_move_saves_it():

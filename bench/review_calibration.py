@@ -1,0 +1,112 @@
+"""Does the review's accuracy mean what players think? Games of known strength, reviewed.
+
+For every game (the first case of each folder's ``BENCH_CASES``: Kropki 10×10, Cztery w
+rzędzie, Kropki i kwadraty, Piłkarzyki), each level — a uniformly random player (``losowy``),
+łatwy, średni, trudny — plays ``--games`` games against średni (colours alternating; trudny at
+``--budget`` seconds a move, the site's own budget would take hours), every game is reviewed by
+``games.bots.review.analyse`` as the site reviews it, and the level's side's accuracy is kept.
+The targets (issue 39): random play at most 40 %, the computer's own strongest moves at least
+90 %, and the accuracy rising with the level, per game.
+
+    .venv/bin/python bench/review_calibration.py [--games 4] [--budget 0.1] [--only kropki_10,...]
+
+Prints a table; the last line is one JSON object: per game and level the median and mean
+accuracy, the games and how they ended for the level, and whether each target holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import sys
+from importlib import import_module
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots import RandomPlayer, choose_action
+from games.bots.review import analyse
+from games.engine import BUILT_IN, get_game
+
+LEVELS = ("losowy", "latwy", "sredni", "trudny")
+OPPONENT = "sredni"
+
+
+def cases() -> dict[str, tuple[str, dict]]:
+    out = {}
+    for slug in BUILT_IN:
+        name, params, _plies, _target = import_module(f"games.{slug}.review").BENCH_CASES[0]
+        out[name] = (slug, params)
+    return out
+
+
+def play(slug: str, params: dict, level: str, side: int, seed: int, budget: float) -> list[int]:
+    """A whole game: ``level`` plays ``side``, średni the other (a Kropki bot never ends first:
+    the board fills)."""
+    state = get_game(slug, **params).new_initial_state()
+    randoms = RandomPlayer(seed=seed)
+    ply = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        who = level if player == side else OPPONENT
+        if who == "losowy":
+            end = getattr(state.game, "end_action", None)
+            legal = [a for a in state.legal_actions() if a != end] or state.legal_actions()
+            action = randoms.rng.choice(legal)
+        else:
+            action = choose_action(state, who, seed=seed * 1000 + ply, budget_s=min(budget, 0.3))
+        state.apply_action(action)
+        ply += 1
+    return list(state.history)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--budget", type=float, default=0.1, help="seconds a move for trudny (and średni's cap)")
+    parser.add_argument("--only", default="", help="comma-separated case names")
+    args = parser.parse_args(argv)
+    known = cases()
+    names = [n for n in (args.only.split(",") if args.only else known) if n]
+    figures: dict[str, dict] = {}
+    for name in names:
+        slug, params = known[name]
+        game = get_game(slug, **params)
+        reviewer = import_module(f"games.{slug}.review")
+        figures[name] = {}
+        for level in LEVELS:
+            accuracies, results = [], {"win": 0, "draw": 0, "loss": 0}
+            for index in range(args.games):
+                side = 1 + index % 2
+                history = play(slug, params, level, side, seed=1 + index, budget=args.budget)
+                result = analyse(game, history, reviewer)
+                accuracy = result["accuracy"][str(side)]
+                if accuracy is not None:
+                    accuracies.append(accuracy)
+                end = game.state_from_history(history).outcome()
+                winner = end.winner if end is not None else None
+                results["draw" if winner is None else "win" if winner == side else "loss"] += 1
+            row = {
+                "median": round(statistics.median(accuracies), 1) if accuracies else None,
+                "mean": round(statistics.fmean(accuracies), 1) if accuracies else None,
+                "games": len(accuracies),
+                **results,
+            }
+            figures[name][level] = row
+            print(
+                f"{name:16} {level:7} accuracy median {row['median']:>5} mean {row['mean']:>5}  {results}", flush=True
+            )
+        medians = [figures[name][level]["median"] for level in LEVELS]
+        figures[name]["targets"] = {
+            "random_at_most_40": medians[0] is not None and medians[0] <= 40.0,
+            "trudny_at_least_90": medians[-1] is not None and medians[-1] >= 90.0,
+            "monotone": all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(medians)),
+        }
+    print(json.dumps({"games_each": args.games, "budget_s": args.budget, "opponent": OPPONENT, "cases": figures}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
