@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import RandomPlayer, choose_action
-from games.bots.review import analyse
+from games.bots.review import analyse, move_accuracy
 from games.engine import BUILT_IN, get_game
 
 LEVELS = ("losowy", "latwy", "sredni", "trudny")
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         reviewer = import_module(f"games.{slug}.review")
         figures[name] = {}
         for level in LEVELS:
-            accuracies, results = [], {"win": 0, "draw": 0, "loss": 0}
+            accuracies, plain, results = [], [], {"win": 0, "draw": 0, "loss": 0}
             for index in range(args.games):
                 side = 1 + index % 2
                 history = play(slug, params, level, side, seed=1 + index, budget=args.budget)
@@ -85,18 +85,24 @@ def main(argv: list[str] | None = None) -> int:
                 accuracy = result["accuracy"][str(side)]
                 if accuracy is not None:
                     accuracies.append(accuracy)
+                mine = [move_accuracy(m["drop"]) for m in result["moves"] if m["player"] == side]
+                if mine:  # the plain mean of the moves' accuracies (the review's figure before lichess' game accuracy)
+                    plain.append(sum(mine) / len(mine))
                 end = game.state_from_history(history).outcome()
                 winner = end.winner if end is not None else None
                 results["draw" if winner is None else "win" if winner == side else "loss"] += 1
             row = {
                 "median": round(statistics.median(accuracies), 1) if accuracies else None,
                 "mean": round(statistics.fmean(accuracies), 1) if accuracies else None,
+                "plain_median": round(statistics.median(plain), 1) if plain else None,
                 "games": len(accuracies),
                 **results,
             }
             figures[name][level] = row
             print(
-                f"{name:16} {level:7} accuracy median {row['median']:>5} mean {row['mean']:>5}  {results}", flush=True
+                f"{name:16} {level:7} accuracy median {row['median']:>5} mean {row['mean']:>5}"
+                f" (plain mean of moves: median {row['plain_median']:>5})  {results}",
+                flush=True,
             )
         medians = [figures[name][level]["median"] for level in LEVELS]
         figures[name]["targets"] = {
