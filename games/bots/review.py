@@ -101,8 +101,8 @@ def _std(values: list[float]) -> float:
 
 def game_accuracy(pink: list[float], movers: list[int], drops: list[float]) -> dict[str, float | None]:
     """Each player's accuracy, as lichess computes a game's: ``pink`` is pink's expected result
-    at every position (one more than the moves), ``movers`` and ``drops`` each move's player and
-    drop. The weight of move i is the standard deviation, in percentage points, of pink's chances
+    at every position (one more than the moves), ``movers`` and ``drops`` each move's player (0:
+    a move left out, yet its window still counts) and drop. The weight of move i is the standard deviation, in percentage points, of pink's chances
     over the window of positions ending after it (windows of len/10 positions, 2…8; the first
     moves share the first window), clamped to 0.5…12; a player's accuracy is the mean of the
     weighted mean and the harmonic mean of their moves' accuracies."""
@@ -171,8 +171,14 @@ def analyse(
         best = positions[ply - 1]["best"]
         kind = classify(drop, best == action)
         counts[str(mover)][kind] += 1
-        moves.append({"ply": ply, "player": mover, "drop": round(drop, 4), "class": kind, "best": best})
-    accuracy = game_accuracy([p["pink"] for p in positions], [m["player"] for m in moves], [m["drop"] for m in moves])
+        # Kropki: a move made alone, after the other side ended its game, risks nothing (the
+        # ender's dots stay, it cannot answer): classified, but left out of the accuracy
+        ended = getattr(states[ply - 1], "has_ended", None)
+        alone = bool(ended is not None and ended(3 - mover))
+        moves.append({"ply": ply, "player": mover, "drop": round(drop, 4), "class": kind, "best": best, "alone": alone})
+    accuracy = game_accuracy(
+        [p["pink"] for p in positions], [0 if m["alone"] else m["player"] for m in moves], [m["drop"] for m in moves]
+    )
     return {"positions": positions, "moves": moves, "accuracy": accuracy, "counts": counts}
 
 

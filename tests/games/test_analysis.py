@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.bots.review import BLUNDER, MISTAKE, analyse, classify, game_accuracy, move_accuracy
+from games.bots.review import BLUNDER, MISTAKE, Evaluation, analyse, classify, game_accuracy, move_accuracy
 from games.connect4 import review as connect4_review
 from games.dots_and_boxes import bot as dab_bot
 from games.dots_and_boxes import review as dab_review
@@ -73,6 +73,33 @@ def test_game_accuracy_is_lichess_mean_of_the_volatility_weighted_and_the_harmon
     quiet = game_accuracy([0.5] * 21, movers, drops)
     assert quiet["2"] is not None and accuracy["2"] < quiet["2"] < plain_mean
     assert game_accuracy([0.5], [], []) == {"1": None, "2": None}
+
+
+class _Sliding:
+    """A stub reviewer: the player to move is worse off by 0.1 at every ply (from 0.9 down)."""
+
+    VERSION = "stub"
+
+    @staticmethod
+    def evaluator(game):
+        return lambda state, ply: Evaluation(expected=max(0.0, 0.9 - 0.1 * ply), best=None)
+
+
+def test_kropki_moves_made_alone_after_the_other_side_ended_are_left_out_of_the_accuracy():
+    game = GAMES["kropki"](width=5, height=5)
+    history = [game.action_for(0, 0), game.action_for(4, 4), game.end_action, game.action_for(2, 2)]
+    history += [game.action_for(1, 3), game.end_action]  # blue plays alone, then ends too
+    result = analyse(game, history, _Sliding)
+    assert [m["alone"] for m in result["moves"]] == [False, False, False, True, True, True]
+    counted = [m for m in result["moves"] if not m["alone"]]
+    pink = [p["pink"] for p in result["positions"]]
+    expected = game_accuracy(
+        pink, [0 if m["alone"] else m["player"] for m in result["moves"]], [m["drop"] for m in result["moves"]]
+    )
+    assert result["accuracy"] == expected
+    everything = game_accuracy(pink, [m["player"] for m in result["moves"]], [m["drop"] for m in result["moves"]])
+    assert everything["2"] != expected["2"]  # the alone moves would have counted
+    assert [m["player"] for m in counted] == [1, 2, 1]  # blue's only counted move is its first
 
 
 def test_kropki_a_dot_left_to_be_captured_is_marked_and_the_better_move_saves_it():
