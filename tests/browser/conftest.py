@@ -86,6 +86,10 @@ def new_context(browser, live_url):
 
     def make(**kwargs):
         kwargs.setdefault("locale", "pl-PL")
+        # The site's service worker caches static files as it installs; a context closed during
+        # that install once left Chromium unable to make the next context (the run hung at a
+        # test's start). Only the app's own tests (test_app_browser.py) let it run.
+        kwargs.setdefault("service_workers", "block")
         context = browser.new_context(base_url=live_url, **kwargs)
         context.set_default_timeout(10_000)
         contexts.append(context)

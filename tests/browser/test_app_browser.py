@@ -41,7 +41,7 @@ def controlled(page) -> None:
 
 
 def test_manifest_and_worker_make_the_site_installable(new_context, live_url):
-    page = new_context(viewport=PHONE).new_page()
+    page = new_context(service_workers="allow", viewport=PHONE).new_page()
     page.goto("/")
     controlled(page)
     # the manifest the page links, in its language; the English one names the app in English
@@ -76,7 +76,7 @@ def test_manifest_and_worker_make_the_site_installable(new_context, live_url):
 
 def test_the_offline_page_when_the_network_is_cut_and_never_a_stale_match(new_context, live_url, live_site):
     data = create_match(live_site, "kropki-10")
-    context = new_context(viewport=PHONE)
+    context = new_context(service_workers="allow", viewport=PHONE)
     context.add_cookies([{"name": data["alice"]["cookie_name"], "value": data["alice"]["cookie"], "url": live_url}])
     page = context.new_page()
     page.goto(f"/partia/{data['match']}/")
@@ -134,7 +134,7 @@ def axe_blocking(page) -> list[dict]:
 def test_the_dark_theme_follows_the_system_and_passes_axe(new_context, live_url, live_site):
     assert AXE.exists(), "node_modules/axe-core is missing: run npm ci (scripts/test does)"
     data = create_match(live_site, "kropki-10")
-    context = new_context(viewport=PHONE, bypass_csp=True, color_scheme="dark")
+    context = new_context(service_workers="allow", viewport=PHONE, bypass_csp=True, color_scheme="dark")
     context.add_cookies([{"name": data["alice"]["cookie_name"], "value": data["alice"]["cookie"], "url": live_url}])
     page = context.new_page()
     failures = {}
@@ -172,7 +172,7 @@ def test_the_dark_theme_follows_the_system_and_passes_axe(new_context, live_url,
 
 def test_the_setting_overrides_the_system_and_the_board_looks(new_context, live_url, live_site):
     data = create_match(live_site, "kropki-10")
-    context = new_context(viewport=PHONE, color_scheme="dark")
+    context = new_context(service_workers="allow", viewport=PHONE, color_scheme="dark")
     context.add_cookies([{"name": data["alice"]["cookie_name"], "value": data["alice"]["cookie"], "url": live_url}])
     page = context.new_page()
     page.goto("/")
@@ -214,7 +214,7 @@ def test_the_setting_overrides_the_system_and_the_board_looks(new_context, live_
 
 def test_the_match_socket_reconnects_at_once_when_the_network_is_back(new_context, live_url, live_site):
     data = create_match(live_site, "kropki-10")
-    context = new_context(viewport=PHONE)
+    context = new_context(service_workers="allow", viewport=PHONE)
     # the phone's link, routed through Playwright: while "down", every socket is closed at once
     link: dict = {"down": False, "routes": [], "refused": 0}
 

@@ -47,7 +47,7 @@ def clock_url():
 
 
 def open_page(browser, url: str, data: dict, colour: str, lang: str):
-    context = browser.new_context(base_url=url, locale="pl-PL" if lang == "pl" else "en-GB")
+    context = browser.new_context(base_url=url, locale="pl-PL" if lang == "pl" else "en-GB", service_workers="block")
     context.set_default_timeout(10_000)
     context.add_cookies([{"name": data["cookie_name"], "value": data[colour]["cookie"], "url": url}])
     page = context.new_page()

@@ -34,7 +34,7 @@ def test_the_plug_in_game_is_played_by_clicking(plugin_site, browser):
     contexts = []
 
     def context():
-        made = browser.new_context(base_url=url, locale="pl-PL")
+        made = browser.new_context(base_url=url, locale="pl-PL", service_workers="block")
         made.set_default_timeout(10_000)
         contexts.append(made)
         return made

@@ -31,7 +31,7 @@ def social_site():
 
 def as_user(browser, url, user, **kwargs):
     kwargs.setdefault("locale", "pl-PL")
-    context = browser.new_context(base_url=url, **kwargs)
+    context = browser.new_context(base_url=url, service_workers="block", **kwargs)
     context.set_default_timeout(15_000)
     context.add_cookies([{"name": user["cookie_name"], "value": user["cookie"], "url": url}])
     return context

@@ -182,7 +182,7 @@ def test_the_first_page_of_a_fresh_site_asked_for_in_english_is_english(browser)
     with live.own_site("ux3-first-english") as site:
         # ready when a static file answers: the site's first Django page is the test's
         _proc, url = site.start_daphne(ready_path="/static/css/site.css")
-        context = browser.new_context(base_url=url, locale="en-US", **PHONE)
+        context = browser.new_context(base_url=url, locale="en-US", service_workers="block", **PHONE)
         try:
             page = context.new_page()
             page.goto("/")
