@@ -23,10 +23,9 @@ def follow(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
         player = services.follow(follower=request.user, username=username)
     except Refusal as exc:
         messages.error(request, exc.message)
-        return redirect(
-            "following" if exc.code == "follow_no_player" else "profile",
-            *([] if exc.code == "follow_no_player" else [username]),
-        )
+        if exc.code == "follow_no_player":
+            return redirect("following")
+        return redirect("profile", username=username)
     messages.success(request, _("You follow %(name)s.") % {"name": player.username})
     return redirect("profile", username=player.username)
 
