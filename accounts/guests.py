@@ -14,6 +14,7 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import login
 from django.http import HttpRequest
+from django.utils import translation
 
 from kropki_site.lib import limits
 
@@ -30,12 +31,15 @@ class GuestLimitReached(Exception):
     """Too many new guests from this IP in the window (settings.GUESTS_PER_IP)."""
 
 
-def guest_create() -> User:
+def guest_create(language: str | None = None) -> User:
+    """A new guest account; ``language``: the pages it reads (the visitor's, default Polish)."""
     while True:
         username = f"{GUEST_PREFIX}{secrets.token_hex(4)}"
         if not User.objects.filter(username__iexact=username).exists():
             break
     user = User(username=username, is_guest=True)
+    if language in dict(User.Language.choices):
+        user.language = language
     user.set_unusable_password()
     user.save()
     return user
@@ -52,7 +56,8 @@ def guest_for_request(request: HttpRequest) -> User:
     ip = client_ip(request)
     if not limits.hit("guest-new", ip, limit=settings.GUESTS_PER_IP, window=settings.GUEST_WINDOW_SECONDS):
         raise GuestLimitReached(ip)
-    user = guest_create()
+    # the language the visitor has been reading in (a browser in English stays in English)
+    user = guest_create(translation.get_language())
     limits.remember(GUESTS_OF_IP, ip, user.pk, ttl=GUESTS_OF_IP_TTL)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return user

@@ -1,7 +1,10 @@
 """Live play through the whole stack: N concurrent matches over WebSockets.
 
     python bench/live.py --matches N [--daphnes D] [--moves M] [--think-ms T] [--variant KEY] [--seed S]
-                         [--tree PATH] [--timeout S] [--max-seconds S]
+                         [--params JSON] [--tree PATH] [--timeout S] [--max-seconds S]
+
+``--params '{"width": 40, "height": 40}'``: the matches are casual games with these engine
+parameters (a game's own settings, ``Match.params``: Kropki 40×40, say) instead of the variant's.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -104,7 +107,8 @@ for i in range(%(n)d):
         client = Client()
         client.force_login(user)
         pair.append({"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value})
-    match = services.match_create(variant=%(variant)r, pink_id=pair[0]["id"], blue_id=pair[1]["id"])
+    own = {"params": %(params)r} if %(params)r else {}  # a tree from before Match.params takes none
+    match = services.match_create(variant=%(variant)r, pink_id=pair[0]["id"], blue_id=pair[1]["id"], **own)
     out.append({"match": match.pk, "players": pair})
 print("JSON:" + json.dumps({"cookie_name": settings.SESSION_COOKIE_NAME, "matches": out, "code": games.__file__}))
 """
@@ -159,6 +163,9 @@ class FrameSizes:
         }
 
 
+GAME_PARAMS: dict = {}  # --params: the matches' own engine parameters ({}: the variant's)
+
+
 class Position:
     """The match as this client knows it: the engine state built from the
     variant and every move frame's ``action`` (no snapshot needed)."""
@@ -166,7 +173,7 @@ class Position:
     def __init__(self, variant: str, label: str) -> None:
         from games.catalogue import variant as get_variant
 
-        self.game = get_variant(variant).game()
+        self.game = get_variant(variant).game(GAME_PARAMS)
         self.state = self.game.new_initial_state()
         self.end_action = getattr(self.game, "end_action", None)  # Kropki's "zakończ"
         self.label = label
@@ -687,6 +694,7 @@ def main() -> int:
         help="kropki-10 (default), kropki-20, cztery-w-rzedzie (connect4), kropki-i-kwadraty (dots-and-boxes)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--params", type=json.loads, default={}, help="the matches' engine parameters (JSON)")
     parser.add_argument(
         "--daphnes",
         type=int,
@@ -732,6 +740,7 @@ def main() -> int:
     ms = lambda v: round(v * 1000, 2)  # noqa: E731
     report: dict = {
         "variant": variant,
+        "params": args.params,
         "matches": args.matches,
         "daphnes": args.daphnes,
         "think_ms": args.think_ms,
@@ -755,7 +764,8 @@ def main() -> int:
         )
         phase = "set-up"
         site = make_tree_site(workdir, redis_url, tree, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING")
-        result = site.manage("shell", "-c", SETUP % {"n": args.matches, "variant": variant})
+        GAME_PARAMS.update(args.params)
+        result = site.manage("shell", "-c", SETUP % {"n": args.matches, "variant": variant, "params": args.params})
         line = next(x for x in result.stdout.splitlines() if x.startswith("JSON:"))
         setup = json.loads(line[5:])
         if not Path(setup["code"]).resolve().is_relative_to(tree):

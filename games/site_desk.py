@@ -61,8 +61,19 @@ def _challenge(user_id: int, content: dict[str, Any]) -> int:
         variant=_text(content, "variant"),
         rated=_bool(content, "rated", False),
         colour=_text(content, "colour", "random"),
+        options=_options(content),
     )
     return challenge.pk
+
+
+def _options(content: dict[str, Any]) -> dict[str, str] | None:
+    """Field ``options``: a game's own settings as {"<game>-<option>": value}, else ``bad_frame``."""
+    value = content.get("options")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) > 20 or not all(isinstance(v, str) for v in value.values()):
+        raise Refusal("bad_frame")
+    return value
 
 
 def _answer(user_id: int, content: dict[str, Any]) -> None:

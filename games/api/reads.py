@@ -69,7 +69,7 @@ def game_full(match_id: int, user_id: int) -> dict[str, Any]:
     if match is None:
         raise Refusal("not_found")
     variant = catalogue.variant(match.variant)
-    game = variant.game()
+    game = match.game()
     history = [int(a) for a in match.history]
     end_action = getattr(game, "end_action", None)
     return {
@@ -77,7 +77,7 @@ def game_full(match_id: int, user_id: int) -> dict[str, Any]:
         "id": match.pk,
         "variant": match.variant,
         "game": variant.game_slug,
-        "params": dict(variant.params),
+        "params": dict(match.params or variant.params),
         "end_action": end_action,
         "rated": match.rated,
         "players": {"1": _player(match, 1), "2": _player(match, 2)},

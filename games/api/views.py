@@ -115,7 +115,8 @@ def draw(request: HttpRequest, match_id: int, answer: str) -> dict[str, Any]:
 
 @api_call("POST")
 def challenge_create(request: HttpRequest, username: str) -> dict[str, Any]:
-    """POST /api/challenge/<user>: ``variant``, ``rated`` (true/false), ``colour`` (random, pink, blue)."""
+    """POST /api/challenge/<user>: ``variant``, ``rated`` (true/false), ``colour`` (random, pink,
+    blue), and a casual game's own settings as ``<game>-<option>`` fields (docs/api.md)."""
     token = authenticate(request, "challenge:write", "bot:play")
     params = body(request)
     rated = params.get("rated", False)
@@ -129,6 +130,7 @@ def challenge_create(request: HttpRequest, username: str) -> dict[str, Any]:
         variant=params.get("variant", ""),
         rated=rated,
         colour=params.get("colour", "random"),
+        options={k: v for k, v in params.items() if k not in ("variant", "rated", "colour")},
     )
     return {
         "challenge": {

@@ -26,6 +26,7 @@ from games.bots import Bot as Bot
 from games.bots.review import Reviewer
 from games.engine import GAMES as ENGINES
 from games.engine import Game
+from games.engine.base import InvalidParamsError
 from kropki_site.lib import refusals
 
 
@@ -76,8 +77,31 @@ class Variant:
     def rules_slug(self) -> str:
         return self.game_spec.rules_slug
 
-    def game(self) -> Game:
-        return self.game_spec.engine(**self.params)
+    def game(self, params: dict[str, Any] | None = None) -> Game:
+        """The engine with the variant's parameters, or with ``params`` (a match's own: the
+        options chosen for it, ``game_params``) when given and not empty."""
+        return self.game_spec.engine(**(params or self.params))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to an ``Option``: its form value, words, and the engine parameters it sets."""
+
+    value: str
+    words: Any  # lazy gettext
+    # The parameters it sets; None takes one out (back to the engine's default). Empty: the
+    # variant's own (the default of a setting the variants differ in, such as the board).
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting a player may choose for a casual game (a challenge, the computer): the first
+    choice is the default, the variant's own (SPEC.md "Kropki: options")."""
+
+    key: str  # the form field is "<game slug>-<key>"
+    label: Any  # lazy gettext
+    choices: tuple[Choice, ...]
 
 
 @dataclass(frozen=True)
@@ -118,6 +142,8 @@ class GameSpec:
     # The game's Polish name, untranslated ("Cztery w rzędzie"): shown beside the
     # English one where it helps (the rules page's title), marked lang="pl".
     polish_name: str = ""
+    # The settings a casual game may change (Option), in the order of the forms.
+    options: tuple[Option, ...] = ()
     sections: tuple[str, ...] = ()  # the section ids its rules page must have
     rule_anchors: dict[str, str] = field(default_factory=dict)  # error code -> section id
     order: int = 100  # place in the site's lists (home page, lobby, leaderboards)
@@ -248,6 +274,85 @@ def variants() -> list[Variant]:
 
 def variant_keys() -> list[str]:
     return list(_VARIANTS)
+
+
+def game_params(key: str, chosen: Mapping[str, object]) -> dict[str, Any]:
+    """The engine parameters of a game of variant ``key`` with the options ``chosen`` (form
+    fields "<slug>-<option>"; a missing field is the option's default): empty when they come
+    to the variant's own, else the whole parameters. Refusal ``bad_options`` for a value no
+    choice has or a combination the engine refuses."""
+    chosen_variant = variant(key)
+    spec = chosen_variant.game_spec
+    params = dict(chosen_variant.params)
+    for option in spec.options:
+        value = chosen.get(f"{spec.slug}-{option.key}", option.choices[0].value)
+        choice = next((c for c in option.choices if c.value == value), None)
+        if choice is None:
+            raise refusals.Refusal("bad_options")
+        params |= choice.params
+    try:
+        params = spec.engine.validate_params({k: v for k, v in params.items() if v is not None})
+    except InvalidParamsError:
+        raise refusals.Refusal("bad_options") from None
+    return {} if params == chosen_variant.game().params else params
+
+
+def option_fields(chosen: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The forms' settings of every game that has some (templates/games/_game_options.html): per
+    game its slug, name and fields (form name, label, (value, words) choices, the chosen value)."""
+    chosen = chosen or {}
+    return [
+        {
+            "slug": spec.slug,
+            "name": spec.name,
+            "options": [
+                {
+                    "name": f"{spec.slug}-{option.key}",
+                    "label": option.label,
+                    "choices": [(choice.value, choice.words) for choice in option.choices],
+                    "selected": chosen.get(f"{spec.slug}-{option.key}", option.choices[0].value),
+                }
+                for option in spec.options
+            ],
+        }
+        for spec in _GAMES.values()
+        if spec.options
+    ]
+
+
+def variant_games() -> list[tuple[str, Any, str]]:
+    """(key, name, game slug) of every variant: the forms' game choice, whose game decides which
+    settings show (static/js/app.js)."""
+    return [(v.key, v.name, v.game_slug) for v in _VARIANTS.values()]
+
+
+def _chosen(key: str, params: dict[str, Any]) -> list[tuple[Option, Choice]]:
+    """The options in which a game's ``params`` differ from its variant's, each with the choice
+    that says how, in the order of the forms: [] for the variant's own game."""
+    if not params:
+        return []
+    chosen_variant = variant(key)
+    own = chosen_variant.params
+    found = []
+    for option in chosen_variant.game_spec.options:
+        for choice in option.choices:
+            sets = choice.params.items()
+            if sets and all(params.get(k) == v for k, v in sets) and any(own.get(k) != v for k, v in sets):
+                found.append((option, choice))
+                break
+    return found
+
+
+def options_words(key: str, params: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, words) of each option in which a game's ``params`` differ from its variant's
+    (("Board", "40×40"), ...): what a challenge, a match page and a record say."""
+    return [(str(option.label), str(choice.words)) for option, choice in _chosen(key, params)]
+
+
+def option_values(key: str, params: dict[str, Any]) -> dict[str, str]:
+    """The form fields that choose a game's ``params`` again ("New game" after such a game)."""
+    slug = variant(key).game_slug
+    return {f"{slug}-{option.key}": choice.value for option, choice in _chosen(key, params)}
 
 
 def variant_choices() -> list[tuple[str, Any]]:

@@ -50,7 +50,7 @@ def download_name(match: Match, extension: str) -> str:
 
 def _engine_params(match: Match) -> dict[str, Any]:
     variant = catalogue.variant(match.variant)
-    return {**variant.params, **variant.game_spec.export_params}
+    return {**(match.params or variant.params), **variant.game_spec.export_params}
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -60,7 +60,7 @@ def _iso(value: datetime | None) -> str | None:
 def match_json(match: Match, moves: list[Move], ratings: dict[int, Any] | None = None) -> dict[str, Any]:
     """The JSON export of ``match`` (``moves`` are its Move rows in ply order)."""
     variant = catalogue.variant(match.variant)
-    game = variant.game()
+    game = match.game()
     ratings = ratings or {}
     players = {}
     for side, key in ((PINK, "pink"), (BLUE, "blue")):
@@ -133,7 +133,7 @@ def match_sgf(match: Match, ends: dict[int, int]) -> str:
     sgf_moves = variant.game_spec.sgf_moves
     if sgf_moves is None:
         raise ValueError(f"no SGF export for {variant.game_slug}")
-    props, nodes = sgf_moves(variant.game(), list(match.history))
+    props, nodes = sgf_moves(match.game(), list(match.history))
     game_props = "".join(
         key + "".join(f"[{v}]" for v in ([value] if isinstance(value, str) else value))
         for key, value in props.items()

@@ -60,15 +60,19 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     return f"{colour}: {why}." if why else f"{colour}."
 
 
+def _end_action(match: Match) -> int | None:
+    return match.game().end_action if match.params else _variant_end_action(match.variant)
+
+
 @functools.cache
-def _end_action(variant: str) -> int | None:
+def _variant_end_action(variant: str) -> int | None:
     return catalogue.variant(variant).game().end_action
 
 
 def clock_may_have_ended(match: Match) -> bool:
     """Kropki: whether the history holds an "end", which the clock may have played
     (docs/rules.md, "The clock"); only then are the ends worth reading."""
-    end = _end_action(match.variant)
+    end = _end_action(match)
     return end is not None and end in match.history
 
 

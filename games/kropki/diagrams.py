@@ -138,6 +138,38 @@ def _cross_start(state: State, effects: list[Effect]) -> bool:
     return start == cross and len(state.history) == 1 and effects[0].player == 1 and state.current_player() == 2
 
 
+def _penalty(state: State, effects: list[Effect]) -> bool:
+    (territory,) = effects[-1].details["territories"]
+    return (
+        territory["captured"] == [_k_point(state, "c3")]
+        and territory.get("penalised") == [_k_point(state, "d4")]
+        and state.scores() == (0, 0)
+    )
+
+
+def _territory_scored(state: State, effects: list[Effect]) -> bool:
+    outcome = state.outcome()
+    empty = state.empty_territory()  # type: ignore[attr-defined]
+    return outcome is not None and empty == (1, 4) and outcome.scores == (0, 2) and outcome.winner == 2
+
+
+def _alternate(pink: tuple[str, ...], blue: tuple[str, ...]) -> tuple[str, ...]:
+    """Pink's and blue's moves in turn, pink first (the lists are as long, or pink's one longer)."""
+    return tuple(move for pair in zip(pink, (*blue, ""), strict=False) for move in pair if move)
+
+
+# Seed 001's options (SPEC.md "Kropki: options"): the own-dot penalty's first example and the
+# territory count of its third, on boards of our own.
+PENALTY_MOVES = _alternate(
+    ("c3", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "a7", "b7", "c7", "d7", "e7"),
+    ("d4", "b3", "b4", "b5", "c6", "d6", "e6", "f5", "f4", "f3", "e2", "d2", "c2"),
+)
+TERRITORY_MOVES = (
+    *_alternate(("f4", "g5", "f6", "e5", "f1", "g1", "g2", "g3"), ("b1", "c1", "d2", "d3", "c4", "b4", "a3", "a2")),
+    "zakończ",
+    "zakończ",
+)
+
 DIAGRAMS = [
     Diagram(
         key="kropki-capture",
@@ -263,6 +295,29 @@ DIAGRAMS = [
         ),
         claim=_cross_start,
     ),
+    Diagram(
+        key="kropki-penalty",
+        slug="kropki",
+        params={**K7, "penalty": True},
+        moves=PENALTY_MOVES,
+        caption=gettext_noop(
+            "With the own-dot penalty: blue closes the ring with c2 and takes pink c3 (+1), but its own "
+            "dot d4 is inside the new territory too (−1). Score 0:0."
+        ),
+        claim=_penalty,
+    ),
+    Diagram(
+        key="kropki-territory",
+        slug="kropki",
+        params={**K7, "territory": True},
+        moves=TERRITORY_MOVES,
+        show_before=False,
+        caption=gettext_noop(
+            "With territory scored: blue's empty ring holds 4 points (b2, c2, b3, c3), pink's 1 (f5). "
+            "Pink placed the second-to-last dot: (4 − (1 − 1)) × ½ = 2 points for blue. Score 0:2."
+        ),
+        claim=_territory_scored,
+    ),
 ]
 
 # Every section id the rules page must have (tests/games/rules/test_pages.py checks them).
@@ -280,6 +335,7 @@ SECTIONS = (
     "konczenie",
     "pelna-plansza",
     "rozmiary",
+    "opcje",
     "zasady-serwisu",
     "zegar",
     "pomylki",

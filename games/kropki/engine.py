@@ -64,8 +64,10 @@ from games.engine.base import (
     other,
 )
 
-# How a game of Kropki ends: the higher score wins, equal scores draw.
+# How a game of Kropki ends: the higher score wins, equal scores draw; with a margin (an option),
+# the moment one player's score leads by it.
 SCORE = "score"
+MARGIN = "margin"
 
 # The moves Kropki refuses with codes of its own (stable: the socket and the replay speak them).
 INSIDE_TERRITORY = "inside_territory"  # a point inside someone's territory
@@ -88,6 +90,12 @@ STARTS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "two_crosses": ((-2, -1, 1), (-2, 0, 2), (-1, 0, 1), (-1, -1, 2), (0, 0, 1), (0, -1, 2), (1, -1, 1), (1, 0, 2)),
     "triple_cross": ((-1, -1, 1), (-1, 0, 2), (0, 0, 1), (0, -1, 2), (1, -1, 1), (0, -2, 2), (0, 1, 1), (1, 0, 2)),
 }
+
+# Seed 001's options (SPEC.md "Kropki: options"), each left out of the parameters when off:
+# ``margin`` (the game ends once a score leads by it), ``penalty`` (−1 for each of one's own dots
+# inside one's own new territory) and ``territory`` (empty rings scored at the end: ``_territory``).
+MARGINS = (1, 15, 30)
+OPTIONS = ("margin", "penalty", "territory")
 
 END_NOTATION = "zakończ"
 _END_ALIASES = frozenset({"zakończ", "zakoncz", "end"})
@@ -120,7 +128,8 @@ def _column_index(name: str) -> int:
 
 class Kropki(Game):
     """Kropki on a ``width`` x ``height`` grid of intersections (5..40 x 5..40), from an
-    empty board or one of the ``STARTS`` (param ``start``, absent for an empty board)."""
+    empty board or one of the ``STARTS`` (param ``start``, absent for an empty board), with
+    seed 001's ``OPTIONS`` (each absent when off)."""
 
     slug: ClassVar[str] = "kropki"
     error_codes: ClassVar[tuple[str, ...]] = ERROR_CODES
@@ -156,10 +165,13 @@ class Kropki(Game):
         self.start_dots: tuple[tuple[int, int], ...] = tuple(
             ((cy + dy) * self.width + cx + dx, player) for dx, dy, player in STARTS[self.params.get("start", EMPTY)]
         )
+        self.margin: int | None = self.params.get("margin")
+        self.penalty: bool = self.params.get("penalty", False)
+        self.territory: bool = self.params.get("territory", False)
 
     @classmethod
     def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(params) - {"width", "height", "start"}
+        unknown = set(params) - {"width", "height", "start", *OPTIONS}
         if unknown:
             raise InvalidParamsError(f"kropki: unknown parameters {sorted(unknown)}")
         width = params.get("width", DEFAULT_WIDTH)
@@ -173,8 +185,18 @@ class Kropki(Game):
                 raise InvalidParamsError(f"kropki: {label} must be an integer {low}..{high}, not {value!r}")
         if not isinstance(start, str) or start not in STARTS:
             raise InvalidParamsError(f"kropki: start must be one of {sorted(STARTS)}, not {start!r}")
-        # an empty start is left out, so the parameters of every game before starts existed stay equal
-        return {"width": width, "height": height} | ({} if start == EMPTY else {"start": start})
+        margin = params.get("margin")
+        if margin is not None and (isinstance(margin, bool) or margin not in MARGINS):
+            raise InvalidParamsError(f"kropki: margin must be one of {list(MARGINS)}, not {margin!r}")
+        for flag in ("penalty", "territory"):
+            if not isinstance(params.get(flag, False), bool):
+                raise InvalidParamsError(f"kropki: {flag} must be true or false, not {params[flag]!r}")
+        # a default (an empty start, an option off) is left out, so the parameters of every
+        # game from before it existed stay equal
+        valid = {"width": width, "height": height} | ({} if start == EMPTY else {"start": start})
+        if margin is not None:
+            valid["margin"] = margin
+        return valid | {flag: True for flag in ("penalty", "territory") if params.get(flag)}
 
     @property
     def num_actions(self) -> int:
@@ -247,6 +269,9 @@ class KropkiState(State):
         self.points = bytearray(game.blank_points)
         self.free = game.width * game.height
         self.captured_dots = [0, 0, 0]  # by dot colour; index 0 unused
+        self.penalties = [0, 0, 0]  # by player: own dots inside own new territory (option ``penalty``)
+        self.bonus = [0, 0, 0]  # by player: the territory scored at the end (option ``territory``)
+        self.dot_movers = (0, 0)  # who placed the second-to-last and the last dot (0: nobody yet)
         self.ended = [False, False, False]  # by player; index 0 unused
         self.to_move: int | None = 1
         self.last: int | None = None
@@ -308,7 +333,30 @@ class KropkiState(State):
         return self._outcome
 
     def scores(self) -> tuple[int, int]:
-        return self.captured_dots[2], self.captured_dots[1]
+        captured, penalties, bonus = self.captured_dots, self.penalties, self.bonus
+        return captured[2] - penalties[1] + bonus[1], captured[1] - penalties[2] + bonus[2]
+
+    def empty_territory(self) -> tuple[int, int]:
+        """The empty points in each player's empty rings (``baseny``), pink's first."""
+        counts = [0, 0]
+        points = self.points
+        for pos in self.game.pos_of_action:
+            cell = points[pos]
+            if cell & (_EMPTY_BASE | _PUT) == _EMPTY_BASE:
+                counts[cell & _BLUE] += 1
+        return counts[0], counts[1]
+
+    def _territory(self) -> None:
+        """Seed 001's third example: half a point for each empty point of one's empty rings,
+        less half a point for whoever placed the second-to-last dot; the difference between
+        the two, rounded down, goes to the one ahead. Counted in half points."""
+        halves = [0, *self.empty_territory()]
+        second_to_last = self.dot_movers[0]
+        if second_to_last:
+            halves[second_to_last] -= 1
+        difference = halves[1] - halves[2]
+        if difference:
+            self.bonus[1 if difference > 0 else 2] = abs(difference) // 2
 
     # -- applying ---------------------------------------------------------
 
@@ -326,6 +374,7 @@ class KropkiState(State):
         territories: list[dict[str, Any]] = []
         taken = self._place(pos, player, territories)
         self.last = pos
+        self.dot_movers = (self.dot_movers[1], player)
         self._pass_turn(player)
         return {
             "x": action % game.width,
@@ -340,13 +389,20 @@ class KropkiState(State):
         play); nobody once both have ended or no free point is left."""
         opponent = other(player)
         nxt: int | None = player if self.ended[opponent] else opponent
+        reason = SCORE
         if (self.ended[1] and self.ended[2]) or self.free == 0:
             nxt = None
+            if self.game.territory:
+                self._territory()
+        elif self.game.margin is not None:
+            s1, s2 = self.scores()
+            if abs(s1 - s2) >= self.game.margin:
+                nxt, reason = None, MARGIN
         self.to_move = nxt
         if nxt is None:
             s1, s2 = self.scores()
             winner = 1 if s1 > s2 else 2 if s2 > s1 else None
-            self._outcome = Outcome(winner=winner, reason=SCORE, scores=(s1, s2))
+            self._outcome = Outcome(winner=winner, reason=reason, scores=(s1, s2))
 
     def _place(self, pos: int, player: int, territories: list[dict[str, Any]]) -> bool:
         """Put ``player``'s dot on the free ``pos`` and resolve enclosures,
@@ -525,6 +581,7 @@ class KropkiState(State):
         new_points: list[int] = []
         captured: list[int] = []
         freed: list[int] = []
+        penalised: list[int] = []  # own dots inside, with the option ``penalty``
         opponent = other(player)
         for pos in region:
             cell = points[pos]
@@ -543,6 +600,9 @@ class KropkiState(State):
                 freed.append(pos)
                 self.captured_dots[player] -= 1
                 points[pos] = cell & ~_CAPTURED
+            elif self.game.penalty:
+                penalised.append(pos)
+        self.penalties[player] += len(penalised)
         self.territory_chains.append((player, tuple(chain)))
         coords = self._coords
         territories.append(
@@ -553,6 +613,7 @@ class KropkiState(State):
                 "captured": coords(captured),
                 "freed": coords(freed),
             }
+            | ({"penalised": coords(penalised)} if penalised else {})
         )
         return True
 
@@ -727,6 +788,10 @@ class KropkiState(State):
         points = self.points
         board = min(bytes(pick(points)) for pick in board_symmetries(self.game.width, self.game.height))
         tail = [*self.captured_dots[1:], *(int(e) for e in self.ended[1:]), self.to_move or 0]
+        if self.game.penalty:
+            tail += self.penalties[1:]
+        if self.game.territory:  # who placed the second-to-last dot counts at the end
+            tail.append(self.dot_movers[0])
         return board + b":" + ",".join(map(str, tail)).encode()
 
     def clone(self) -> KropkiState:
@@ -736,6 +801,9 @@ class KropkiState(State):
         copy.points = bytearray(self.points)
         copy.free = self.free
         copy.captured_dots = list(self.captured_dots)
+        copy.penalties = list(self.penalties)
+        copy.bonus = list(self.bonus)
+        copy.dot_movers = self.dot_movers
         copy.ended = list(self.ended)
         copy.to_move = self.to_move
         copy.last = self.last

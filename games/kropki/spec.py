@@ -8,11 +8,11 @@ from typing import Any
 from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
+from games.catalogue.spec import Choice, FairPlayFigures, GameSpec, Option, Variant, register
 from games.engine.base import column_name
 
 from . import board, bot, diagrams, review
-from .engine import INSIDE_TERRITORY, PLAYER_HAS_ENDED, SCORE, Kropki
+from .engine import INSIDE_TERRITORY, MARGIN, PLAYER_HAS_ENDED, SCORE, Kropki
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -35,9 +35,14 @@ def sgf_moves(game: Any, history: list[int]) -> tuple[dict[str, str | list[str]]
     ``GM[40]SZ[w:h]`` (``w`` when square), a starting position's dots as the setup
     properties ``AB`` (pink) and ``AW`` (blue), and the nodes: the first player (pink) as B,
     coordinates ``aa`` = top-left column then row, and only dots (ending the
-    game is not a move in SGF; the result says how it ended)."""
+    game is not a move in SGF; the result says how it ended). Seed 001's options, when a game
+    has any, in the rules property: ``RU[margin:15,penalty,territory]``."""
     size = f"{game.width}" if game.width == game.height else f"{game.width}:{game.height}"
     props: dict[str, str | list[str]] = {"GM": "40", "SZ": size}
+    rules = [f"margin:{game.margin}"] if game.margin else []
+    rules += [flag for flag in ("penalty", "territory") if game.params.get(flag)]
+    if rules:
+        props["RU"] = ",".join(rules)
     for key, player in (("AB", 1), ("AW", 2)):
         setup = [_sgf_point(game, action) for action, owner in game.start_dots if owner == player]
         if setup:
@@ -118,11 +123,65 @@ BOARD_WORDS = {
 }
 
 
+# The settings of a casual game (SPEC.md "Kropki: options"): seed 001's and the clubs'.
+OPTIONS = (
+    Option(
+        "board",
+        _("Board"),
+        (
+            Choice("", _("the game type's")),
+            *(
+                Choice(f"{w}x{h}", f"{w}×{h}", {"width": w, "height": h})
+                for w, h in ((10, 10), (20, 20), (30, 30), (40, 40), (39, 32))
+            ),
+        ),
+    ),
+    Option(
+        "start",
+        _("Starting position"),
+        (
+            Choice("", _("the game type's")),
+            Choice("empty", _("an empty board"), {"start": None}),
+            Choice("cross", _("from a cross"), {"start": "cross"}),
+            Choice("two_crosses", _("from two crosses"), {"start": "two_crosses"}),
+            Choice("triple_cross", _("from three crosses"), {"start": "triple_cross"}),
+        ),
+    ),
+    Option(
+        "margin",
+        _("Win by a margin"),
+        (
+            Choice("", _("no: the higher score at the end"), {"margin": None}),
+            Choice("1", _("a lead of 1"), {"margin": 1}),
+            Choice("15", _("a lead of 15"), {"margin": 15}),
+            Choice("30", _("a lead of 30"), {"margin": 30}),
+        ),
+    ),
+    Option(
+        "penalty",
+        _("Own dots in own territory"),
+        (
+            Choice("", _("no penalty"), {"penalty": None}),
+            Choice("on", _("−1 for each (penalty)"), {"penalty": True}),
+        ),
+    ),
+    Option(
+        "territory",
+        _("Empty rings at the end"),
+        (
+            Choice("", _("not scored"), {"territory": None}),
+            Choice("on", _("scored (territory)"), {"territory": True}),
+        ),
+    ),
+)
+
+
 SPEC = register(
     GameSpec(
         slug="kropki",
         name=_("Dots"),
         polish_name="Kropki",
+        options=OPTIONS,
         summary=_(
             "Surround your opponent's dots with a closed chain of yours. Boards of 10×10, 20×20 and "
             "30×30, and the clubs' 39×32 from a cross."
@@ -159,7 +218,7 @@ SPEC = register(
             PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
         },
         board_script="games/kropki/board_patch.js",
-        win_sentences={SCORE: _("%(wins)s on score.")},
+        win_sentences={SCORE: _("%(wins)s on score."), MARGIN: _("%(wins)s: the lead reached the agreed margin.")},
         draw_words={SCORE: _("Draw on equal score.")},
     )
 )

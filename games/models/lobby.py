@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import catalogue
 from games.catalogue import variant_choices
 
 from .match import Match
@@ -37,6 +38,7 @@ class Challenge(models.Model):
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")
     variant = models.CharField(max_length=32, choices=variant_choices)
+    params = models.JSONField(default=dict, blank=True)  # the options chosen (Match.params)
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False)  # an open challenge in the lobby, not a private link
     # A direct challenge to one named player (notified live; docs/social.md), else null.
@@ -56,6 +58,11 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"Challenge {self.token} ({self.variant})"
+
+    @property
+    def options_words(self) -> list[tuple[str, str]]:
+        """(label, words) of the game's own settings (``catalogue.options_words``), [] for none."""
+        return catalogue.options_words(self.variant, self.params)
 
     @staticmethod
     def ttl() -> timedelta:

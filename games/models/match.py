@@ -15,7 +15,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games import catalogue
 from games.catalogue import variant_choices
+from games.engine import Game
 
 PINK, BLUE = 1, 2
 COLOUR_NAMES = {PINK: _("pink"), BLUE: _("blue")}
@@ -38,6 +40,9 @@ class Match(models.Model):
         ABORTED = "aborted", _("aborted")
 
     variant = models.CharField(max_length=32, choices=variant_choices)
+    # The engine's parameters when the players chose options (SPEC.md "Kropki: options":
+    # a casual game only), else empty: the variant's own. ``game()`` reads both.
+    params = models.JSONField(default=dict, blank=True)
     pink = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -57,8 +62,8 @@ class Match(models.Model):
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     history = models.JSONField(default=list)  # cache of the Move rows' actions
-    pink_score = models.PositiveIntegerField(default=0)
-    blue_score = models.PositiveIntegerField(default=0)
+    pink_score = models.IntegerField(default=0)  # below 0 with Kropki's own-dot penalty
+    blue_score = models.IntegerField(default=0)
 
     draw_offer = models.PositiveSmallIntegerField(null=True, blank=True)  # who offers
     rematch_offer = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -109,6 +114,10 @@ class Match(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    def game(self) -> Game:
+        """The engine this match is played with: its variant's, with its own options if any."""
+        return catalogue.variant(self.variant).game(self.params)
 
     @property
     def bot_side(self) -> int | None:

@@ -5,6 +5,7 @@ named player, answered live on the site socket (docs/social.md)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.blocks import blocked_either_way
 from accounts.models import Block, User
@@ -35,14 +36,36 @@ def require_account(user_id: int | None) -> None:
         raise Refusal("account_required")
 
 
-def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = False) -> Challenge:
-    """A private link (``listed`` false) or an open challenge in the lobby. A user has at most
+def _params(variant: object, rated: bool, options: Mapping[str, object] | None) -> dict[str, Any]:
+    """The engine parameters of a challenge's game: the variant's ({}) or its ``options`` (the
+    form's "<game>-<option>" fields, ``catalogue.game_params``), which are casual only."""
+    if not isinstance(variant, str) or variant not in catalogue.variant_keys():
+        raise Refusal("unknown_variant")
+    params = catalogue.game_params(variant, options or {})
+    if params and rated:
+        raise Refusal("options_are_casual")
+    return params
+
+
+def options_text(challenge: Challenge, language: str) -> str:
+    """A challenge's own settings in ``language`` ("Board: 40×40 · ..."), "" for none: the
+    notice of a direct challenge says them to both players before they agree."""
+    with translation.override(language):
+        return " · ".join(
+            f"{label}: {words}" for label, words in catalogue.options_words(challenge.variant, challenge.params)
+        )
+
+
+def challenge_create(
+    *, user_id: int, variant: str, rated: bool, listed: bool = False, options: Mapping[str, str] | None = None
+) -> Challenge:
+    """A private link (``listed`` false) or an open challenge in the lobby, of ``variant`` with
+    ``options`` (a casual game's settings, ``_params``). A user has at most
     ``CHALLENGES_OPEN_PER_USER`` open at once and creates at most ``CHALLENGES_PER_HOUR`` an hour
     (so creating and cancelling does not fill the database either)."""
     require_account(user_id)
     botaccounts.require_not_bot(user_id)  # a bot plays by direct challenge only
-    if variant not in catalogue.variant_keys():
-        raise Refusal("unknown_variant")
+    params = _params(variant, rated, options)
     if rated:
         trust.require_established(user_id)
         trust.require_unmarked(user_id)
@@ -55,7 +78,7 @@ def challenge_create(*, user_id: int, variant: str, rated: bool, listed: bool = 
             raise Refusal("too_many_challenges")
         if mine.filter(created_at__gt=now - timedelta(hours=1)).count() >= settings.CHALLENGES_PER_HOUR:
             raise Refusal("challenges_too_often")
-        return Challenge.objects.create(creator_id=user_id, variant=variant, rated=rated, listed=listed)
+        return Challenge.objects.create(creator_id=user_id, variant=variant, params=params, rated=rated, listed=listed)
 
 
 def challenge_accept(*, token: Any, user_id: int | None) -> Match:
@@ -81,7 +104,13 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
             trust.require_unmarked(user_id, challenge.creator_id)  # either marked since the challenge
         players = [challenge.creator_id, user_id]
         random.shuffle(players)
-        match = match_create(variant=challenge.variant, pink_id=players[0], blue_id=players[1], rated=challenge.rated)
+        match = match_create(
+            variant=challenge.variant,
+            params=challenge.params,
+            pink_id=players[0],
+            blue_id=players[1],
+            rated=challenge.rated,
+        )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
         challenge.save(update_fields=["status", "match"])
@@ -129,7 +158,13 @@ def _tell_both(challenge: Challenge, frame: dict[str, Any]) -> None:
 
 
 def challenge_direct_create(
-    *, user_id: int, target_name: object, variant: object, rated: bool, colour: object = Challenge.Colour.RANDOM
+    *,
+    user_id: int,
+    target_name: object,
+    variant: object,
+    rated: bool,
+    colour: object = Challenge.Colour.RANDOM,
+    options: Mapping[str, str] | None = None,
 ) -> Challenge:
     """Challenge the player called ``target_name`` (any letter case). Refused: to yourself, to a
     guest, when either blocked the other, to a player taking challenges only from players they
@@ -138,8 +173,8 @@ def challenge_direct_create(
     than DIRECT_CHALLENGES_PENDING_PER_TARGET waiting for the target or
     DIRECT_CHALLENGES_PER_TARGET_HOUR received by it in the last hour (accepted ones aside)."""
     require_account(user_id)
-    if not isinstance(variant, str) or variant not in catalogue.variant_keys():
-        raise Refusal("unknown_variant")
+    params = _params(variant, rated, options)
+    assert isinstance(variant, str)  # _params
     if not isinstance(colour, str) or colour not in Challenge.Colour.values:
         raise Refusal("bad_colour")
     if not isinstance(target_name, str) or not 0 < len(target_name) <= 150:
@@ -187,7 +222,13 @@ def challenge_direct_create(
         if lately.count() >= settings.DIRECT_CHALLENGES_PER_TARGET_HOUR:
             raise Refusal("target_challenged_often")
         challenge = Challenge.objects.create(
-            creator_id=user_id, target=target, variant=variant, rated=bool(rated), colour=colour, listed=False
+            creator_id=user_id,
+            target=target,
+            variant=variant,
+            params=params,
+            rated=bool(rated),
+            colour=colour,
+            listed=False,
         )
         seconds = settings.DIRECT_CHALLENGE_SECONDS
         common = {
@@ -197,8 +238,18 @@ def challenge_direct_create(
             "colour": colour,
             "seconds": seconds,
         }
-        received = {"type": "challenge_received", "from": creator.username, **common}
-        sent_frame = {"type": "challenge_sent", "to": target.username, **common}
+        received = {
+            "type": "challenge_received",
+            "from": creator.username,
+            **common,
+            "options": options_text(challenge, target.language),
+        }
+        sent_frame = {
+            "type": "challenge_sent",
+            "to": target.username,
+            **common,
+            "options": options_text(challenge, creator.language),
+        }
         target_id = target.pk
 
         def send() -> None:
@@ -251,7 +302,9 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
             trust.require_established(user_id)
             trust.require_unmarked(user_id, challenge.creator_id)  # either marked since the challenge
         pink, blue = _colours(challenge)
-        match = match_create(variant=challenge.variant, pink_id=pink, blue_id=blue, rated=challenge.rated)
+        match = match_create(
+            variant=challenge.variant, params=challenge.params, pink_id=pink, blue_id=blue, rated=challenge.rated
+        )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
         challenge.save(update_fields=["status", "match"])
@@ -326,6 +379,7 @@ def challenges_direct_pending_for(user_id: int) -> list[dict[str, Any]]:
             "rated": c.rated,
             "colour": c.colour,
             "seconds": _seconds_left(c, now),
+            "options": options_text(c, translation.get_language() or settings.LANGUAGE_CODE),
         }
         for c in rows.order_by("created_at")
     ]
@@ -344,6 +398,7 @@ def challenges_direct_sent_by(user_id: int) -> list[dict[str, Any]]:
             "rated": c.rated,
             "colour": c.colour,
             "seconds": _seconds_left(c, now),
+            "options": options_text(c, translation.get_language() or settings.LANGUAGE_CODE),
         }
         for c in rows.order_by("created_at")
     ]

@@ -27,6 +27,12 @@ register(
     "match",
     {
         "not_a_player": (_("You are not playing in this match: you can only watch it."), 403),
+        # games.catalogue.game_params, challenges.py, computer.py (SPEC.md "Kropki: options")
+        "bad_options": (_("These settings do not make a game. Choose again."), 400),
+        "options_are_casual": (
+            _("A game with its own settings is casual: choose casual, or the game type's own settings."),
+            400,
+        ),
         "login_required": (_("Log in to play."), 400),
         "account_required": (_("Ranked play and challenges need an account."), 400),
         "stale_ply": (_("The board changed before your move arrived. Showing the current position."), 400),

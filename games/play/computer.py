@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Mapping
 from datetime import timedelta
 
 import redis
@@ -13,7 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import bots, selectors
+from games import bots, catalogue, selectors
 from games.live import transport
 from games.models import Match
 from kropki_site.lib import limits
@@ -34,9 +35,11 @@ def computer_match_start(
     colour: str,
     address: str = "",
     address_guest_ids: set[int] | frozenset[int] = frozenset(),
+    options: Mapping[str, str] | None = None,
 ) -> Match:
     """A match of ``user_id`` against the computer at ``level``; ``colour`` is
-    the human's: "pink" (moves first), "blue" or "random".
+    the human's: "pink" (moves first), "blue" or "random"; ``options``: the game's own
+    settings (form fields "<game>-<option>", ``catalogue.game_params``).
 
     Limits (docs/bots.md, "Limits"), each refusing the NEW match with a
     Refusal and never ending anyone else's: ``starting_too_often`` past
@@ -46,12 +49,15 @@ def computer_match_start(
     unfinished computer matches. The player's own cap (COMPUTER_MATCHES_PER_USER)
     abandons their own oldest in ``match_create``."""
     botaccounts.require_not_bot(user_id)  # a bot plays people and bots, by challenge
+    if variant not in catalogue.variant_keys():
+        raise Refusal("unknown_variant")
+    params = catalogue.game_params(variant, options or {})
     computer_start_allowed(user_id=user_id, address=address, address_guest_ids=address_guest_ids)
     botqueue.remember_address(user_id, address)
     if colour == "random":
         colour = random.choice(["pink", "blue"])
     pink, blue = (user_id, None) if colour == "pink" else (None, user_id)
-    return match_create(variant=variant, pink_id=pink, blue_id=blue, bot_level=level)
+    return match_create(variant=variant, params=params, pink_id=pink, blue_id=blue, bot_level=level)
 
 
 def match_start_counted(*, user_id: int, address: str = "") -> None:

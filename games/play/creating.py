@@ -26,11 +26,16 @@ def match_create(
     blue_id: int | None,
     rated: bool = False,
     bot_level: str = "",
+    params: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> Match:
-    """Start a match. Exactly one side may be the computer (its user id None, ``bot_level`` set)."""
+    """Start a match. Exactly one side may be the computer (its user id None, ``bot_level`` set).
+    ``params``: the engine's parameters of a game with options (``catalogue.game_params``),
+    which is casual: Refusal ``options_are_casual`` for a rated one."""
     if variant not in catalogue.variant_keys():
         raise Refusal("unknown_variant")
+    if params and rated:
+        raise Refusal("options_are_casual")
     if bot_level:
         if (pink_id is None) == (blue_id is None):
             raise ValueError("a computer match needs exactly one human")
@@ -39,8 +44,10 @@ def match_create(
         raise ValueError("a match needs two different players")
     now = now or timezone.now()
     with transaction.atomic():
-        match = Match(variant=variant, pink_id=pink_id, blue_id=blue_id, rated=rated, bot_level=bot_level)
-        state = catalogue.variant(variant).game().new_initial_state()
+        match = Match(
+            variant=variant, params=params or {}, pink_id=pink_id, blue_id=blue_id, rated=rated, bot_level=bot_level
+        )
+        state = match.game().new_initial_state()
         core.set_turn(match, state, now)
         match.position_key = guard.match_key(match, state)  # "" in the exempt opening
         match.save()

@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable
 from functools import cache
 from hashlib import blake2b
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -57,10 +58,11 @@ def position_key(variant: str, state: State) -> str:
     return blake2b(_game_prefix(state) + state.canonical(), digest_size=16).hexdigest()
 
 
-def history_keys(variant: str, history: list[int]) -> list[str]:
-    """The key of every position of a game (after 0, 1, ... moves), by one replay; a broken
-    history's keys stop at its first bad move (what follows is no position)."""
-    game = catalogue.variant(variant).game()
+def history_keys(variant: str, history: list[int], params: dict[str, Any] | None = None) -> list[str]:
+    """The key of every position of a game (after 0, 1, ... moves; ``params``: its own options,
+    Match.params), by one replay; a broken history's keys stop at its first bad move (what
+    follows is no position)."""
+    game = catalogue.variant(variant).game(params)
     state = game.new_initial_state()
     keys = [position_key(variant, state)]
     for action in history:
@@ -116,12 +118,14 @@ def _standing_sql() -> str:
     return f"SELECT 1 FROM {quote(meta.db_table)} WHERE {key} = %s AND {status} = %s AND {pk} <> %s LIMIT 1"
 
 
-def standing_plies(variant: str, history: list[int], *, exclude_match_id: int | None = None) -> set[int]:
+def standing_plies(
+    variant: str, history: list[int], *, exclude_match_id: int | None = None, params: dict[str, Any] | None = None
+) -> set[int]:
     """The plies of a game (``history``) whose position stands now in an active rated match
     (0: the start, ``len(history)``: the last position); one replay and one query."""
     if not enabled():
         return set()
-    keys = history_keys(variant, history)
+    keys = history_keys(variant, history, params)
     live = standing_keys(keys, exclude_match_id=exclude_match_id)
     return {ply for ply, key in enumerate(keys) if key and key in live}
 

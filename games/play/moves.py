@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import catalogue, selectors
+from games import selectors
 from games.engine import EngineError, State, other
 from games.models import Match, Move
 from kropki_site.lib.refusals import Refusal
@@ -70,7 +70,7 @@ def _play(
         match = core.lock(match_id)
         side = side_for(match)
         if action is _END:
-            action = catalogue.variant(match.variant).game().end_action
+            action = match.game().end_action
             if action is None:
                 raise Refusal("unknown_action")
         now = now or timezone.now()

@@ -143,6 +143,7 @@ def match_decline_rematch(*, match_id: int, user_id: int | None) -> Match:
 def _start_rematch(match: Match) -> Match:
     new = match_create(
         variant=match.variant,
+        params=match.params,
         pink_id=match.blue_id,
         blue_id=match.pink_id,
         rated=match.rated,

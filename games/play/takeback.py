@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.blocks import has_blocked
-from games import catalogue, selectors
+from games import selectors
 from games.engine import other
 from games.models import PINK, Match, Move
 from kropki_site.lib.refusals import Refusal
@@ -122,7 +122,7 @@ def _grant(match: Match, side: int, now: datetime) -> None:
     undone = match.ply - first + 1
     Move.objects.filter(match=match, ply__gte=first).delete()
     history = list(Move.objects.filter(match=match).order_by("ply").values_list("action", flat=True))
-    state = catalogue.variant(match.variant).game().state_from_history(history)  # rebuilt from the rows
+    state = match.game().state_from_history(history)  # rebuilt from the rows
     match.ply = len(history)
     match.history = list(state.history)
     match.last_move_at = now

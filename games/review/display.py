@@ -115,7 +115,7 @@ def value_words(position: dict[str, Any]) -> str:
 
 def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
     """The template's figures of a finished review (its ``result``): rows per move, accuracy, the curve."""
-    game = catalogue.variant(match.variant).game()
+    game = match.game()
     words = class_words()
     notation = move_words(game, list(match.history), {})
     best_words = [move_words(game, [m["best"]], {})[0] if m["best"] is not None else "" for m in result["moves"]]
@@ -209,7 +209,7 @@ def better_frame(match: Match, ply: int, analysis: Analysis | None, *, held: boo
     best = result["moves"][ply - 1]["best"] if result and 0 < ply <= len(result["moves"]) else None
     if best is None:
         return None
-    game = catalogue.variant(match.variant).game()
+    game = match.game()
     spec = catalogue.variant(match.variant).game_spec
     state = game.state_from_history(match.history[: ply - 1])
     pink, blue = state.scores()

@@ -79,4 +79,6 @@ def held(match: Match, analysis: Analysis | None) -> bool:
     Only a finished review is looked at (one replay and one query)."""
     if analysis is None or analysis.status != Analysis.Status.DONE:
         return False
-    return bool(guard.standing_plies(match.variant, list(match.history), exclude_match_id=match.pk))
+    return bool(
+        guard.standing_plies(match.variant, list(match.history), exclude_match_id=match.pk, params=match.params)
+    )

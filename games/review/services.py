@@ -66,7 +66,7 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
     if version is None:
         raise Refusal("analysis_unavailable")
     guard.require_no_rated_match(user.pk)
-    if guard.standing_plies(match.variant, list(match.history), exclude_match_id=match.pk):
+    if guard.standing_plies(match.variant, list(match.history), exclude_match_id=match.pk, params=match.params):
         raise Refusal("position_in_rated_match")
     with transaction.atomic():
         existing = Analysis.objects.select_for_update().filter(match=match, version=version).first()
@@ -188,7 +188,7 @@ def analysis_run(analysis_id: int) -> bool:
     try:
         if spec.review is None:
             raise RuntimeError("the game has no reviewer")
-        result = analyse(catalogue.variant(match.variant).game(), list(match.history), spec.review, progress)
+        result = analyse(match.game(), list(match.history), spec.review, progress)
     except Exception as exc:
         log.exception("analysis %s of match %s failed", analysis_id, match.pk)
         with transaction.atomic():

@@ -4,15 +4,15 @@ only ever a shortcut for the replay (no query: the match row is the caller's).""
 from __future__ import annotations
 
 import contextlib
+import json
 
-from games import catalogue
 from games.engine import State
 from games.models import Match
 
-# Keyed by (id, variant) and checked against the full history: a cached state
-# is only ever a shortcut for the replay, never trusted on its own (ids can be
-# reused after a rollback or a restore).
-_STATE_CACHE: dict[tuple[int, str], State] = {}
+# Keyed by (id, variant, the match's own parameters) and checked against the full
+# history: a cached state is only ever a shortcut for the replay, never trusted on
+# its own (ids can be reused after a rollback or a restore).
+_STATE_CACHE: dict[tuple[int, str, str], State] = {}
 _STATE_CACHE_MAX = 512
 
 
@@ -22,10 +22,10 @@ def match_state(match: Match) -> State:
     Replays ``match.history``; a per-process cache skips the replay when it
     already holds that exact history (never trusted otherwise).
     """
-    cached = _STATE_CACHE.get((match.pk, match.variant)) if match.pk else None
+    cached = _STATE_CACHE.get(_key(match)) if match.pk else None
     if cached is not None and cached.history == match.history:
         return cached.clone()
-    state = catalogue.variant(match.variant).game().state_from_history(match.history)
+    state = match.game().state_from_history(match.history)
     if match.pk:
         remember_state(match, state)
     return state
@@ -38,4 +38,8 @@ def remember_state(match: Match, state: State) -> None:
             StopIteration, RuntimeError
         ):  # consumers call services from a thread pool: another thread may evict first
             _STATE_CACHE.pop(next(iter(_STATE_CACHE)), None)
-    _STATE_CACHE[(match.pk, match.variant)] = state.clone()
+    _STATE_CACHE[_key(match)] = state.clone()
+
+
+def _key(match: Match) -> tuple[int, str, str]:
+    return match.pk, match.variant, json.dumps(match.params, sort_keys=True) if match.params else ""

@@ -37,7 +37,9 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         rated = request.POST.get("mode") == "rated"
         listed = request.POST.get("kind") == "lobby"  # the default: a private link
         try:
-            challenge = play.challenge_create(user_id=request.user.pk, variant=variant, rated=rated, listed=listed)
+            challenge = play.challenge_create(
+                user_id=request.user.pk, variant=variant, rated=rated, listed=listed, options=request.POST.dict()
+            )
         except Refusal as exc:
             error = exc.message
         else:
@@ -46,7 +48,9 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         request,
         "games/challenge_new.html",
         {
-            "variants": catalogue.variant_choices(),
+            "variants": catalogue.variant_games(),
+            "chosen_variant": request.POST.get("variant", "") if error else "",
+            "game_options": catalogue.option_fields(request.POST.dict() if error else None),
             "error": error,
             "ttl_minutes": settings.CHALLENGE_TTL_MINUTES,
         },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,14 +11,26 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import GuestLimitReached, guest_for_request, guest_ids_of_ip
 from accounts.ip import client_ip
-from games import play
+from games import catalogue, play
 from games.catalogue import variant_choices
 from games.models import BOT_LEVEL_CHOICES
 from kropki_site.lib.refusals import Refusal
 
 
+class VariantRadioSelect(forms.RadioSelect):
+    """Each variant's radio says its game (``data-game``): static/js/app.js shows that game's settings."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        if value in catalogue.variant_keys():
+            option["attrs"]["data-game"] = catalogue.variant(value).game_slug
+        return option
+
+
 class ComputerMatchForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Game"), choices=variant_choices, widget=forms.RadioSelect, initial="kropki-10")
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=variant_choices, widget=VariantRadioSelect, initial="kropki-10"
+    )
     level = forms.ChoiceField(label=_("Level"), choices=BOT_LEVEL_CHOICES, widget=forms.RadioSelect, initial="sredni")
     colour = forms.ChoiceField(
         label=_("Your colour"),
@@ -43,6 +57,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
                 colour=form.cleaned_data["colour"],
                 address=address,
                 address_guest_ids=guest_ids_of_ip(address) if user.is_guest else set(),
+                options=request.POST.dict(),
             )
         except Refusal as exc:
             return render(
@@ -52,4 +67,10 @@ def play_computer(request: HttpRequest) -> HttpResponse:
                 status=exc.status,
             )
         return redirect("match", match.pk)
-    return render(request, "games/play_computer.html", {"form": form}, status=400 if form.errors else 200)
+    chosen = request.POST.dict() if request.method == "POST" else request.GET.dict()
+    return render(
+        request,
+        "games/play_computer.html",
+        {"form": form, "game_options": catalogue.option_fields(chosen)},
+        status=400 if form.errors else 200,
+    )

@@ -82,6 +82,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "snapshot": snapshot,
+            "options": catalogue.options_words(match.variant, match.params),
             "page": page,
             "you": you,
             "is_player": you is not None,
@@ -213,13 +214,15 @@ def _next_game(match: Match, you: int | None) -> dict[str, Any] | None:
         colour = "pink" if you == PINK else "blue"
         return {
             "url": reverse("play_computer"),
-            "fields": {"variant": match.variant, "level": match.bot_level, "colour": colour},
+            "fields": {"variant": match.variant, "level": match.bot_level, "colour": colour}
+            | catalogue.option_values(match.variant, match.params),
         }
     if match.tournament_id is not None:  # the arena pairs the next game (the page goes back to it)
         return None
     if match.rated:
         return {"url": reverse("queue_join"), "fields": {"variant": match.variant}}
-    return {"url": reverse("challenge_new"), "fields": {"variant": match.variant, "mode": "casual"}}
+    fields = {"variant": match.variant, "mode": "casual"} | catalogue.option_values(match.variant, match.params)
+    return {"url": reverse("challenge_new"), "fields": fields}
 
 
 @require_GET
@@ -244,7 +247,7 @@ def match_board(request: HttpRequest, match_id: int, ply: int) -> HttpResponse:
     )
     svg: str | None = cache.get(key) if not match.is_active else None
     if svg is None:
-        state = catalogue.variant(match.variant).game().state_from_history(match.history[:ply])
+        state = match.game().state_from_history(match.history[:ply])
         svg = board_svg(match, state, live, lang)
         if not match.is_active:
             cache.set(key, svg, 24 * 3600)

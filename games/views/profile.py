@@ -222,4 +222,6 @@ def _social(request: HttpRequest, player: User) -> dict[str, Any]:
         # the player's own profile: how many they follow and how many follow them
         "follow_counts": following_reads.counts(player.pk) if own else None,
         "colours": [("random", _("random")), ("pink", _("pink")), ("blue", _("blue"))],
+        "challenge_variants": catalogue.variant_games() if other else [],
+        "game_options": catalogue.option_fields() if other else [],
     }

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -55,11 +55,19 @@ def _finished_match(match_id: int) -> Match:
     return match
 
 
-def record_key(variant: str, history: list[int], lang: str, ends: dict[int, int] | None = None) -> str:
+def record_key(
+    variant: str,
+    history: list[int],
+    lang: str,
+    ends: dict[int, int] | None = None,
+    params: dict[str, Any] | None = None,
+) -> str:
     """The cache key of a record's board and move list: what they are drawn from, and nothing else
     (so a key can never show another match's moves, whatever the ids). ``ends``: Kropki's
-    ends played by the clock (games.selectors.match.clock_ends), which the move list words apart."""
-    digest = hashlib.blake2b(json.dumps([history, sorted(ends or {})]).encode(), digest_size=16).hexdigest()
+    ends played by the clock (games.selectors.match.clock_ends), which the move list words apart;
+    ``params``: the game's own settings (Match.params)."""
+    drawn_from = [history, sorted(ends or {})] + ([params] if params else [])
+    digest = hashlib.blake2b(json.dumps(drawn_from, sort_keys=True).encode(), digest_size=16).hexdigest()
     return f"record:{variant}:{len(history)}:{digest}:{lang}"
 
 
@@ -80,7 +88,7 @@ def _replay(match: Match, key: str, ends: dict[int, int]) -> Replay:
     data: Replay | None = cache.get(key)
     if data is not None:
         return data
-    game = catalogue.variant(match.variant).game()
+    game = match.game()
     # Who played each ply (Kropki: one player may play on alone; Dots and Boxes: extra moves).
     state = game.new_initial_state()
     moves: list[RecordMove] = []
@@ -110,7 +118,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.is_active:
         return redirect("match", match_id=match.pk)
     ends = match_reads.clock_ends(match)
-    key = record_key(match.variant, match.history, get_language(), ends)
+    key = record_key(match.variant, match.history, get_language(), ends, match.params)
     replay = _replay(match, key, ends)
     moves = replay["moves"]
     changes = record_reads.record_changes(match)
@@ -139,6 +147,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "variant_name": catalogue.variant_name(match.variant),
+            "options": catalogue.options_words(match.variant, match.params),
             "scored": catalogue.variant(match.variant).game_spec.scored,  # no column of zeros (Cztery w rzędzie)
             "result_text": reason_text(match, ends),
             "players": players,
@@ -167,7 +176,7 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _frame(match: Match, ply: int) -> dict[str, object]:
     """The board after ``ply`` moves. A move the game explains (Kropki's captures) says what it took."""
-    game = catalogue.variant(match.variant).game()
+    game = match.game()
     spec = game_spec_of(match)
     lang = get_language()
     state = game.state_from_history(match.history[: ply - 1] if ply else [])

@@ -148,7 +148,8 @@
     if (forTarget && colour !== "random") colour = colour === "pink" ? "blue" : "pink"; // the challenger's colour
     var words = colour === "pink" ? T.you_pink : colour === "blue" ? T.you_blue : T.colour_random;
     var variant = (cfg.variants || {})[frame.variant] || frame.variant;
-    return variant + " · " + (frame.rated ? T.rated : T.casual) + " · " + words;
+    var own = frame.options ? " · " + frame.options : ""; // a casual game's own settings, worded by the server
+    return variant + own + " · " + (frame.rated ? T.rated : T.casual) + " · " + words;
   }
 
   function countdown(id) {
@@ -301,6 +302,7 @@
       variant: String(data.get("variant") || ""),
       rated: data.get("rated") === "on" || data.get("mode") === "rated",
       colour: String(data.get("colour") || "random"),
+      options: window.KropkiOptions ? window.KropkiOptions.values(form) : {}, // static/js/app.js
     });
   }
 

@@ -68,3 +68,20 @@ def test_the_members_name_opens_their_profile_and_settings_keep_a_link(client, a
     assert settings_link in html
     assert '<span class="settings-long">Ustawienia</span>' in html
     assert client.get(profile).status_code == 200
+
+
+@pytest.mark.parametrize(("accept", "language"), [("en", "en"), ("pl", "pl")])
+def test_a_guest_keeps_the_language_the_visitor_was_reading(client, accept, language):
+    """A visitor reading in English who starts a game against the computer goes on in English
+    (the guest made for them reads the pages in the visitor's language, not Polish by default)."""
+    from accounts.models import User
+
+    made = client.post(
+        "/graj/komputer/",
+        {"variant": "cztery-w-rzedzie", "level": "latwy", "colour": "pink"},
+        HTTP_ACCEPT_LANGUAGE=accept,
+    )
+    assert made.status_code == 302
+    assert User.objects.get(is_guest=True).language == language
+    page = client.get(made.url, HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    assert f'<html lang="{language}">' in page

@@ -47,3 +47,30 @@ def test_a_guest_plays_kropki_against_the_computer_reloads_and_ends_the_game(pag
     # Having ended, we wait while the computer plays on alone and then ends too.
     expect(page.get_by_test_id("result")).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("result")).to_have_text(re.compile("Wygrywają|Remis"))
+
+
+def test_the_computer_page_shows_the_chosen_games_settings_and_starts_a_game_with_them(new_context):
+    """SPEC.md "Kropki: options", in English: only the chosen game's settings show (and are
+    sent); a Kropki game from a cross on 20×20 with a margin starts with them, and its page
+    names them."""
+    page = new_context(locale="en-US").new_page()
+    page.goto("/graj/komputer/")
+    options = page.get_by_test_id("options-kropki")
+    page.get_by_label("Dots 10×10, quick").check()
+    expect(options).to_be_visible()
+    page.get_by_label("Four in a Row").check()
+    expect(options).to_be_hidden()
+    expect(page.get_by_test_id("opt-kropki-board")).to_be_disabled()
+    page.get_by_label("Dots 10×10, quick").check()
+    expect(options).to_be_visible()
+    page.get_by_label("Board", exact=True).select_option("20x20")
+    page.get_by_label("Starting position").select_option("cross")
+    page.get_by_label("Win by a margin").select_option("15")
+    page.get_by_label("pink (moves first)").check()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page).to_have_url(re.compile(r"/partia/\d+/$"))
+    expect(page.locator("#match")).to_have_attribute("data-ready", "1")
+    expect(page.get_by_test_id("match-options")).to_have_text(
+        "Board: 20×20 · Starting position: from a cross · Win by a margin: a lead of 15"
+    )
+    expect(page.locator("#board [data-action]")).to_have_count(20 * 20 - 4)  # the cross's points are taken

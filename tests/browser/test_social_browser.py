@@ -69,16 +69,22 @@ def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
         expect(online.locator("li", has_text="alice").get_by_test_id("online-challenge")).to_have_count(0)
         shot(alice, "social-lobby-online")
 
-        # alice challenges bob from his profile; he is told on the rules page
+        # alice challenges bob from his profile, with a setting of the game (SPEC.md "Kropki:
+        # options": only the chosen game's show); he is told on the rules page
         alice.goto("/gracz/bob/")
         connected(alice)
         expect(alice.get_by_test_id("presence")).to_have_text("online")
         alice.get_by_test_id("dc-variant").select_option("cztery-w-rzedzie")
+        expect(alice.get_by_test_id("options-kropki")).to_be_hidden()
+        alice.get_by_test_id("dc-variant").select_option("kropki-10")
+        alice.get_by_test_id("opt-kropki-margin").select_option("15")
         alice.get_by_test_id("dc-colour").select_option("pink")
         alice.get_by_test_id("direct-challenge").click()
         expect(alice.get_by_test_id("challenge-waiting")).to_contain_text("bob")
+        expect(alice.get_by_test_id("challenge-waiting")).to_contain_text("Wygrana przewagą: przewaga 15")
         notice = bob.get_by_test_id("challenge-notice")
         expect(notice).to_contain_text("alice wyzywa Cię na partię")
+        expect(notice).to_contain_text("Wygrana przewagą: przewaga 15")
         expect(notice).to_contain_text("grasz niebieskimi")
         expect(bob.get_by_test_id("site-notices")).to_have_attribute("aria-live", "polite")
         expect(bob).to_have_title(re.compile("^Wyzwanie!"))
@@ -95,6 +101,7 @@ def test_online_list_direct_challenge_block_and_expiry(browser, social_site):
             page.wait_for_url(re.compile(r"/partia/\d+/$"))
         assert alice.url == bob.url
         expect(bob.locator("#match")).to_have_attribute("data-ready", "1")
+        expect(bob.get_by_test_id("match-options")).to_have_text("Wygrana przewagą: przewaga 15")
 
         # bob blocks alice: she can no longer challenge him
         bob.goto("/gracz/alice/")

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from accounts.tokens import token_create, token_revoke
+from games.api.reads import game_full
 from games.models import Challenge, Match
 from games.play import botaccounts
 from games.play.challenges import challenge_direct_create
@@ -183,3 +184,31 @@ def test_draw_yes_offers_or_accepts_and_end_plays_kropkis_end(client, alice, bot
     assert answer.json() == {"ok": True, "accepted": True}
     other.refresh_from_db()
     assert other.status == "finished" and other.end_reason == "agreement"
+
+
+def test_a_challenge_through_the_api_with_a_games_own_settings(client, alice, bot, bot_secret):
+    """docs/api.md: the forms' "<game>-<option>" fields; such a game is casual, and a value no
+    form offers is refused with its code; the game's gameFull has the parameters."""
+    rated = api(
+        client, "POST", "/api/challenge/alice", bot_secret, variant="kropki-10", rated="true", **{"kropki-margin": "15"}
+    )
+    assert rated.status_code == 400 and rated.json()["error"] == "options_are_casual"
+    bad = api(client, "POST", "/api/challenge/alice", bot_secret, variant="kropki-10", **{"kropki-board": "99x99"})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_options"
+    assert not Challenge.objects.exists()
+    answer = api(
+        client,
+        "POST",
+        "/api/challenge/alice",
+        bot_secret,
+        variant="kropki-10",
+        **{"kropki-board": "40x40", "kropki-penalty": "on"},
+    )
+    assert answer.status_code == 200, answer.content
+    challenge = Challenge.objects.get()
+    assert challenge.params == {"width": 40, "height": 40, "penalty": True}
+    alice_secret = token_create(user=alice, name="t", scopes=["challenge:write", "board:read"])[1]
+    match_id = api(client, "POST", f"/api/challenge/{challenge.pk}/accept", alice_secret).json()["game"]["id"]
+    assert Match.objects.get(pk=match_id).params == challenge.params
+    full = game_full(match_id, alice.pk)
+    assert full["params"] == challenge.params and full["end_action"] == 40 * 40

@@ -204,6 +204,7 @@ async def test_a_challenge_reaches_the_target_and_accepting_starts_the_match_for
         "rated": True,
         "colour": "blue",
         "seconds": 60,
+        "options": "",  # the game type's own settings
     }
     assert sent["id"] == received["id"] and sent["to"] == "bob"
     await ws_b.send_json_to({"type": "challenge_answer", "id": received["id"], "accept": True})
