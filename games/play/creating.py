@@ -65,6 +65,7 @@ def matches_create_many(
     rated: bool = False,
     tournament_id: int | None = None,
     move_seconds: int | None = None,
+    params: dict[str, Any] | None = None,
     now: datetime,
 ) -> list[Match]:
     """Start many matches between people at once, each ``(pink, blue)`` of ``pairs`` (an
@@ -83,10 +84,17 @@ def matches_create_many(
         raise ValueError("a player is in one new match at most, against another player")
     if not pairs:
         return []
+    if params and rated:
+        raise Refusal("options_are_casual")
     template = Match(
-        variant=variant, rated=rated, tournament_id=tournament_id, move_seconds=move_seconds, created_at=now
+        variant=variant,
+        params=params or {},
+        rated=rated,
+        tournament_id=tournament_id,
+        move_seconds=move_seconds,
+        created_at=now,
     )
-    state = catalogue.variant(variant).game().new_initial_state()
+    state = template.game().new_initial_state()
     core.set_turn(template, state, now)
     template.position_key = guard.match_key(template, state)  # the live-position guard's ("" in the opening)
     fields = [f for f in Match._meta.concrete_fields if not f.primary_key]

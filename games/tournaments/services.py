@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -66,23 +67,33 @@ def _require_account(user: User | AnonymousUser | None) -> User:
 
 
 def maker_check(
-    user: User | AnonymousUser | None, *, variant: str, settings_ok: bool, rated: bool, public: bool
-) -> User:
+    user: User | AnonymousUser | None,
+    *,
+    variant: str,
+    settings_ok: bool,
+    rated: bool,
+    public: bool,
+    options: Mapping[str, object] | None = None,
+) -> tuple[User, dict[str, Any]]:
     """What every player-made tournament (an arena, a Swiss) asks of its maker and its form: an
-    account, a known variant, the format's settings among its choices; a public (listed) or rated
-    one needs an established account (the home page and the list show it: a fresh account, one
-    of many a visitor can make, makes private ones only, reached by their link), a rated one an
-    unmarked account."""
+    account, a known variant, the format's settings among its choices, the games' own settings
+    (``options``: the forms' "<game>-<option>" fields) in a casual one only; a public (listed) or
+    rated one needs an established account (the home page and the list show it: a fresh account,
+    one of many a visitor can make, makes private ones only, reached by their link), a rated one
+    an unmarked account. The maker, and the games' engine parameters (``Match.params``)."""
     creator = _require_account(user)
     if variant not in catalogue.variant_keys():
         raise Refusal("unknown_variant")
     if not settings_ok:
         raise Refusal("tournament_bad_settings")
+    params = catalogue.game_params(variant, options or {})
+    if params and rated:
+        raise Refusal("options_are_casual")
     if rated or public:
         trust.require_established(creator.pk)
     if rated:
         trust.require_unmarked(creator.pk)
-    return creator
+    return creator, params
 
 
 def maker_limits(creator: User, made: QuerySet[Any], finished: str, now: datetime) -> None:
@@ -106,16 +117,19 @@ def tournament_create(
     rated: bool = True,
     public: bool = True,
     name: str = "",
+    options: Mapping[str, object] | None = None,
     now: datetime | None = None,
 ) -> Tournament:
-    """A player-made arena (accounts only; OPEN_PER_CREATOR at once, MADE_PER_DAY a day)."""
+    """A player-made arena (accounts only; OPEN_PER_CREATOR at once, MADE_PER_DAY a day);
+    ``options``: its games' own settings (``maker_check``)."""
     settings_ok = start_in_minutes in START_DELAYS and move_seconds in MOVE_CLOCKS
-    creator = maker_check(
+    creator, params = maker_check(
         user,
         variant=variant,
         settings_ok=settings_ok and MIN_MINUTES <= minutes <= MAX_MINUTES,
         rated=rated,
         public=public,
+        options=options,
     )
     now = now or timezone.now()
     name = tournament_name_clean(name) or f"Arena {creator.username}"
@@ -125,6 +139,7 @@ def tournament_create(
         return Tournament.objects.create(
             name=name,
             variant=variant,
+            params=params,
             starts_at=starts,
             ends_at=starts + timedelta(minutes=minutes),
             minutes=minutes,
@@ -472,6 +487,7 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
     colours = [(a.user_id, b.user_id) if random.random() < 0.5 else (b.user_id, a.user_id) for a, b in pairs]
     matches = creating.matches_create_many(
         variant=tournament.variant,
+        params=tournament.params,
         pairs=colours,
         rated=tournament.rated,
         tournament_id=tournament.pk,

@@ -43,7 +43,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
     context: dict[str, Any] = {
         **selectors.visible_lists(user_id, LIST_LIMIT),
-        "variants": catalogue.variant_choices(),
+        "variants": catalogue.variant_games(),
+        "game_options": catalogue.option_fields(),
         "delays": services.START_DELAYS,
         "clocks": services.MOVE_CLOCKS,
         "durations": services.DURATIONS,
@@ -112,6 +113,7 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             rated=post.get("rated") == "1",
             public=post.get("public") == "1",
             name=post.get("name", ""),
+            options=post.dict(),
         )
     except Refusal as exc:
         return _refused(request, exc, redirect("tournaments"))
@@ -148,6 +150,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "t": t,
         "variant_name": catalogue.variant_name(t.variant),
+        "options": catalogue.options_words(t.variant, t.params),
         **board,
         "me": me,
         "my_match": my_match,

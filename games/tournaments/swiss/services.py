@@ -7,6 +7,7 @@ arenas' wave period) runs in one transaction under a PostgreSQL advisory lock of
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from itertools import groupby
 from typing import Any
@@ -52,6 +53,7 @@ def swiss_create(
     rated: bool = True,
     public: bool = True,
     name: str = "",
+    options: Mapping[str, object] | None = None,
     now: datetime | None = None,
 ) -> SwissTournament:
     """A player-made Swiss (the arenas' rules: accounts; a public or rated one needs an
@@ -62,7 +64,9 @@ def swiss_create(
         and move_seconds in MOVE_CLOCKS
         and pause_seconds in PAUSES
     )
-    creator = maker_check(user, variant=variant, settings_ok=settings_ok, rated=rated, public=public)
+    creator, params = maker_check(
+        user, variant=variant, settings_ok=settings_ok, rated=rated, public=public, options=options
+    )
     now = now or timezone.now()
     name = tournament_name_clean(name) or f"Swiss {creator.username}"
     with transaction.atomic():
@@ -70,6 +74,7 @@ def swiss_create(
         return SwissTournament.objects.create(
             name=name,
             variant=variant,
+            params=params,
             rounds=rounds,
             starts_at=now + timedelta(minutes=start_in_minutes),
             move_seconds=move_seconds,
@@ -224,7 +229,7 @@ def _pair_next(t: SwissTournament, now: datetime) -> None:
     t.next_round_at = None
     t.save(update_fields=["current_round", "next_round_at"])
     matches = creating.matches_create_many(
-        variant=t.variant, pairs=found.pairs, rated=t.rated, move_seconds=t.move_seconds, now=now
+        variant=t.variant, params=t.params, pairs=found.pairs, rated=t.rated, move_seconds=t.move_seconds, now=now
     )
     boards = [
         SwissBoard(tournament=t, round=t.current_round, board=n, pink_id=m.pink_id or 0, blue_id=m.blue_id, match=m)

@@ -56,7 +56,8 @@ def swiss_list(request: HttpRequest) -> HttpResponse:
         "running": listed.filter(status=SwissTournament.Status.RUNNING)[:LIST_LIMIT],
         "upcoming": listed.filter(status=SwissTournament.Status.UPCOMING)[:LIST_LIMIT],
         "finished": listed.filter(status=SwissTournament.Status.FINISHED).order_by("-starts_at")[:LIST_LIMIT],
-        "variants": catalogue.variant_choices(),
+        "variants": catalogue.variant_games(),
+        "game_options": catalogue.option_fields(),
         "rounds": services.ROUNDS,
         "delays": services.START_DELAYS,
         "clocks": services.MOVE_CLOCKS,
@@ -81,6 +82,7 @@ def swiss_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             rated=post.get("rated") == "1",
             public=post.get("public") == "1",
             name=post.get("name", ""),
+            options=post.dict(),
         )
     except Refusal as exc:
         return _refused(request, exc, redirect("swiss_list"))
@@ -102,6 +104,7 @@ def swiss_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context: dict[str, Any] = {
         "t": t,
         "variant_name": catalogue.variant_name(t.variant),
+        "options": catalogue.options_words(t.variant, t.params),
         "me": me,
         "lines": [
             (e, points(e.score, 2), points(e.sonneborn_berger, 4), points(e.buchholz, 2))
