@@ -32,6 +32,9 @@ class User(AbstractUser):
         ENGLISH = "en", _("English")
 
     email = models.EmailField(_("e-mail address"))
+    # Its owner opened the link sent to it (accounts/verification.py): only then does the site
+    # mail it anything but a password reset (issue 40).
+    email_verified = models.BooleanField(_("e-mail address verified"), default=False)
     language = models.CharField(_("language"), max_length=8, choices=Language.choices, default=Language.POLISH)
     # A visitor playing the computer without an account; signing up turns this
     # same row into a real account, so the guest's matches stay theirs.

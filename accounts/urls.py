@@ -17,6 +17,8 @@ urlpatterns = [
     ),
     path("haslo/reset/gotowe/", views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("ustawienia/", views.account_settings, name="account_settings"),
+    path("ustawienia/email/", views.email_verify_request, name="email_verify_request"),
+    path("email/potwierdz/<str:token>/", views.email_verify, name="email_verify"),
     path("ustawienia/tokeny/", views.token_new, name="token_new"),
     path("ustawienia/tokeny/<int:token_id>/uniewaznij/", views.token_revoke, name="token_revoke"),
 ]

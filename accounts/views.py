@@ -15,14 +15,14 @@ from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
 
-from . import services, throttle, tokens
-from .decorators import AuthenticatedHttpRequest
+from . import services, throttle, tokens, verification
+from .decorators import AuthenticatedHttpRequest, account_required
 from .forms import (
     LoginForm,
     PasswordChangeForm,
@@ -291,3 +291,28 @@ def locked_out(
     return render(
         request, "accounts/locked_out.html", {"cooloff_minutes": minutes, "slowed_seconds": slowed}, status=429
     )
+
+
+@account_required
+@require_POST
+def email_verify_request(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Send the player the link that confirms their address (accounts/verification.py)."""
+    try:
+        verification.email_verify_send(user=request.user, site_url=request.build_absolute_uri("/"))
+    except Refusal as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("We have sent you the link: open it to confirm your address."))
+    return redirect("notification_settings")
+
+
+@require_GET
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of the e-mail: the address is confirmed (no log-in needed: the token proves it)."""
+    try:
+        verification.email_verify(token)
+    except Refusal as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your e-mail address is verified."))
+    return redirect("notification_settings" if request.user.is_authenticated else "home")

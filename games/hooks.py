@@ -20,6 +20,14 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
   their match's socket, in the socket's database thread, in no transaction: a feature notes that
   the player learned of the game (an arena does not count a game its player never saw against
   them, issue 38).
+- ``matches_started(fn)``: ``fn(matches)`` runs when matches between people start (a challenge,
+  the queue, a rematch, an arena's or a Swiss's round; not the computer's), after commit, in no
+  transaction: following tells the players' followers (docs/social.md).
+- ``on_notice(fn)``: ``fn(user_ids, kind, data, key)`` hears every ``notice(...)``: something a
+  player may want to hear of outside the page (a direct challenge, a follower, a review ready,
+  a tournament about to start). The core and the features tell it; the notifications feature
+  (``games/notifications``) listens, and decides by each player's settings what reaches them.
+  Called in the caller's transaction: what it writes commits with the event.
 """
 
 from __future__ import annotations
@@ -35,12 +43,16 @@ AccountPart = Callable[[User], Any]
 MarkChanged = Callable[[int], None]
 AccountDeleted = Callable[[int], None]
 PlayerOpened = Callable[[int, int], None]
+MatchesStarted = Callable[[list[Match]], None]
+Notice = Callable[[list[int], str, dict[str, Any], str], object]
 
 _after_finish: list[AfterFinish] = []
 _account_parts: dict[str, AccountPart] = {}
 _mark_changed: list[MarkChanged] = []
 _account_deleted: list[AccountDeleted] = []
 _player_opened: list[PlayerOpened] = []
+_matches_started: list[MatchesStarted] = []
+_notice: list[Notice] = []
 
 
 def after_finish(fn: AfterFinish) -> AfterFinish:
@@ -58,8 +70,9 @@ def forget(fn: Callable[..., Any]) -> None:
         _mark_changed.remove(fn)
     if fn in _account_deleted:
         _account_deleted.remove(fn)
-    if fn in _player_opened:
-        _player_opened.remove(fn)
+    for listeners in (_player_opened, _matches_started, _notice):
+        if fn in listeners:
+            listeners.remove(fn)
     for key in [key for key, part in _account_parts.items() if part is fn]:
         del _account_parts[key]
 
@@ -112,3 +125,32 @@ def player_opened(fn: PlayerOpened) -> PlayerOpened:
 def run_player_opened(match_id: int, user_id: int) -> None:
     for fn in list(_player_opened):
         fn(match_id, user_id)
+
+
+def matches_started(fn: MatchesStarted) -> MatchesStarted:
+    """Register ``fn(matches)`` to hear every match between people that starts (once)."""
+    if fn not in _matches_started:
+        _matches_started.append(fn)
+    return fn
+
+
+def run_matches_started(matches: list[Match]) -> None:
+    people = [m for m in matches if not m.bot_level and m.pink_id is not None and m.blue_id is not None]
+    if people:
+        for fn in list(_matches_started):
+            fn(people)
+
+
+def on_notice(fn: Notice) -> Notice:
+    """Register ``fn(user_ids, kind, data, key)`` to hear every notice (once)."""
+    if fn not in _notice:
+        _notice.append(fn)
+    return fn
+
+
+def notice(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") -> None:
+    """Tell ``user_ids`` of ``kind`` (``data``: JSON-ready facts; ``key``: the same key is told
+    to a player once, e.g. "arena:12")."""
+    if user_ids:
+        for fn in list(_notice):
+            fn(list(user_ids), kind, data, key)

@@ -20,6 +20,7 @@ from accounts.models import User
 from accounts.services import session_still_valid, user_mark_seen
 from games import selectors
 from games.live import transport
+from games.notifications import selectors as notification_reads
 from games.play import challenges
 from games.tournaments.selectors import current_games_frames, my_game_frame, tournament_frame_for
 from games.tournaments.services import tournament_berserk
@@ -62,8 +63,17 @@ def _challenge(user_id: int, content: dict[str, Any]) -> int:
         rated=_bool(content, "rated", False),
         colour=_text(content, "colour", "random"),
         options=_options(content),
+        days=_days(content),
     )
     return challenge.pk
+
+
+def _days(content: dict[str, Any]) -> int | None:
+    """Field ``days``: a correspondence game's days a move (an integer), absent or null for live."""
+    value = content.get("days")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise Refusal("bad_frame")
+    return value
 
 
 def _options(content: dict[str, Any]) -> dict[str, str] | None:
@@ -130,12 +140,14 @@ class SiteDesk:
     def welcome(self, user_id: int) -> list[dict[str, Any]]:
         """The frames a new site socket gets: the challenges still waiting, both ways, and a
         ``tournament_paired`` (``current``) for each arena game of theirs being played, and a
-        ``swiss_paired`` (``current``) for each Swiss game (issue 38)."""
+        ``swiss_paired`` (``current``) for each Swiss game (issue 38), and the header's count of
+        unread notifications when there are any."""
         return (
             challenges.challenges_direct_pending_for(user_id)
             + challenges.challenges_direct_sent_by(user_id)
             + current_games_frames(user_id)
             + swiss_selectors.current_games_frames(user_id)
+            + notification_reads.welcome_frames(user_id)
         )
 
     def tournament_me(self, user_id: int, tournament_id: int) -> dict[str, Any] | None:

@@ -22,6 +22,8 @@ PAIR_TOURNAMENTS = "games.tasks.pair_tournaments"
 SCHEDULE_TOURNAMENTS = "games.tasks.schedule_tournaments"
 FAIRPLAY_CHECK = "games.tasks.fairplay_check"
 SWISS_TICK = "games.tasks.swiss_tick"
+NOTIFY_MAIL = "games.tasks.notifications_mail"
+CORRESPONDENCE_REMIND = "games.tasks.correspondence_remind"
 
 ALL = (
     SWEEP_EXPIRED_TURNS,
@@ -34,4 +36,6 @@ ALL = (
     SCHEDULE_TOURNAMENTS,
     FAIRPLAY_CHECK,
     SWISS_TICK,
+    NOTIFY_MAIL,
+    CORRESPONDENCE_REMIND,
 )

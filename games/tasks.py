@@ -64,3 +64,11 @@ def delete_unplayed_computer_matches() -> int:
     from games.play.creating import computer_matches_delete_unplayed
 
     return computer_matches_delete_unplayed()
+
+
+@shared_task(name=tasknames.CORRESPONDENCE_REMIND, ignore_result=True)  # type: ignore[untyped-decorator]
+def correspondence_remind() -> int:
+    """Remind the players to move whose correspondence turn is running out (beat: every 5 min)."""
+    from games.play.correspondence import remind_due
+
+    return remind_due()

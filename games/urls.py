@@ -11,6 +11,7 @@ from .views import (
     home,
     lobby,
     match,
+    mine,
     privacy,
     profile,
     ranking,
@@ -35,6 +36,7 @@ urlpatterns = [
     ),  # one address in both languages, like every page
     path("konto/bot/", botaccount.become_bot, name="become_bot"),  # docs/api.md "Bot accounts"
     path("graj/", lobby.lobby, name="lobby"),
+    path("moje-partie/", mine.my_games_page, name="my_games"),
     path("graj/lista/", lobby.lobby_lists, name="lobby_lists"),
     path("graj/kolejka/", lobby.queue_page, name="queue"),
     path("graj/kolejka/dolacz/", lobby.queue_join, name="queue_join"),
@@ -48,6 +50,7 @@ urlpatterns = [
     path("partia/<int:match_id>/zapis/", record.record, name="record"),
     path("partia/<int:match_id>/zapis/klatka/<int:ply>/", record.record_frame, name="record_frame"),
     path("", include("games.following.urls")),  # following players: /obserwowani/ (docs/social.md)
+    path("", include("games.notifications.urls")),  # /powiadomienia/ (docs/social.md "Notifications")
     path("", include("games.review.urls")),  # the computer's review: partia/<id>/analiza/ (docs/analysis.md)
     path("partia/<int:match_id>/eksport.json", record.export_json, name="export_json"),
     path("partia/<int:match_id>/eksport.sgf", record.export_sgf, name="export_sgf"),

@@ -256,6 +256,19 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": float(TOURNAMENT_PAIR_SECONDS),
         "options": {"expires": float(TOURNAMENT_PAIR_SECONDS)},
     },
+    # Notifications by e-mail (games/notifications): the sweep sends what is waiting; the rows
+    # are the outbox, so a mail is never lost to a broker down (docs/social.md "Notifications").
+    "notifications-mail": {
+        "task": tasknames.NOTIFY_MAIL,
+        "schedule": float(env_int("NOTIFY_MAIL_SECONDS", 20)),
+        "options": {"expires": float(env_int("NOTIFY_MAIL_SECONDS", 20))},
+    },
+    # Correspondence games: the player to move hears when little of the turn is left.
+    "correspondence-remind": {
+        "task": tasknames.CORRESPONDENCE_REMIND,
+        "schedule": 300.0,
+        "options": {"expires": 300},
+    },
     # The scheduled arenas of the next hours, from the schedule table (editable in the admin).
     "schedule-tournaments": {
         "task": tasknames.SCHEDULE_TOURNAMENTS,
@@ -476,6 +489,21 @@ AXES_DISABLE_ACCESS_LOG = True
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kropki <no-reply@kropki.local>")
+# SMTP (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend): the server to hand mail to.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+# The site's address as players reach it: the links in e-mails (verification, notifications,
+# one-click unsubscribe) are absolute.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# E-mail verification (accounts/verification.py): how long a link works, how many an hour.
+EMAIL_VERIFY_DAYS = env_int("EMAIL_VERIFY_DAYS", 3)
+EMAIL_VERIFY_PER_HOUR = env_int("EMAIL_VERIFY_PER_HOUR", 3)
+# Notifications by e-mail (games/notifications): at most one of a kind to a player in this many
+# hours; the mail sweep sends at most this many a run (beat, NOTIFY_MAIL_SECONDS).
+NOTIFY_MAIL_GAP_HOURS = env_int("NOTIFY_MAIL_GAP_HOURS", 3)
+NOTIFY_MAIL_BATCH = env_int("NOTIFY_MAIL_BATCH", 200)
+# A correspondence game's player to move is reminded with this fraction of the turn left.
+CORRESPONDENCE_REMIND_FRACTION = 0.2
 # Where the privacy page (/prywatnosc/) tells players to write about their data.
 PRIVACY_CONTACT_EMAIL = os.environ.get("PRIVACY_CONTACT_EMAIL", "prywatnosc@kropki.local")
 PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600

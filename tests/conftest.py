@@ -10,6 +10,8 @@ import hypothesis
 import pytest
 from django.conf import settings
 
+from tests.smtp import inbox  # noqa: F401 (a real local SMTP server: the e-mail tests' fixture)
+
 PASSWORD = "kropka-Trudna-2024"
 
 # Hypothesis profiles: "ci" (the default) gives each fuzzed route or frame a few examples, enough for

@@ -130,7 +130,8 @@ def challenge_create(request: HttpRequest, username: str) -> dict[str, Any]:
         variant=params.get("variant", ""),
         rated=rated,
         colour=params.get("colour", "random"),
-        options={k: v for k, v in params.items() if k not in ("variant", "rated", "colour")},
+        options={k: v for k, v in params.items() if k not in ("variant", "rated", "colour", "days")},
+        days=params.get("days"),
     )
     return {
         "challenge": {

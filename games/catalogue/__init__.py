@@ -9,6 +9,8 @@ from importlib import import_module
 from games.engine import BUILT_IN
 
 from .spec import (
+    CORRESPONDENCE_DAYS,
+    CORRESPONDENCE_SUFFIX,
     Board,
     Bot,
     Choice,
@@ -21,9 +23,13 @@ from .spec import (
     game_params,
     game_spec,
     games,
+    is_correspondence_pool,
     option_fields,
     option_values,
     options_words,
+    pool_key,
+    pool_keys,
+    pool_variant,
     reason_words,
     register,
     unregister,
@@ -41,6 +47,8 @@ for _slug in BUILT_IN:
     import_module(f"games.{_slug}.spec")  # registers the game
 
 __all__ = [
+    "CORRESPONDENCE_DAYS",
+    "CORRESPONDENCE_SUFFIX",
     "Board",
     "Bot",
     "Choice",
@@ -53,9 +61,13 @@ __all__ = [
     "game_params",
     "game_spec",
     "games",
+    "is_correspondence_pool",
     "option_fields",
     "option_values",
     "options_words",
+    "pool_key",
+    "pool_keys",
+    "pool_variant",
     "reason_words",
     "register",
     "unregister",

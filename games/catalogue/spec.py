@@ -20,6 +20,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from games import bots
 from games.bots import Bot as Bot
@@ -388,7 +390,35 @@ def end_reasons() -> list[str]:
 
 
 def variant_name(key: str) -> Any:
+    """A variant's name, or a rating pool's (a correspondence pool: "Dots 10×10 · correspondence")."""
+    if key.endswith(CORRESPONDENCE_SUFFIX) and key not in _VARIANTS:
+        return format_lazy("{} · {}", _VARIANTS[pool_variant(key)].name, gettext_lazy("correspondence"))
     return _VARIANTS[key].name
+
+
+# Correspondence (SPEC.md "Correspondence, notifications, following"): days a move, and each
+# variant's own rated pool beside its live one, keyed "<variant>-koresp" (Rating.variant).
+CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 14)
+CORRESPONDENCE_SUFFIX = "-koresp"
+
+
+def pool_key(variant: str, days: int | None) -> str:
+    """The rating pool of a game of ``variant``: its own, or its correspondence pool."""
+    return f"{variant}{CORRESPONDENCE_SUFFIX}" if days else variant
+
+
+def pool_variant(key: str) -> str:
+    """The variant of a rating pool."""
+    return key.removesuffix(CORRESPONDENCE_SUFFIX) if key not in _VARIANTS else key
+
+
+def pool_keys() -> list[str]:
+    """Every rating pool: each variant's live pool, then each one's correspondence pool."""
+    return [*_VARIANTS, *(pool_key(key, 1) for key in _VARIANTS)]
+
+
+def is_correspondence_pool(key: str) -> bool:
+    return key not in _VARIANTS and key.endswith(CORRESPONDENCE_SUFFIX)
 
 
 def site_language(lang: str) -> str:

@@ -10,7 +10,8 @@ from games import hooks
 def register() -> None:
     from . import codes, models  # noqa: F401  (registered when imported)
     from .selectors import account_part
-    from .services import forget_account
+    from .services import forget_account, tell_followers
 
     hooks.account_export("following", account_part)
     hooks.account_deleted(forget_account)
+    hooks.matches_started(tell_followers)

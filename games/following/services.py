@@ -8,6 +8,8 @@ from django.db.models import Q
 
 from accounts.blocks import has_blocked
 from accounts.models import User
+from games import hooks
+from games.models import Match
 from kropki_site.lib.refusals import Refusal
 
 from .models import Follow
@@ -46,7 +48,9 @@ def follow(*, follower: User, username: str) -> User:
             with transaction.atomic():
                 Follow.objects.create(follower=follower, followed=target)
         except IntegrityError:  # the same follow from another request
-            pass
+            return target
+        # the followed player's list says so, once per follower (games/notifications)
+        hooks.notice([target.pk], "follower", {"name": follower.username}, key=f"follower:{follower.pk}")
     return target
 
 
@@ -67,3 +71,25 @@ def forget_between(a_id: int, b_id: int) -> int:
 def forget_account(user_id: int) -> None:
     """A deleted account follows nobody and nobody follows it."""
     Follow.objects.filter(Q(follower_id=user_id) | Q(followed_id=user_id)).delete()
+
+
+def tell_followers(matches: list[Match]) -> None:
+    """``games.hooks.matches_started``: the followers of each player (but the opponent) hear that
+    they started a live game, unless the player is invisible (docs/social.md); only those who
+    chose it get a line (``followed_playing`` is off by default)."""
+    players = {uid for m in matches for uid in (m.pink_id, m.blue_id) if uid is not None}
+    visible = dict(User.objects.filter(pk__in=players, invisible=False, is_deleted=False).values_list("pk", "username"))
+    followers: dict[int, list[int]] = {}
+    for follower_id, followed_id in Follow.objects.filter(followed_id__in=visible).values_list(
+        "follower_id", "followed_id"
+    ):
+        followers.setdefault(followed_id, []).append(follower_id)
+    for m in matches:
+        for player, opponent in ((m.pink_id, m.blue_id), (m.blue_id, m.pink_id)):
+            if player in visible and followers.get(player):
+                hooks.notice(
+                    [f for f in followers[player] if f != opponent],
+                    "followed_playing",
+                    {"name": visible[player], "variant": m.variant, "match": m.pk},
+                    key=f"playing:{m.pk}:{player}",
+                )

@@ -39,6 +39,7 @@ class Challenge(models.Model):
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges")
     variant = models.CharField(max_length=32, choices=variant_choices)
     params = models.JSONField(default=dict, blank=True)  # the options chosen (Match.params)
+    days = models.PositiveSmallIntegerField(null=True, blank=True)  # correspondence: days a move (Match.days)
     rated = models.BooleanField(default=False)
     listed = models.BooleanField(default=False)  # an open challenge in the lobby, not a private link
     # A direct challenge to one named player (notified live; docs/social.md), else null.

@@ -78,6 +78,11 @@ class Match(models.Model):
         "Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
     )
     move_seconds = models.PositiveSmallIntegerField(null=True, blank=True)  # null: MOVE_SECONDS
+    # A correspondence game (SPEC.md "Correspondence"): days a move (catalogue.CORRESPONDENCE_DAYS),
+    # rated in the variant's correspondence pool (catalogue.pool_key); null: a live game.
+    days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The ply whose mover heard "little time left" (games/play/correspondence.py), once a turn.
+    reminded_ply = models.PositiveIntegerField(null=True, blank=True)
     pink_berserk = models.BooleanField(default=False)
     blue_berserk = models.BooleanField(default=False)
 
@@ -114,6 +119,11 @@ class Match(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def pool(self) -> str:
+        """The rating pool this match is rated in: its variant's, or its correspondence pool."""
+        return catalogue.pool_key(self.variant, self.days)
 
     def game(self) -> Game:
         """The engine this match is played with: its variant's, with its own options if any."""

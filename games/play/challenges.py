@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 from accounts.blocks import blocked_either_way
 from accounts.models import Block, User
 from accounts.usernames import username_fold
-from games import catalogue
+from games import catalogue, hooks
 from games.live import transport
 from games.models import Challenge, Match
 from kropki_site.lib.refusals import Refusal
@@ -34,6 +34,19 @@ def require_account(user_id: int | None) -> None:
         raise Refusal("login_required")
     if User.objects.filter(pk=user_id, is_guest=True).exists():
         raise Refusal("account_required")
+
+
+def _days(days: object) -> int | None:
+    """A challenge's days a move: None (a live game), or one of CORRESPONDENCE_DAYS (``bad_days``)."""
+    if days in (None, "", "live"):
+        return None
+    try:
+        value = int(str(days))
+    except ValueError:
+        raise Refusal("bad_days") from None
+    if value not in catalogue.CORRESPONDENCE_DAYS:
+        raise Refusal("bad_days")
+    return value
 
 
 def _params(variant: object, rated: bool, options: Mapping[str, object] | None) -> dict[str, Any]:
@@ -57,7 +70,13 @@ def options_text(challenge: Challenge, language: str) -> str:
 
 
 def challenge_create(
-    *, user_id: int, variant: str, rated: bool, listed: bool = False, options: Mapping[str, str] | None = None
+    *,
+    user_id: int,
+    variant: str,
+    rated: bool,
+    listed: bool = False,
+    options: Mapping[str, str] | None = None,
+    days: object = None,
 ) -> Challenge:
     """A private link (``listed`` false) or an open challenge in the lobby, of ``variant`` with
     ``options`` (a casual game's settings, ``_params``). A user has at most
@@ -66,6 +85,7 @@ def challenge_create(
     require_account(user_id)
     botaccounts.require_not_bot(user_id)  # a bot plays by direct challenge only
     params = _params(variant, rated, options)
+    corr = _days(days)
     if rated:
         trust.require_established(user_id)
         trust.require_unmarked(user_id)
@@ -78,7 +98,9 @@ def challenge_create(
             raise Refusal("too_many_challenges")
         if mine.filter(created_at__gt=now - timedelta(hours=1)).count() >= settings.CHALLENGES_PER_HOUR:
             raise Refusal("challenges_too_often")
-        return Challenge.objects.create(creator_id=user_id, variant=variant, params=params, rated=rated, listed=listed)
+        return Challenge.objects.create(
+            creator_id=user_id, variant=variant, params=params, days=corr, rated=rated, listed=listed
+        )
 
 
 def challenge_accept(*, token: Any, user_id: int | None) -> Match:
@@ -107,6 +129,7 @@ def challenge_accept(*, token: Any, user_id: int | None) -> Match:
         match = match_create(
             variant=challenge.variant,
             params=challenge.params,
+            days=challenge.days,
             pink_id=players[0],
             blue_id=players[1],
             rated=challenge.rated,
@@ -165,6 +188,7 @@ def challenge_direct_create(
     rated: bool,
     colour: object = Challenge.Colour.RANDOM,
     options: Mapping[str, str] | None = None,
+    days: object = None,
 ) -> Challenge:
     """Challenge the player called ``target_name`` (any letter case). Refused: to yourself, to a
     guest, when either blocked the other, to a player taking challenges only from players they
@@ -174,6 +198,7 @@ def challenge_direct_create(
     DIRECT_CHALLENGES_PER_TARGET_HOUR received by it in the last hour (accepted ones aside)."""
     require_account(user_id)
     params = _params(variant, rated, options)
+    corr = _days(days)
     assert isinstance(variant, str)  # _params
     if not isinstance(colour, str) or colour not in Challenge.Colour.values:
         raise Refusal("bad_colour")
@@ -226,6 +251,7 @@ def challenge_direct_create(
             target=target,
             variant=variant,
             params=params,
+            days=corr,
             rated=bool(rated),
             colour=colour,
             listed=False,
@@ -235,9 +261,17 @@ def challenge_direct_create(
             "id": challenge.pk,
             "variant": variant,
             "rated": challenge.rated,
+            "days": corr,
             "colour": colour,
             "seconds": seconds,
         }
+        # the list in the header, and an e-mail if the player is away (games/notifications)
+        hooks.notice(
+            [target.pk],
+            "challenge",
+            {"name": creator.username, "variant": variant, "challenge": challenge.pk},
+            key=f"challenge:{challenge.pk}",
+        )
         received = {
             "type": "challenge_received",
             "from": creator.username,
@@ -303,7 +337,12 @@ def challenge_direct_answer(*, challenge_id: object, user_id: int, accept: bool)
             trust.require_unmarked(user_id, challenge.creator_id)  # either marked since the challenge
         pink, blue = _colours(challenge)
         match = match_create(
-            variant=challenge.variant, params=challenge.params, pink_id=pink, blue_id=blue, rated=challenge.rated
+            variant=challenge.variant,
+            params=challenge.params,
+            days=challenge.days,
+            pink_id=pink,
+            blue_id=blue,
+            rated=challenge.rated,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
@@ -377,6 +416,7 @@ def challenges_direct_pending_for(user_id: int) -> list[dict[str, Any]]:
             "from": c.creator.username,
             "variant": c.variant,
             "rated": c.rated,
+            "days": c.days,
             "colour": c.colour,
             "seconds": _seconds_left(c, now),
             "options": options_text(c, translation.get_language() or settings.LANGUAGE_CODE),
@@ -396,6 +436,7 @@ def challenges_direct_sent_by(user_id: int) -> list[dict[str, Any]]:
             "to": c.target.username if c.target else "",
             "variant": c.variant,
             "rated": c.rated,
+            "days": c.days,
             "colour": c.colour,
             "seconds": _seconds_left(c, now),
             "options": options_text(c, translation.get_language() or settings.LANGUAGE_CODE),

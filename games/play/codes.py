@@ -29,6 +29,10 @@ register(
         "not_a_player": (_("You are not playing in this match: you can only watch it."), 403),
         # games.catalogue.game_params, challenges.py, computer.py (SPEC.md "Kropki: options")
         "bad_options": (_("These settings do not make a game. Choose again."), 400),
+        "bad_days": (
+            _("A correspondence game has 1, 2, 3, 5, 7 or 14 days a move, and is played between people."),
+            400,
+        ),
         "options_are_casual": (
             _("A game with its own settings is casual: choose casual, or the game type's own settings."),
             400,

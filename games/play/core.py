@@ -28,7 +28,10 @@ from . import botqueue, publisher
 
 def move_time(match: Match | None = None, side: int | None = None) -> timedelta:
     """The time for one move: MOVE_SECONDS, or the match's own clock (an arena's game may set a
-    shorter one), halved for a player who went berserk (docs/tournaments.md)."""
+    shorter one), halved for a player who went berserk (docs/tournaments.md); a correspondence
+    game's days."""
+    if match is not None and match.days:
+        return timedelta(days=match.days)
     own = match.move_seconds if match is not None else None
     seconds = float(settings.MOVE_SECONDS if own is None else own)
     if match is not None and side is not None and match.berserk_of(side):

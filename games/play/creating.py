@@ -12,11 +12,11 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import catalogue
+from games import catalogue, hooks
 from games.models import BLUE, PINK, Match, Move
 from kropki_site.lib.refusals import Refusal
 
-from . import core, finishing, guard
+from . import core, correspondence, finishing, guard
 
 
 def match_create(
@@ -27,15 +27,19 @@ def match_create(
     rated: bool = False,
     bot_level: str = "",
     params: dict[str, Any] | None = None,
+    days: int | None = None,
     now: datetime | None = None,
 ) -> Match:
     """Start a match. Exactly one side may be the computer (its user id None, ``bot_level`` set).
     ``params``: the engine's parameters of a game with options (``catalogue.game_params``),
-    which is casual: Refusal ``options_are_casual`` for a rated one."""
+    which is casual: Refusal ``options_are_casual`` for a rated one. ``days``: a correspondence
+    game's days a move (``catalogue.CORRESPONDENCE_DAYS``), between people only."""
     if variant not in catalogue.variant_keys():
         raise Refusal("unknown_variant")
     if params and rated:
         raise Refusal("options_are_casual")
+    if days is not None and (days not in catalogue.CORRESPONDENCE_DAYS or bot_level):
+        raise Refusal("bad_days")
     if bot_level:
         if (pink_id is None) == (blue_id is None):
             raise ValueError("a computer match needs exactly one human")
@@ -45,7 +49,13 @@ def match_create(
     now = now or timezone.now()
     with transaction.atomic():
         match = Match(
-            variant=variant, params=params or {}, pink_id=pink_id, blue_id=blue_id, rated=rated, bot_level=bot_level
+            variant=variant,
+            params=params or {},
+            days=days,
+            pink_id=pink_id,
+            blue_id=blue_id,
+            rated=rated,
+            bot_level=bot_level,
         )
         state = match.game().new_initial_state()
         core.set_turn(match, state, now)
@@ -53,6 +63,9 @@ def match_create(
         match.save()
         core.queue_computer_turn(match)
         core.broadcast_on_commit(match, "created")
+        correspondence.tell_turn(match)  # a correspondence game: pink hears it is their turn
+        if not bot_level:  # the players' followers hear of it (games.hooks.matches_started)
+            transaction.on_commit(lambda: hooks.run_matches_started([match]))
         if bot_level:
             computer_matches_trim(user_ids=[pink_id or blue_id], keep=settings.COMPUTER_MATCHES_PER_USER, now=now)
     return match
@@ -126,6 +139,7 @@ def matches_create_many(
             match.pk, match.pink_id, match.blue_id = ids[pink], pink, blue
             matches.append(match)
         core.broadcast_many_on_commit(matches, "created")
+        transaction.on_commit(lambda: hooks.run_matches_started(matches))
     return matches
 
 

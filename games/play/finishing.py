@@ -103,7 +103,7 @@ def rate(match: Match) -> dict[str, dict[str, Any]] | None:
         if uid not in bots and opp in bots
     }
     return ratings_apply_result(
-        variant=match.variant,
+        variant=match.pool,  # a correspondence game: the variant's correspondence pool
         match_id=match.pk,
         pink_id=match.pink_id,
         blue_id=match.blue_id,

@@ -144,6 +144,7 @@ def _start_rematch(match: Match) -> Match:
     new = match_create(
         variant=match.variant,
         params=match.params,
+        days=match.days,
         pink_id=match.blue_id,
         blue_id=match.pink_id,
         rated=match.rated,

@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import catalogue, tasknames
+from games import catalogue, hooks, tasknames
 from games.bots.review import analyse
 from games.live import transport
 from games.models import Match
@@ -205,4 +205,6 @@ def analysis_run(analysis_id: int) -> bool:
         analysis.finished_at = timezone.now()
         analysis.save(update_fields=["status", "result", "done", "finished_at"])
         _tell(analysis)
+        if analysis.requested_by_id is not None:  # the list and the header say it is ready
+            hooks.notice([analysis.requested_by_id], "review_done", {"match": match.pk})
     return True

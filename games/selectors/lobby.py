@@ -69,7 +69,7 @@ def live_matches(limit: int = LIST_LIMIT) -> list[Match]:
     invisible player is not listed, as on the home page (games.selectors.home.live_summary): it
     would say they are online and name them (issue 37 item 10 b); the computer is never invisible."""
     return list(
-        Match.objects.filter(status=Match.Status.ACTIVE)
+        Match.objects.filter(status=Match.Status.ACTIVE, days__isnull=True)  # live games (not correspondence)
         .exclude(pink__invisible=True)
         .exclude(blue__invisible=True)
         .select_related("pink", "blue")

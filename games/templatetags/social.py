@@ -49,6 +49,9 @@ def site_config(user: Any) -> dict[str, Any]:
             "you_pink": _("you play pink"),
             "you_blue": _("you play blue"),
             "colour_random": _("colours drawn at random"),
+            # a correspondence challenge's pace (days: 1, 2, 3, 5, 7, 14)
+            "corr_day": _("correspondence, 1 day a move"),
+            "corr_days": _("correspondence, %(n)s days a move"),
             "accept": _("Accept"),
             "decline": _("Decline"),
             "cancel": _("Withdraw"),

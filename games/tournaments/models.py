@@ -56,6 +56,7 @@ class Tournament(models.Model):
     name = models.CharField(max_length=80)
     variant = models.CharField(max_length=32, choices=variant_choices)
     params = models.JSONField(default=dict, blank=True)  # the games' own settings (Match.params), casual only
+    told_soon = models.BooleanField(default=False)  # its players heard it starts soon (games/notifications)
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     minutes = models.PositiveSmallIntegerField()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -21,10 +21,11 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Block, User
-from games import catalogue
+from games import catalogue, hooks
 from games.models import PINK, Match
 from games.play import core, creating, trust
 from games.play.drain import drain_started
@@ -512,6 +513,32 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
     return matches
 
 
+# A joined tournament's players hear this many minutes before it starts (games/notifications).
+SOON_MINUTES = 5
+
+
+def tell_soon(tournaments: QuerySet[Any], entrants: Callable[[Any], list[int]], page: str, kind: str) -> None:
+    """The ``entrants`` of each of ``tournaments`` (upcoming, not told yet, locked) hear it starts
+    soon, once (games/notifications: the list, an e-mail); ``page``: the URL name of its page."""
+    for t in tournaments:
+        url = reverse(page, args=[t.pk]) + ("" if t.public else f"?klucz={t.token}")
+        hooks.notice(entrants(t), "tournament_soon", {"name": t.name, "url": url}, key=f"{kind}:{t.pk}")
+        t.told_soon = True
+        t.save(update_fields=["told_soon"])
+
+
+def _tell_soon(now: datetime) -> None:
+    """The players of each arena starting within SOON_MINUTES hear it."""
+    tell_soon(
+        Tournament.objects.select_for_update().filter(
+            status=Tournament.Status.UPCOMING, told_soon=False, starts_at__lte=now + timedelta(minutes=SOON_MINUTES)
+        ),
+        lambda t: list(TournamentPlayer.objects.filter(tournament=t, paused=False).values_list("user_id", flat=True)),
+        "tournament",
+        "arena",
+    )
+
+
 def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
     """One wave: start the arenas whose time came, end those whose clock reached zero, and
     pair the free players of every running one. Returns the new matches."""
@@ -521,6 +548,7 @@ def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
     matches: list[Match] = []
     with transaction.atomic():
         _serialise_waves()
+        _tell_soon(now)
         for t in Tournament.objects.select_for_update().filter(
             Q(status=Tournament.Status.UPCOMING, starts_at__lte=now)
             | Q(status=Tournament.Status.RUNNING, ends_at__lte=now)

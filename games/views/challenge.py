@@ -38,7 +38,12 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         listed = request.POST.get("kind") == "lobby"  # the default: a private link
         try:
             challenge = play.challenge_create(
-                user_id=request.user.pk, variant=variant, rated=rated, listed=listed, options=request.POST.dict()
+                user_id=request.user.pk,
+                variant=variant,
+                rated=rated,
+                listed=listed,
+                options=request.POST.dict(),
+                days=request.POST.get("days"),
             )
         except Refusal as exc:
             error = exc.message
@@ -49,6 +54,8 @@ def challenge_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         "games/challenge_new.html",
         {
             "variants": catalogue.variant_games(),
+            "days_choices": catalogue.CORRESPONDENCE_DAYS,
+            "chosen_days": request.POST.get("days", "") if error else "",
             "chosen_variant": request.POST.get("variant", "") if error else "",
             "game_options": catalogue.option_fields(request.POST.dict() if error else None),
             "error": error,

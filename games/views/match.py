@@ -316,6 +316,9 @@ def _strings() -> dict[str, str]:
         "tap_hint": _("Selected: %(target)s. Tap it again to play, or tap another point."),
         "you_label": _("you"),
         "seconds": _("%(s)s s"),
+        # a correspondence game's clock (days a move)
+        "days_hours": _("%(d)s d %(h)s h"),
+        "hours_minutes": _("%(h)s h %(m)s min"),
         "timeout_claimed": _("Time is up."),
         "confirm_draw": _("Offer a draw? Your opponent may accept or decline it."),
         "winner": _("Winner: %(name)s"),  # the banner above names the colour

@@ -154,13 +154,15 @@ def _chart(user: User, key: str, rating: Rating) -> dict[str, Any] | None:
 
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    user, ratings = selectors.player_ratings(username, catalogue.variant_keys())
+    user, ratings = selectors.player_ratings(username, catalogue.pool_keys())
     if user is None or user.is_deleted:
         raise Http404
 
     rows = []
-    for key in catalogue.variant_keys():
+    for key in catalogue.pool_keys():
         rating = ratings[key]
+        if catalogue.is_correspondence_pool(key) and not rating.games:
+            continue  # a correspondence pool is listed once the player has played in it
         chart = _chart(user, key, rating) if rating.games else None
         rows.append({"key": key, "name": catalogue.variant_name(key), "rating": rating, "chart": chart})
 
@@ -224,4 +226,5 @@ def _social(request: HttpRequest, player: User) -> dict[str, Any]:
         "colours": [("random", _("random")), ("pink", _("pink")), ("blue", _("blue"))],
         "challenge_variants": catalogue.variant_games() if other else [],
         "game_options": catalogue.option_fields() if other else [],
+        "days_choices": catalogue.CORRESPONDENCE_DAYS,
     }

@@ -31,9 +31,10 @@ class RankingRow(TypedDict):
 @require_GET
 def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
     variant = variant or request.GET.get("wariant", "")
-    keys = catalogue.variant_keys()
-    if variant not in keys:
-        variant = keys[0]
+    if variant not in catalogue.pool_keys():  # a variant's live pool, or its correspondence pool
+        variant = catalogue.variant_keys()[0]
+    corr = catalogue.is_correspondence_pool(variant)
+    live_key = catalogue.pool_variant(variant)
     bots = request.GET.get("boty") == "1"  # the bot accounts' leaderboard (docs/api.md "Bot accounts")
     page = leaderboard_page(variant, bots=bots, number=request.GET.get("strona"))
     start = (page.number - 1) * PER_PAGE
@@ -50,7 +51,13 @@ def ranking(request: HttpRequest, variant: str = "") -> HttpResponse:
             "variant": variant,
             "bots": bots,
             "variant_name": catalogue.variant_name(variant),
-            "variants": catalogue.variant_choices(),
+            # the same pace's pools of every variant, and this variant's two paces
+            "variants": [
+                (catalogue.pool_key(key, 1 if corr else None), name) for key, name in catalogue.variant_choices()
+            ],
+            "correspondence": corr,
+            "live_key": live_key,
+            "corr_key": catalogue.pool_key(live_key, 1),
             "rows": rows,
             "page": page,
         },

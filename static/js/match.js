@@ -669,7 +669,7 @@
     var now = Date.now() + clockOffset;
     var ms = deadline - now;
     var secs = Math.max(0, Math.ceil(ms / 1000));
-    clock.textContent = fmt(T.seconds, { s: secs });
+    clock.textContent = clockWords(secs);
     clock.classList.toggle("low", secs <= lowLimit(secs));
     warnLowTime(secs);
     var grace = (snap.grace_seconds || 0) * 1000;
@@ -679,6 +679,15 @@
     }
   }
   setInterval(tick, 250);
+
+  // A live turn in seconds; a correspondence turn (days a move) in days and hours, or hours and
+  // minutes in its last day.
+  function clockWords(secs) {
+    if (secs < 3600) return fmt(T.seconds, { s: secs });
+    var hours = Math.floor(secs / 3600);
+    if (hours >= 24) return fmt(T.days_hours, { d: Math.floor(hours / 24), h: hours % 24 });
+    return fmt(T.hours_minutes, { h: hours, m: Math.floor((secs % 3600) / 60) });
+  }
 
   // The low-time warning (the player's setting, default 10 s; 0: none): once a turn, at that
   // second of their own move, the time left is said in a polite live region and a short sound

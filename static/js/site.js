@@ -84,6 +84,7 @@
       case "online": players = frame.players || []; renderOnline(); break;
       case "home": renderHome(frame); break;
       case "challenge_received": incoming(frame); break;
+      case "notification": notified(frame); break;
       case "challenge_sent": outgoing(frame); break;
       case "challenge_accepted": accepted(frame); break;
       case "challenge_declined": finished(frame.id, T.declined, "declined"); break;
@@ -149,6 +150,7 @@
     var words = colour === "pink" ? T.you_pink : colour === "blue" ? T.you_blue : T.colour_random;
     var variant = (cfg.variants || {})[frame.variant] || frame.variant;
     var own = frame.options ? " · " + frame.options : ""; // a casual game's own settings, worded by the server
+    if (frame.days) own += " · " + (frame.days === 1 ? T.corr_day : fmt(T.corr_days, { n: frame.days }));
     return variant + own + " · " + (frame.rated ? T.rated : T.casual) + " · " + words;
   }
 
@@ -179,6 +181,27 @@
     c.dataset.challenge = String(id);
     c.dataset.state = "waiting";
     return c;
+  }
+
+  // -- notifications (games/notifications): the header's unread count, and a new line as a notice
+
+  function notified(frame) {
+    var link = document.querySelector("[data-testid=notify-link]");
+    if (!link) return;
+    var count = link.querySelector("[data-notify-count]");
+    var label = link.querySelector("[data-notify-label]");
+    var unread = Number(frame.unread) || 0;
+    count.textContent = unread > 99 ? "99+" : String(unread);
+    count.hidden = unread === 0;
+    label.textContent = unread ? link.dataset.unreadLabel + " " + unread : link.dataset.label;
+    if (frame.text && frame.kind !== "challenge" && region) { // a challenge has its own card
+      var c = card("notification-" + Date.now(), "notification-notice");
+      var a = el("a", null, frame.text);
+      a.href = frame.url || "/";
+      c.appendChild(a);
+      region.appendChild(c);
+      setTimeout(function () { if (c.parentNode) c.parentNode.removeChild(c); }, 8000);
+    }
   }
 
   function incoming(frame) {
@@ -303,6 +326,7 @@
       rated: data.get("rated") === "on" || data.get("mode") === "rated",
       colour: String(data.get("colour") || "random"),
       options: window.KropkiOptions ? window.KropkiOptions.values(form) : {}, // static/js/app.js
+      days: data.get("days") ? Number(data.get("days")) : null, // correspondence
     });
   }
 

@@ -49,6 +49,10 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("record", "record", (me["finished"],), {}),
         ("players followed", "following", (), {}),
         ("followers", "followers", (), {}),
+        ("play the computer", "play_computer", (), {}),
+        ("new challenge", "challenge_new", (), {}),
+        ("notifications", "notifications", (), {}),
+        ("notification settings", "notification_settings", (), {}),
     ]
 
 

@@ -192,6 +192,8 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("settings", reverse("account_settings")),
         ("players followed", reverse("following")),
         ("followers", reverse("followers")),
+        ("notifications", reverse("notifications")),
+        ("notification settings", reverse("notification_settings")),
         ("password change", reverse("password_change")),
         ("new challenge", reverse("challenge_new")),
     ]

@@ -144,10 +144,23 @@ def test_follow_from_the_profile_and_watch_the_game_from_the_page_of_players_fol
         ewa, filip = ewa_context.new_page(), filip_context.new_page()
         ewa.goto("/obserwowani/")
         expect(ewa.get_by_test_id("following-empty")).to_be_visible()
+        filip.goto("/zasady/")
+        connected(filip)
+        expect(filip.get_by_test_id("notify-count")).to_be_hidden()
         ewa.goto("/gracz/filip/")
         ewa.get_by_test_id("follow").click()
         expect(ewa.get_by_test_id("unfollow")).to_be_visible()
         expect(ewa.locator("body")).to_contain_text("Obserwujesz: filip.")
+
+        # filip hears it at once (games/notifications): the header's count, a notice, the list
+        expect(filip.get_by_test_id("notify-count")).to_have_text("1")
+        expect(filip.get_by_test_id("notify-link")).to_have_accessible_name("Powiadomienia, nieprzeczytane: 1")
+        expect(filip.get_by_test_id("site-notices")).to_contain_text("ewa obserwuje Cię.")
+        filip.get_by_test_id("notify-link").click()
+        expect(filip.get_by_test_id("notification")).to_have_text(re.compile("nowe ewa obserwuje Cię."))
+        filip.reload()
+        connected(filip)
+        expect(filip.get_by_test_id("notify-count")).to_be_hidden()  # read
 
         # filip comes online: the page of players ewa follows links the game he is playing
         filip.goto("/zasady/")
@@ -172,3 +185,34 @@ def test_follow_from_the_profile_and_watch_the_game_from_the_page_of_players_fol
     finally:
         ewa_context.close()
         filip_context.close()
+
+
+def test_a_correspondence_challenge_by_link_and_its_clock_in_days(browser, social_site):
+    """SPEC.md "Correspondence": the challenge form's days a move, the match page's pace and a
+    clock in days and hours, and "My games" with the player's move first."""
+    url, users, _site = social_site
+    alice_context = as_user(browser, url, users["alice"])
+    charlie_context = as_user(browser, url, users["charlie"], viewport={"width": 360, "height": 740})
+    try:
+        alice, charlie = alice_context.new_page(), charlie_context.new_page()
+        alice.goto("/wyzwanie/")
+        alice.get_by_test_id("variant-cztery-w-rzedzie").check()
+        alice.get_by_test_id("days-3").check()
+        alice.get_by_test_id("challenge-create").click()
+        expect(alice.get_by_test_id("challenge-days")).to_have_text("korespondencyjnie, 3 dni na ruch")
+        link = alice.get_by_test_id("challenge-link").input_value()
+        charlie.goto(link)
+        expect(charlie.get_by_test_id("challenge-days")).to_have_text("korespondencyjnie, 3 dni na ruch")
+        charlie.get_by_test_id("challenge-accept").click()
+        charlie.wait_for_url(re.compile(r"/partia/\d+/$"))
+        expect(charlie.locator("#match")).to_have_attribute("data-ready", "1")
+        expect(charlie.get_by_test_id("match-pace")).to_have_text("korespondencyjnie, 3 dni na ruch")
+        expect(charlie.locator("#clock")).to_have_text(re.compile(r"^2 d 23 godz\.$"))
+        no_sideways_scroll(charlie)
+        charlie.get_by_test_id("my-games-link").click()
+        expect(charlie.get_by_test_id("my-game")).to_have_count(1)
+        expect(charlie.get_by_test_id("my-game")).to_contain_text("Cztery w rzędzie · alice")
+        no_sideways_scroll(charlie)
+    finally:
+        alice_context.close()
+        charlie_context.close()

@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import play as services
 from games.catalogue import variant as get_variant
+from games.following.services import follow
 from games.models import Match
 from games.tournaments.swiss.models import SwissTournament
 from games.tournaments.swiss.services import swiss_join, swiss_tick
@@ -91,6 +92,7 @@ def a11y_pages() -> dict[str, Any]:
         active = services.match_create(variant="kropki-10", pink_id=pink.pk, blue_id=xss.pk)
         services.match_play(match_id=active.pk, user_id=pink.pk, ply=0, action=44)
         services.match_play(match_id=active.pk, user_id=xss.pk, ply=1, action=45)
+        follow(follower=xss, username=pink.username)  # a line in the notifications, with the odd name
         out["lang"][lang] = {
             "username": pink.username,
             "cookie": session_cookie(pink),
@@ -126,6 +128,8 @@ def layout_pages() -> dict[str, Any]:
         me = _numbered("l", f"Grzegorz_Brzęczyszczykiewicz_{lang}", lang)
         rival = _numbered("l", f"layout_rywal_{lang}", lang)
         players = {1: me, 2: rival}
+        follow(follower=rival, username=me.username)  # a line in the notifications
+        follow(follower=me, username=rival.username)
         for n in range(3):
             done = services.match_create(variant="cztery-w-rzedzie", pink_id=me.pk, blue_id=rival.pk, rated=True)
             play(done, players, 6, n)

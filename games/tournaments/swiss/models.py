@@ -27,6 +27,7 @@ class SwissTournament(models.Model):
     name = models.CharField(max_length=80)
     variant = models.CharField(max_length=32, choices=variant_choices)
     params = models.JSONField(default=dict, blank=True)  # the games' own settings (Match.params), casual only
+    told_soon = models.BooleanField(default=False)  # its players heard it starts soon (games/notifications)
     rounds = models.PositiveSmallIntegerField(default=5)
     starts_at = models.DateTimeField()  # round 1 is paired then (beat's tick)
     move_seconds = models.PositiveSmallIntegerField(default=60)

@@ -24,7 +24,14 @@ from games.play import creating, trust
 from kropki_site.lib.refusals import Refusal
 from ratings.selectors import user_ratings
 
-from ..services import _require_account, maker_check, maker_limits, tournament_name_clean
+from ..services import (
+    SOON_MINUTES,
+    _require_account,
+    maker_check,
+    maker_limits,
+    tell_soon,
+    tournament_name_clean,
+)
 from . import pairing
 from .models import SwissBoard, SwissPlayer, SwissTournament
 from .selectors import paired_frame, swiss_frame
@@ -291,6 +298,20 @@ def _advance(t: SwissTournament, now: datetime) -> None:
         _pair_next(t, now)
 
 
+def _tell_soon(now: datetime) -> None:
+    """The players of each Swiss starting within SOON_MINUTES hear it (the arenas' ``tell_soon``)."""
+    tell_soon(
+        SwissTournament.objects.select_for_update().filter(
+            status=SwissTournament.Status.UPCOMING,
+            told_soon=False,
+            starts_at__lte=now + timedelta(minutes=SOON_MINUTES),
+        ),
+        lambda t: list(SwissPlayer.objects.filter(tournament=t, withdrawn=False).values_list("user_id", flat=True)),
+        "swiss",
+        "swiss",
+    )
+
+
 def swiss_tick(*, now: datetime | None = None) -> int:
     """Beat's tick: every Swiss whose start, countdown or end came moves on. Returns how many
     tournaments it looked at."""
@@ -299,6 +320,7 @@ def swiss_tick(*, now: datetime | None = None) -> int:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_ADVISORY_KEY])
+        _tell_soon(now)
         due = list(
             SwissTournament.objects.select_for_update().filter(
                 status__in=(SwissTournament.Status.UPCOMING, SwissTournament.Status.RUNNING), starts_at__lte=now

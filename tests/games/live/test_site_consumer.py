@@ -205,6 +205,7 @@ async def test_a_challenge_reaches_the_target_and_accepting_starts_the_match_for
         "colour": "blue",
         "seconds": 60,
         "options": "",  # the game type's own settings
+        "days": None,  # a live game
     }
     assert sent["id"] == received["id"] and sent["to"] == "bob"
     await ws_b.send_json_to({"type": "challenge_answer", "id": received["id"], "accept": True})
@@ -515,3 +516,23 @@ async def test_a_visitor_on_the_home_page_hears_right_now_change(alice, bob):
     assert frame["matches"] == [[f"/partia/{match.pk}/", C4, "alice", "bob"]]
     for socket in (ws, player):
         await socket.disconnect()
+
+
+async def test_the_header_hears_its_unread_count_on_opening_and_a_new_line_at_once(alice, bob, charlie):
+    """games/notifications: the welcome carries the unread count; a follower arriving is pushed
+    with its sentence in the reader's language and the new count."""
+    from games.following.services import follow
+
+    await database_sync_to_async(follow)(follower=charlie, username="bob")
+    ws = await site_socket(bob)
+    assert await frame_of(ws, "notification") == {"type": "notification", "unread": 1}
+    await database_sync_to_async(follow)(follower=alice, username="bob")
+    pushed = await frame_of(ws, "notification")
+    assert pushed == {
+        "type": "notification",
+        "kind": "follower",
+        "unread": 2,
+        "text": "alice obserwuje Cię.",
+        "url": "/gracz/alice/",
+    }
+    await ws.disconnect()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games.models import Match
 from games.tournaments.models import Tournament
@@ -74,4 +73,4 @@ def test_a_swiss_made_with_settings_pairs_games_with_them(client, alice, bob):
     swiss_join(tournament_id=t.pk, user=bob)
     swiss_tick(now=t.starts_at)
     [board] = SwissBoard.objects.filter(tournament=t, round=1)
-    assert Match.objects.get(pk=board.match_id).params == PARAMS
+    assert board.match is not None and board.match.params == PARAMS

@@ -1,0 +1,15 @@
+"""Notifications' refusal codes (kropki_site/lib/refusals.py). Registered when imported, by
+feature.register()."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from kropki_site.lib.refusals import register
+
+register(
+    "notifications",
+    {
+        "unsubscribe_bad_link": (_("This link does not work. Change your e-mails in your notification settings."), 400),
+    },
+)

@@ -1,0 +1,62 @@
+"""Every read of notifications: a player's list, their choices, their part of "Download my data"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import User
+
+from . import kinds
+from .models import Notification, NotificationPrefs
+
+LIST_LENGTH = 50
+
+
+def latest(user_id: int) -> list[Notification]:
+    """The player's newest lines of the list."""
+    return list(Notification.objects.filter(user_id=user_id, shown=True).order_by("-created_at", "-id")[:LIST_LENGTH])
+
+
+def unread_count(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, shown=True, read_at__isnull=True).count()
+
+
+def welcome_frames(user_id: int) -> list[dict[str, Any]]:
+    """What a new site socket hears of notifications: the unread count, when not 0."""
+    unread = unread_count(user_id)
+    return [{"type": "notification", "unread": unread}] if unread else []
+
+
+def choices(user_id: int) -> list[dict[str, Any]]:
+    """The settings page's lines: each kind, on the list and by e-mail (None: never mailed)."""
+    prefs = NotificationPrefs.objects.filter(user_id=user_id).first()
+    site = prefs.site if prefs else {}
+    mail = prefs.mail if prefs else {}
+    return [
+        {
+            "kind": key,
+            "label": kind.label,
+            "site": kinds.wants(key, "site", site),
+            "mail": None if kind.mail is None else kinds.wants(key, "mail", mail),
+        }
+        for key, kind in kinds.KINDS.items()
+    ]
+
+
+def account_part(user: User) -> dict[str, Any]:
+    """ "Download my data": the notifications kept and the choices made."""
+    prefs = NotificationPrefs.objects.filter(user=user).first()
+    return {
+        "settings": {"site": prefs.site, "mail": prefs.mail} if prefs else None,
+        "notifications": [
+            {
+                "kind": n.kind,
+                "data": n.data,
+                "created_at": n.created_at.isoformat(),
+                "read_at": n.read_at.isoformat() if n.read_at else None,
+                "shown": n.shown,
+                "mail": n.mail,
+            }
+            for n in Notification.objects.filter(user=user).order_by("id")
+        ],
+    }

@@ -1,0 +1,235 @@
+"""Every write of notifications: a notice becomes rows (``notify``, the listener of
+``games.hooks.notice``), the list read, a player's choices, a one-click unsubscribe, the e-mail
+sweep, and an account's rows gone with it."""
+
+from __future__ import annotations
+
+import email.policy
+import logging
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMessage, get_connection
+from django.db import transaction
+from django.db.models import Count
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from accounts.models import User
+from games.live import online, transport
+from kropki_site.lib.refusals import Refusal
+
+from . import kinds
+from .models import Notification, NotificationPrefs
+
+log = logging.getLogger(__name__)
+
+_UNSUBSCRIBE_SALT = "kropki.unsubscribe"
+
+
+def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") -> int:
+    """Tell ``user_ids`` of ``kind``: a row in the list of each who wants it there, and an
+    e-mail to each who wants it by mail, has a verified address, is not on the site now and had
+    no mail of this kind in NOTIFY_MAIL_GAP_HOURS. A ``key`` reaches a player once. The frames
+    (the header's unread count) go after commit. How many rows were made."""
+    if kind not in kinds.KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    users = list(
+        User.objects.filter(pk__in=set(user_ids), is_active=True, is_deleted=False, is_guest=False).values_list(
+            "pk", "email_verified", "language"
+        )
+    )
+    if not users:
+        return 0
+    ids = [pk for pk, _verified, _lang in users]
+    prefs = {p.user_id: p for p in NotificationPrefs.objects.filter(user_id__in=ids)}
+    now = timezone.now()
+    mailable = [
+        pk
+        for pk, verified, _lang in users
+        if verified and kinds.wants(kind, "mail", getattr(prefs.get(pk), "mail", None))
+    ]
+    if mailable:
+        recent = Notification.objects.filter(
+            user_id__in=mailable,
+            kind=kind,
+            mail__in=[Notification.Mail.PENDING, Notification.Mail.SENDING, Notification.Mail.SENT],
+            created_at__gte=now - timedelta(hours=settings.NOTIFY_MAIL_GAP_HOURS),
+        )
+        if kinds.KINDS[kind].per_match:  # "your turn": at most one per game in the gap
+            recent = recent.filter(data__match=data.get("match"))
+        lately = set(recent.values_list("user_id", flat=True))
+        mailable = [pk for pk in mailable if pk not in lately and not online.is_online(pk)]
+    rows = []
+    for pk, _verified, _lang in users:
+        shown = kinds.wants(kind, "site", getattr(prefs.get(pk), "site", None))
+        mail = pk in mailable
+        if shown or mail:
+            rows.append(
+                Notification(
+                    user_id=pk,
+                    kind=kind,
+                    data=data,
+                    key=key,
+                    created_at=now,
+                    shown=shown,
+                    read_at=None if shown else now,
+                    mail=Notification.Mail.PENDING if mail else Notification.Mail.NONE,
+                )
+            )
+    if not rows:
+        return 0
+    Notification.objects.bulk_create(rows, ignore_conflicts=bool(key))
+    told = [row.user_id for row in rows if row.shown]
+    languages = {pk: lang for pk, _verified, lang in users}
+    if told:
+        transaction.on_commit(lambda: _push(told, kind, data, languages))
+    return len(rows)
+
+
+def _push(user_ids: list[int], kind: str, data: dict[str, Any], languages: dict[int, str]) -> None:
+    """The header's count and the new line, to each player's open pages (site socket)."""
+    unread = unread_counts(user_ids)
+    frames = []
+    for pk in user_ids:
+        with translation.override(languages.get(pk) or settings.LANGUAGE_CODE):
+            text, url = kinds.words(kind, data)
+        frame = {"type": "notification", "kind": kind, "unread": unread.get(pk, 0), "text": text, "url": url}
+        frames.append((pk, frame))
+    transport.send_to_site_users(frames)
+
+
+def unread_counts(user_ids: list[int]) -> dict[int, int]:
+    rows = (
+        Notification.objects.filter(user_id__in=user_ids, shown=True, read_at__isnull=True)
+        .values("user_id")
+        .annotate(n=Count("id"))
+    )
+    return {row["user_id"]: row["n"] for row in rows}
+
+
+def read_all(*, user_id: int) -> int:
+    """The player saw their list: every line is read; their other pages hear the count of 0."""
+    done = Notification.objects.filter(user_id=user_id, shown=True, read_at__isnull=True).update(read_at=timezone.now())
+    if done:
+        transaction.on_commit(lambda: transport.send_to_site_user(user_id, {"type": "notification", "unread": 0}))
+    return done
+
+
+def prefs_save(*, user_id: int, site: dict[str, bool], mail: dict[str, bool]) -> NotificationPrefs:
+    """A player's choices: kind -> on/off for the list and for e-mail (a kind never mailed stays off)."""
+    clean_site = {k: bool(site.get(k)) for k in kinds.KINDS}
+    clean_mail = {k: bool(mail.get(k)) for k, kind in kinds.KINDS.items() if kind.mail is not None}
+    prefs, _made = NotificationPrefs.objects.update_or_create(
+        user_id=user_id, defaults={"site": clean_site, "mail": clean_mail}
+    )
+    return prefs
+
+
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    return signing.dumps({"u": user_id, "k": kind}, salt=_UNSUBSCRIBE_SALT)
+
+
+def unsubscribe(token: str) -> tuple[User, str]:
+    """One click from an e-mail (RFC 8058): that kind no longer comes by e-mail to that player.
+    Refusal ``unsubscribe_bad_link`` for a forged token."""
+    try:
+        data = signing.loads(token, salt=_UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        raise Refusal("unsubscribe_bad_link") from None
+    user = User.objects.filter(pk=data.get("u"), is_deleted=False).first()
+    kind = data.get("k")
+    if user is None or kind not in kinds.KINDS:
+        raise Refusal("unsubscribe_bad_link")
+    with transaction.atomic():
+        prefs, _made = NotificationPrefs.objects.select_for_update().get_or_create(user=user)
+        prefs.mail = {**prefs.mail, kind: False}
+        prefs.save(update_fields=["mail"])
+    return user, kind
+
+
+def mail_pending(*, batch: int | None = None) -> Counter[str]:
+    """Send the e-mails waiting (the beat's sweep), oldest first, each taken by one sweep only;
+    a refused address is marked failed, a server down leaves the rest for the next sweep.
+    Counts of sent, failed and skipped."""
+    done: Counter[str] = Counter()
+    ids = list(
+        Notification.objects.filter(mail=Notification.Mail.PENDING)
+        .order_by("id")
+        .values_list("pk", flat=True)[: batch or settings.NOTIFY_MAIL_BATCH]
+    )
+    if not ids:
+        return done
+    connection = get_connection()
+    try:
+        connection.open()
+        for row in Notification.objects.filter(pk__in=ids).select_related("user").order_by("id"):
+            if not Notification.objects.filter(pk=row.pk, mail=Notification.Mail.PENDING).update(
+                mail=Notification.Mail.SENDING
+            ):
+                continue  # another sweep took it
+            user = row.user
+            if user.is_deleted or not user.email_verified or not user.email:
+                Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.NONE)
+                done["skipped"] += 1
+                continue
+            try:
+                connection.send_messages([_message(row, user)])
+            except OSError:  # the server is down: back to the queue, try again next sweep
+                Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.PENDING)
+                log.warning("notification mail %s: the SMTP server did not answer", row.pk)
+                break
+            except Exception:
+                Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.FAILED)
+                log.exception("notification mail %s refused", row.pk)
+                done["failed"] += 1
+                continue
+            Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.SENT, mailed_at=timezone.now())
+            done["sent"] += 1
+    finally:
+        connection.close()
+    return done
+
+
+class _Message(EmailMessage):
+    """An e-mail whose headers are not folded below RFC 5322's 998 characters: the unsubscribe
+    URL is one word, and folded it would go out as encoded words no mail program reads as a
+    link (RFC 2369, RFC 8058)."""
+
+    def message(self, *, policy: Any = email.policy.default) -> Any:
+        return super().message(policy=policy.clone(max_line_length=998))
+
+
+def _message(row: Notification, user: User) -> EmailMessage:
+    """The e-mail of one notification, in its player's language, with a one-click unsubscribe."""
+    site = settings.SITE_URL.rstrip("/")
+    unsubscribe_url = site + reverse("notifications_unsubscribe", args=[unsubscribe_token(user.pk, row.kind)])
+    with translation.override(user.language):
+        text, path = kinds.words(row.kind, row.data)
+        subject = f"Kropki: {text}"
+        body = "\n\n".join(
+            [
+                text,
+                site + path,
+                translation.gettext("You receive this because you chose it in your notification settings:")
+                + "\n"
+                + site
+                + reverse("notification_settings"),
+                translation.gettext("Stop these e-mails with one click:") + "\n" + unsubscribe_url,
+            ]
+        )
+    return _Message(
+        subject=subject,
+        body=body,
+        to=[user.email],
+        headers={"List-Unsubscribe": f"<{unsubscribe_url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    )
+
+
+def forget_account(user_id: int) -> None:
+    """A deleted account's notifications and choices go with it."""
+    Notification.objects.filter(user_id=user_id).delete()
+    NotificationPrefs.objects.filter(user_id=user_id).delete()

@@ -1,0 +1,73 @@
+"""Correspondence games (SPEC.md "Correspondence, notifications, following"): days a move, the
+same match page, clock (``Match.turn_deadline``, swept as every turn is) and services as a live
+game. What is theirs alone: the player to move hears it is their turn (the list, and an e-mail
+at most once per game every few hours: games/notifications), and hears again when little of
+the turn is left (``remind_due``, on beat). docs/protocol.md "Correspondence"."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from games import catalogue, hooks
+from games.models import Match
+
+
+def tell_turn(match: Match) -> None:
+    """After a move of a correspondence match that goes on: its player to move hears of it
+    (inside the move's transaction; the notice's frames go after commit)."""
+    if not match.days or match.to_move is None or not match.is_active:
+        return
+    to_move = match.user_id_of(match.to_move)
+    mover = match.user_id_of(3 - match.to_move)
+    if to_move is None or mover is None or to_move == mover:
+        return
+    name = User.objects.filter(pk=mover).values_list("username", flat=True).first() or ""
+    hooks.notice(
+        [to_move],
+        "corr_turn",
+        {"name": name, "variant": match.variant, "match": match.pk},
+        key=f"turn:{match.pk}:{match.ply}",
+    )
+
+
+def remind_due(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Beat's sweep: the player to move in each correspondence game with less than
+    CORRESPONDENCE_REMIND_FRACTION of the turn left hears it, once a turn. How many heard."""
+    now = now or timezone.now()
+    told = 0
+    fraction = settings.CORRESPONDENCE_REMIND_FRACTION
+    for days in catalogue.CORRESPONDENCE_DAYS:  # one indexed query per pace
+        soon = now + timedelta(days=days * fraction)
+        due = (
+            Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__gt=now, turn_deadline__lte=soon, days=days)
+            .exclude(reminded_ply=F("ply"))
+            .order_by("turn_deadline")[:limit]
+        )
+        for match in due:
+            with transaction.atomic():
+                locked = Match.objects.select_for_update().filter(pk=match.pk).first()
+                if (
+                    locked is None
+                    or not locked.is_active
+                    or locked.reminded_ply == locked.ply
+                    or locked.to_move is None
+                ):
+                    continue
+                locked.reminded_ply = locked.ply
+                locked.save(update_fields=["reminded_ply"])
+                player = locked.user_id_of(locked.to_move)
+                if player is not None and locked.turn_deadline is not None:
+                    hooks.notice(
+                        [player],
+                        "corr_reminder",
+                        {"variant": locked.variant, "match": locked.pk, "deadline": locked.turn_deadline.isoformat()},
+                        key=f"remind:{locked.pk}:{locked.ply}",
+                    )
+                    told += 1
+    return told

@@ -1,0 +1,258 @@
+"""Notifications (issue 40, docs/social.md "Notifications"): the list in the header for every
+kind, e-mail for the kinds a player chose, only to a verified address, through a real SMTP
+server (aiosmtpd on a local port), throttled, each with a one-click unsubscribe; the address's
+verification; blocks, invisibility, the data download and deletion."""
+
+from __future__ import annotations
+
+import email
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from games.following.services import follow
+from games.live import online
+from games.notifications import services
+from games.notifications.models import Notification, NotificationPrefs
+from games.notifications.selectors import account_part
+from games.play.challenges import challenge_direct_create
+from games.play.creating import match_create
+from games.play.privacy import account_delete
+from games.review.services import analysis_request, analysis_run
+from games.tournaments.models import Tournament
+from games.tournaments.services import tournament_join, tournaments_pair
+from tests.factories import finished_match
+from tests.smtp import body
+
+pytestmark = pytest.mark.django_db
+
+
+def unfolded(header: object) -> str:
+    """A header's value without the line folding of a long one."""
+    return "".join(str(header).split())
+
+
+def verified(user: User) -> User:
+    user.email_verified = True
+    user.save(update_fields=["email_verified"])
+    return user
+
+
+def rows(user: User, kind: str | None = None):
+    found = Notification.objects.filter(user=user)
+    return found.filter(kind=kind) if kind else found
+
+
+# -- the address ---------------------------------------------------------------------------
+
+
+def test_the_address_is_verified_by_the_link_it_receives(client, alice, inbox, settings):
+    settings.EMAIL_VERIFY_PER_HOUR = 2
+    client.force_login(alice)
+    page = client.get("/powiadomienia/ustawienia/").content.decode()
+    assert "nie jest jeszcze potwierdzony" in page
+    assert client.post("/konto/ustawienia/email/").status_code == 302
+    [mail] = inbox.messages
+    assert mail["X-Envelope-To"] == alice.email and "potwierdź adres e-mail" in str(
+        email.header.make_header(email.header.decode_header(mail["Subject"]))
+    )
+    link = re.search(r"http://testserver(/konto/email/potwierdz/\S+/)", body(mail))
+    assert link is not None
+    anonymous = Client()  # the link works without logging in
+    assert anonymous.get(link.group(1)).status_code == 302
+    alice.refresh_from_db()
+    assert alice.email_verified
+    # asked again: refused, nothing sent
+    client.post("/konto/ustawienia/email/")
+    assert len(inbox.messages) == 1
+
+
+def test_links_are_limited_and_a_link_dies_with_its_address(client, bob, inbox, settings):
+    settings.EMAIL_VERIFY_PER_HOUR = 2
+    client.force_login(bob)
+    for _ in range(3):
+        client.post("/konto/ustawienia/email/")
+    assert len(inbox.messages) == 2  # the third within the hour is refused
+    link = re.search(r"http://testserver(/konto/email/potwierdz/\S+/)", body(inbox.messages[0]))
+    assert link is not None
+    bob.email = "new@example.com"
+    bob.save(update_fields=["email"])
+    client.get(link.group(1))
+    bob.refresh_from_db()
+    assert not bob.email_verified
+    client.get("/konto/email/potwierdz/forged-token/")
+    bob.refresh_from_db()
+    assert not bob.email_verified
+
+
+# -- a direct challenge: the list, and an e-mail -------------------------------------------------
+
+
+def test_a_challenge_reaches_the_list_and_a_verified_away_player_by_email_once_in_a_while(alice, bob, charlie, inbox):
+    verified(bob)
+    challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    [row] = rows(bob, "challenge")
+    assert row.shown and row.read_at is None and row.mail == Notification.Mail.PENDING
+    assert services.mail_pending()["sent"] == 1
+    [mail] = inbox.messages
+    assert mail["X-Envelope-To"] == bob.email
+    assert "alice wyzywa Cię na partię (Kropki 10×10, szybka)." in body(mail)
+    unsubscribe = re.fullmatch(r"<(http://testserver(/powiadomienia/wypisz/\S+/))>", unfolded(mail["List-Unsubscribe"]))
+    assert unsubscribe is not None and mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # a second challenge within the gap: in the list, not mailed
+    challenge_direct_create(user_id=charlie.pk, target_name="bob", variant="kropki-10", rated=False)
+    assert rows(bob, "challenge").count() == 2
+    assert rows(bob, "challenge").filter(mail=Notification.Mail.PENDING).count() == 0
+    assert services.mail_pending()["sent"] == 0 and len(inbox.messages) == 1
+
+
+def test_no_mail_to_an_unverified_address_nor_to_a_player_on_the_site(alice, bob, charlie, inbox):
+    challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    assert rows(bob, "challenge").get().mail == Notification.Mail.NONE  # not verified
+    verified(charlie)
+    online.mark_online(charlie.pk)
+    try:
+        challenge_direct_create(user_id=alice.pk, target_name="charlie", variant="kropki-10", rated=False)
+    finally:
+        online.mark_offline_if_gone(charlie.pk)
+    assert rows(charlie, "challenge").get().mail == Notification.Mail.NONE  # on the site: the live notice
+    services.mail_pending()
+    assert inbox.messages == []
+
+
+def test_one_click_unsubscribe_from_the_mail_stops_that_kind(alice, bob, charlie, inbox, settings):
+    settings.NOTIFY_MAIL_GAP_HOURS = 0
+    verified(bob)
+    challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    services.mail_pending()
+    url = re.fullmatch(r"<http://testserver(\S+)>", unfolded(inbox.messages[0]["List-Unsubscribe"]))
+    assert url is not None
+    mail_program = Client(enforce_csrf_checks=True)  # no cookie, no CSRF token: RFC 8058's POST
+    assert mail_program.get(url.group(1)).status_code == 200  # a link checker's GET changes nothing
+    assert not NotificationPrefs.objects.filter(user=bob).exists()
+    answer = mail_program.post(url.group(1), {"List-Unsubscribe": "One-Click"})
+    assert answer.status_code == 200 and "Gotowe" in answer.content.decode()
+    assert NotificationPrefs.objects.get(user=bob).mail == {"challenge": False}
+    challenge_direct_create(user_id=charlie.pk, target_name="bob", variant="kropki-10", rated=False)
+    assert services.mail_pending()["sent"] == 0 and len(inbox.messages) == 1
+    forged = mail_program.post(url.group(1)[:-5] + "xxxx/")
+    assert forged.status_code == 400
+
+
+def test_a_server_down_leaves_the_mail_for_the_next_sweep(alice, bob, inbox, settings):
+    verified(bob)
+    challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    port = settings.EMAIL_PORT
+    settings.EMAIL_PORT = 1  # nothing listens there
+    with pytest.raises(OSError):
+        services.mail_pending()
+    assert rows(bob, "challenge").get().mail == Notification.Mail.PENDING
+    settings.EMAIL_PORT = port
+    assert services.mail_pending()["sent"] == 1 and len(inbox.messages) == 1
+
+
+# -- the list -------------------------------------------------------------------------------
+
+
+def test_the_list_shows_a_follower_and_reading_it_clears_the_count(client, alice, bob):
+    follow(follower=alice, username="bob")
+    follow(follower=alice, username="bob")  # again: nothing new
+    assert services.unread_counts([bob.pk]) == {bob.pk: 1}
+    client.force_login(bob)
+    page = client.get("/powiadomienia/").content.decode()
+    assert "alice obserwuje Cię." in page and 'href="/gracz/alice/"' in page
+    assert services.unread_counts([bob.pk]) == {}
+    assert "alice obserwuje Cię." in client.get("/powiadomienia/").content.decode()  # read, still listed
+
+
+def test_the_settings_turn_a_kind_off_in_the_list(client, alice, bob, charlie):
+    client.force_login(bob)
+    page = client.get("/powiadomienia/ustawienia/").content.decode()
+    assert 'name="site-follower" aria-label' in page and "checked" in page
+    client.post("/powiadomienia/ustawienia/", {"site-challenge": "on"})  # not the whole form: nothing
+    assert not NotificationPrefs.objects.filter(user=bob).exists()
+    client.post("/powiadomienia/ustawienia/", {"form": "notifications", "site-challenge": "on", "mail-challenge": "on"})
+    prefs = NotificationPrefs.objects.get(user=bob)
+    assert prefs.site["follower"] is False and prefs.site["challenge"] is True
+    follow(follower=charlie, username="bob")
+    assert not rows(bob, "follower").exists()
+
+
+def test_a_player_one_follows_starting_a_game_is_heard_only_when_chosen_and_visible(
+    alice, bob, charlie, make_user, django_capture_on_commit_callbacks
+):
+    dave = make_user("dave")
+    follow(follower=bob, username="alice")
+
+    def start(**players):
+        with django_capture_on_commit_callbacks(execute=True):  # the hook runs after commit
+            return match_create(variant="kropki-10", **players)
+
+    start(pink_id=alice.pk, blue_id=dave.pk)
+    assert not rows(bob, "followed_playing").exists()  # off by default
+    services.prefs_save(user_id=bob.pk, site={"followed_playing": True}, mail={})
+    game = start(pink_id=dave.pk, blue_id=alice.pk)
+    row = rows(bob, "followed_playing").get()
+    assert row.data == {"name": "alice", "variant": "kropki-10", "match": game.pk}
+    start(pink_id=bob.pk, blue_id=alice.pk)
+    assert rows(bob, "followed_playing").count() == 1  # not of a game against oneself
+    alice.invisible = True
+    alice.save(update_fields=["invisible"])
+    start(pink_id=alice.pk, blue_id=charlie.pk)
+    assert rows(bob, "followed_playing").count() == 1  # an invisible player's games stay unsaid
+    start(pink_id=alice.pk, blue_id=None, bot_level="latwy")
+    assert rows(bob, "followed_playing").count() == 1
+
+
+def test_a_tournament_about_to_start_is_told_once_to_its_players(alice, bob):
+    now = timezone.now()
+    t = Tournament.objects.create(
+        name="Wieczorna",
+        variant="kropki-10",
+        starts_at=now + timedelta(minutes=20),
+        ends_at=now + timedelta(minutes=80),
+        minutes=60,
+        status=Tournament.Status.UPCOMING,
+    )
+    tournament_join(tournament_id=t.pk, user=alice)
+    tournaments_pair(now=now)
+    assert not rows(alice, "tournament_soon").exists()
+    tournaments_pair(now=now + timedelta(minutes=16))
+    tournaments_pair(now=now + timedelta(minutes=17))
+    [row] = rows(alice, "tournament_soon")
+    assert row.data == {"name": "Wieczorna", "url": f"/turnieje/{t.pk}/"}
+    assert not rows(bob).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_review_ready_is_in_the_list(alice, bob):
+    from tests.games.test_analysis import KROPKI_DOT_LEFT
+
+    match = finished_match(alice, bob, KROPKI_DOT_LEFT, "kropki-10")
+    assert analysis_run(analysis_request(alice, match.pk).pk)
+    row = rows(alice, "review_done").get()
+    assert row.data == {"match": match.pk}
+    assert not rows(bob, "review_done").exists()
+
+
+# -- privacy ----------------------------------------------------------------------------------
+
+
+def test_the_data_download_has_them_and_deletion_takes_them(alice, bob):
+    follow(follower=alice, username="bob")
+    services.prefs_save(user_id=bob.pk, site={"challenge": True}, mail={"challenge": False})
+    part = account_part(bob)
+    assert part["settings"]["mail"] == {
+        "corr_turn": False,
+        "corr_reminder": False,
+        "challenge": False,
+        "tournament_soon": False,
+    }
+    assert [n["kind"] for n in part["notifications"]] == ["follower"]
+    account_delete(user_id=bob.pk)
+    assert not Notification.objects.filter(user=bob).exists()
+    assert not NotificationPrefs.objects.filter(user=bob).exists()

@@ -1,0 +1,119 @@
+"""Correspondence games (SPEC.md "Correspondence, notifications, following"; issue 40): a
+rated correspondence challenge played over two simulated days (time-machine moves the clock,
+no sleep): each turn heard (the list, an e-mail through a real SMTP server, at most one per
+game in the gap), the reminder when a fifth of the turn is left, the sweep's timeout, and the
+result rated in the variant's own correspondence pool, shown by the leaderboard, the profile
+and "My games"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games import catalogue
+from games.models import Challenge, Match
+from games.notifications import services as notifications
+from games.notifications.models import Notification
+from games.play.challenges import challenge_accept, challenge_create, challenge_direct_create
+from games.play.clock import sweep_expired
+from games.play.correspondence import remind_due
+from games.play.creating import match_create
+from games.play.moves import match_play
+from kropki_site.lib.refusals import Refusal
+from ratings.models import Rating, RatingChange
+from tests.helpers import C4
+from tests.smtp import body
+
+pytestmark = pytest.mark.django_db
+
+POOL = f"{C4}{catalogue.CORRESPONDENCE_SUFFIX}"
+
+
+def verified(*users) -> None:
+    for user in users:
+        user.email_verified = True
+        user.save(update_fields=["email_verified"])
+
+
+def test_days_a_move_are_one_of_the_choices_and_between_people(alice, bob):
+    for days in (4, "x", 0):
+        with pytest.raises(Refusal) as refused:
+            challenge_create(user_id=alice.pk, variant=C4, rated=False, days=days)
+        assert refused.value.code == "bad_days"
+    with pytest.raises(Refusal):
+        challenge_direct_create(user_id=alice.pk, target_name="bob", variant=C4, rated=False, days=15)
+    with pytest.raises(Refusal):
+        match_create(variant=C4, pink_id=alice.pk, blue_id=None, bot_level="latwy", days=1)
+    assert not Challenge.objects.exists() and not Match.objects.exists()
+    assert catalogue.pool_key(C4, None) == C4 and catalogue.pool_key(C4, 3) == POOL
+
+
+def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox, settings):
+    settings.NOTIFY_MAIL_GAP_HOURS = 3
+    verified(alice, bob)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        challenge = challenge_create(user_id=alice.pk, variant=C4, rated=True, days=1)
+        match = challenge_accept(token=challenge.token, user_id=bob.pk)
+        match.refresh_from_db()
+        assert (match.days, match.rated, match.pool) == (1, True, POOL)
+        assert match.turn_deadline == start + timedelta(days=1)
+        pink, blue = match.pink_id, match.blue_id
+        assert pink is not None and blue is not None
+        pink_user, blue_user = Match.objects.get(pk=match.pk).pink, Match.objects.get(pk=match.pk).blue
+        assert pink_user is not None and blue_user is not None
+        # pink hears it is their turn at once: the list, and a mail (they are away)
+        assert Notification.objects.filter(user_id=pink, kind="corr_turn").count() == 1
+        assert notifications.mail_pending()["sent"] == 1
+        assert "Twój ruch: Cztery w rzędzie" in body(inbox.messages[-1])
+
+        # an hour later pink moves; blue hears it (and is mailed)
+        clock.shift(timedelta(hours=1))
+        match_play(match_id=match.pk, user_id=pink, ply=0, action=3)
+        assert Notification.objects.filter(user_id=blue, kind="corr_turn").count() == 1
+        assert notifications.mail_pending()["sent"] == 1
+        # blue answers within the hour, pink moves again: pink's second turn is in the list, not mailed
+        clock.shift(timedelta(minutes=30))
+        match_play(match_id=match.pk, user_id=blue, ply=1, action=4)
+        clock.shift(timedelta(minutes=30))
+        match_play(match_id=match.pk, user_id=pink, ply=2, action=3)
+        clock.shift(timedelta(minutes=30))
+        match_play(match_id=match.pk, user_id=blue, ply=3, action=4)
+        assert Notification.objects.filter(user_id=pink, kind="corr_turn").count() == 3
+        assert notifications.mail_pending()["sent"] == 0  # within the gap, per game
+        mails = len(inbox.messages)
+
+        # "My games": pink's move, with the time left
+        client.force_login(pink_user)
+        page = client.get("/moje-partie/").content.decode()
+        assert 'data-testid="my-turn"' in page and "korespondencyjnie, 1 dzień na ruch" in page
+
+        # pink lets the turn run: the reminder comes with a fifth of the day left, once
+        clock.shift(timedelta(hours=18))
+        assert remind_due() == 0
+        clock.shift(timedelta(hours=1, minutes=30))
+        assert remind_due() == 1 and remind_due() == 0
+        assert notifications.mail_pending()["sent"] == 1
+        assert len(inbox.messages) == mails + 1
+        reminder = inbox.messages[-1]
+        assert reminder["X-Envelope-To"] == pink_user.email
+        assert "Zostaje mało czasu na Twój ruch: Cztery w rzędzie." in body(reminder)
+
+        # the second day ends: the sweep takes pink's game on time
+        assert sweep_expired() == 0
+        clock.shift(timedelta(hours=5))  # past 24 h after blue's last move, and the grace
+        assert sweep_expired() == 1
+    match.refresh_from_db()
+    assert (match.status, match.winner, match.end_reason) == (Match.Status.FINISHED, 2, "timeout")
+    # rated in the correspondence pool, not the live one
+    changes = RatingChange.objects.filter(match_id=match.pk)
+    assert {c.variant for c in changes} == {POOL} and changes.count() == 2
+    assert not Rating.objects.filter(variant=C4).exists()
+    assert Rating.objects.get(user_id=blue, variant=POOL).wins == 1
+    ranking = client.get(f"/ranking/{POOL}/").content.decode()
+    assert "korespondencyjnie" in ranking and blue_user.username in ranking
+    profile = client.get(f"/gracz/{blue_user.username}/").content.decode()
+    assert f'data-testid="rating-{POOL}"' in profile

@@ -1,0 +1,51 @@
+"""A real SMTP server for the e-mail tests: aiosmtpd on a free local port; Django's SMTP backend
+sends to it, and the test reads what it received (``inbox`` fixture)."""
+
+from __future__ import annotations
+
+import email
+import socket
+import threading
+from collections.abc import Iterator
+from email.message import Message
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+
+
+class Inbox:
+    """What the SMTP server received: parsed messages, in order."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.lock:
+            message = email.message_from_bytes(envelope.original_content)
+            message["X-Envelope-To"] = ",".join(envelope.rcpt_tos)
+            self.messages.append(message)
+        return "250 OK"
+
+
+def body(message: Message) -> str:
+    payload = message.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode(message.get_content_charset() or "utf-8")
+
+
+@pytest.fixture
+def inbox(settings: Any) -> Iterator[Inbox]:
+    handler = Inbox()
+    with socket.socket() as probe:  # a free port (aiosmtpd checks its server by connecting to it)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = port
+    settings.SITE_URL = "http://testserver"
+    yield handler
+    controller.stop()
