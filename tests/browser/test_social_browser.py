@@ -209,6 +209,7 @@ def test_a_correspondence_challenge_by_link_and_its_clock_in_days(browser, socia
         expect(charlie.get_by_test_id("match-pace")).to_have_text("korespondencyjnie, 3 dni na ruch")
         expect(charlie.locator("#clock")).to_have_text(re.compile(r"^2 d 23 godz\.$"))
         no_sideways_scroll(charlie)
+        charlie.goto("/graj/")
         charlie.get_by_test_id("my-games-link").click()
         expect(charlie.get_by_test_id("my-game")).to_have_count(1)
         expect(charlie.get_by_test_id("my-game")).to_contain_text("Cztery w rzędzie · alice")
