@@ -5,6 +5,12 @@
 
 ``--params '{"width": 40, "height": 40}'``: the matches are casual games with these engine
 parameters (a game's own settings, ``Match.params``: Kropki 40×40, say) instead of the variant's.
+``--days N``: correspondence games (N days a move; their "your turn" notices are beat's, not
+the move's: games/play/correspondence.py).
+``--notify N``: while the matches play, another process (a worker's part) makes N notifications
+(games/notifications: rows, to the bench's players, their e-mail addresses verified) and sends
+their N e-mails through a local SMTP server (aiosmtpd, started here): what 10,000 notifications
+cost the live moves beside them. The JSON gains ``notify``: rows, mails sent, seconds.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -75,10 +81,12 @@ import os
 import random
 import secrets
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,6 +116,7 @@ for i in range(%(n)d):
         client.force_login(user)
         pair.append({"id": user.pk, "cookie": client.cookies[settings.SESSION_COOKIE_NAME].value})
     own = {"params": %(params)r} if %(params)r else {}  # a tree from before Match.params takes none
+    own.update({"days": %(days)r} if %(days)r else {})
     match = services.match_create(variant=%(variant)r, pink_id=pair[0]["id"], blue_id=pair[1]["id"], **own)
     out.append({"match": match.pk, "players": pair})
 print("JSON:" + json.dumps({"cookie_name": settings.SESSION_COOKIE_NAME, "matches": out, "code": games.__file__}))
@@ -646,6 +655,81 @@ class TreeSite(live.LiveSite):
         return proc, url
 
 
+NOTIFY = """
+import json, time
+from django.test.utils import override_settings
+from accounts.models import User
+from games.notifications import services
+ids = list(User.objects.filter(username__startswith="bench").values_list("pk", flat=True))
+User.objects.filter(pk__in=ids).update(email_verified=True)
+start = time.perf_counter()
+made = 0
+with override_settings(NOTIFY_MAIL_GAP_HOURS=0):
+    while made < %(n)d:
+        made += services.notify(ids, "challenge", {"name": "bench", "variant": %(variant)r, "challenge": made})
+rows = time.perf_counter() - start
+sent = 0
+while True:
+    done = services.mail_pending(batch=500)
+    if not done:
+        break
+    sent += done["sent"]
+print("JSON:" + json.dumps({"rows": made, "mails": sent, "rows_s": round(rows, 2), "all_s": round(time.perf_counter() - start, 2)}))
+"""
+
+
+class NotifyLoad:
+    """``--notify N``: a local SMTP server (aiosmtpd's own command, its Sink handler, a process of
+    its own so the clients' timing shares nothing with it), and one ``manage.py shell`` (a worker's
+    work) making and mailing N notifications, started now on a thread."""
+
+    def __init__(self, site: TreeSite, n: int) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.smtp = subprocess.Popen(
+            [
+                str(site.bin / "python"),
+                "-m",
+                "aiosmtpd",
+                "-n",
+                "-c",
+                "aiosmtpd.handlers.Sink",
+                "-l",
+                f"127.0.0.1:{port}",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(100):  # until it listens
+            with socket.socket() as check:
+                if check.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        site.env.update(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(port)
+        )
+        self.out: dict = {}
+        script = NOTIFY % {"n": n, "variant": "kropki-10"}
+
+        def run() -> None:
+            try:
+                result = site.manage("shell", "-c", script, timeout=600)
+                line = next(x for x in result.stdout.splitlines() if x.startswith("JSON:"))
+                self.out = json.loads(line[5:])
+            except Exception as exc:  # reported in the JSON line
+                self.out = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def result(self) -> dict:
+        self.thread.join(timeout=600)
+        self.smtp.terminate()
+        self.smtp.wait(timeout=10)
+        return self.out
+
+
 def make_tree_site(workdir: Path, redis_url: str, root: Path, **extra_env: str) -> TreeSite:
     """As ``live.make_live_site`` (same environment), for the checkout at ``root``."""
     # WS_PING: the baseline's ws/ping/ sockets (not routed in production by default)
@@ -695,6 +779,8 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--params", type=json.loads, default={}, help="the matches' engine parameters (JSON)")
+    parser.add_argument("--days", type=int, default=0, help="correspondence games: days a move (0: live)")
+    parser.add_argument("--notify", type=int, default=0, help="notifications made and mailed beside the matches")
     parser.add_argument(
         "--daphnes",
         type=int,
@@ -741,6 +827,8 @@ def main() -> int:
     report: dict = {
         "variant": variant,
         "params": args.params,
+        "days": args.days,
+        "notify": args.notify,
         "matches": args.matches,
         "daphnes": args.daphnes,
         "think_ms": args.think_ms,
@@ -765,7 +853,9 @@ def main() -> int:
         phase = "set-up"
         site = make_tree_site(workdir, redis_url, tree, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING")
         GAME_PARAMS.update(args.params)
-        result = site.manage("shell", "-c", SETUP % {"n": args.matches, "variant": variant, "params": args.params})
+        result = site.manage(
+            "shell", "-c", SETUP % {"n": args.matches, "variant": variant, "params": args.params, "days": args.days}
+        )
         line = next(x for x in result.stdout.splitlines() if x.startswith("JSON:"))
         setup = json.loads(line[5:])
         if not Path(setup["code"]).resolve().is_relative_to(tree):
@@ -797,6 +887,7 @@ def main() -> int:
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
         print(f"==> {args.matches} matches of {variant}, up to {args.moves} moves each", file=sys.stderr)
         phase = "matches"
+        notifier = NotifyLoad(site, args.notify) if args.notify else None
         lat, moves, secs, cpu_move = asyncio.run(
             run_matches(
                 hosts,
@@ -812,6 +903,8 @@ def main() -> int:
                 args.max_seconds,
             )
         )
+        if notifier is not None:
+            report["notify"] = notifier.result()
     except Exception as exc:  # reported in the JSON line
         if isinstance(exc, TimeoutError) and not str(exc):
             exc = TimeoutError(f"the {phase} took longer than --max-seconds {args.max_seconds}")

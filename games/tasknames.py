@@ -24,6 +24,7 @@ FAIRPLAY_CHECK = "games.tasks.fairplay_check"
 SWISS_TICK = "games.tasks.swiss_tick"
 NOTIFY_MAIL = "games.tasks.notifications_mail"
 CORRESPONDENCE_REMIND = "games.tasks.correspondence_remind"
+CORRESPONDENCE_TURN = "games.tasks.correspondence_turn"
 
 ALL = (
     SWEEP_EXPIRED_TURNS,
@@ -38,4 +39,5 @@ ALL = (
     SWISS_TICK,
     NOTIFY_MAIL,
     CORRESPONDENCE_REMIND,
+    CORRESPONDENCE_TURN,
 )

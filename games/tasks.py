@@ -72,3 +72,11 @@ def correspondence_remind() -> int:
     from games.play.correspondence import remind_due
 
     return remind_due()
+
+
+@shared_task(name=tasknames.CORRESPONDENCE_TURN, ignore_result=True)  # type: ignore[untyped-decorator]
+def correspondence_turn() -> int:
+    """Tell the players to move of the correspondence games that moved on (beat: every 10 s)."""
+    from games.play.correspondence import turns_due
+
+    return turns_due()

@@ -263,7 +263,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": float(env_int("NOTIFY_MAIL_SECONDS", 20)),
         "options": {"expires": float(env_int("NOTIFY_MAIL_SECONDS", 20))},
     },
-    # Correspondence games: the player to move hears when little of the turn is left.
+    # Correspondence games: the player to move hears it is their turn (within seconds: the
+    # match rows are the outbox, a move itself sends nothing)...
+    "correspondence-turn": {
+        "task": tasknames.CORRESPONDENCE_TURN,
+        "schedule": 10.0,
+        "options": {"expires": 10},
+    },
+    # ...and again when little of the turn is left.
     "correspondence-remind": {
         "task": tasknames.CORRESPONDENCE_REMIND,
         "schedule": 300.0,

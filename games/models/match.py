@@ -81,7 +81,9 @@ class Match(models.Model):
     # A correspondence game (SPEC.md "Correspondence"): days a move (catalogue.CORRESPONDENCE_DAYS),
     # rated in the variant's correspondence pool (catalogue.pool_key); null: a live game.
     days = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The ply whose mover heard "little time left" (games/play/correspondence.py), once a turn.
+    # The plies whose player to move heard "your turn" and "little time left"
+    # (games/play/correspondence.py: the sweeps' outbox), once a turn each.
+    told_ply = models.PositiveIntegerField(null=True, blank=True)
     reminded_ply = models.PositiveIntegerField(null=True, blank=True)
     pink_berserk = models.BooleanField(default=False)
     blue_berserk = models.BooleanField(default=False)

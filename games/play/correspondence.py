@@ -18,15 +18,37 @@ from games import catalogue, hooks
 from games.models import Match
 
 
-def tell_turn(match: Match) -> None:
-    """After a move of a correspondence match that goes on: its player to move hears of it
-    (inside the move's transaction; the notice's frames go after commit)."""
+def turns_due(*, limit: int = 500) -> int:
+    """Beat's sweep (every CORRESPONDENCE_TURN_SECONDS): the player to move in each correspondence
+    game that moved on since its last notice hears it is their turn (``Match.told_ply``). The
+    rows are the outbox: a move does nothing more than a live one (bench/live.py --days), and a
+    notice is never lost to a broker down. How many heard."""
+    told = 0
+    due = (
+        Match.objects.filter(status=Match.Status.ACTIVE, days__isnull=False, to_move__isnull=False)
+        .exclude(told_ply=F("ply"))
+        .values_list("pk", flat=True)[:limit]
+    )
+    for match_id in due:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=match_id).first()
+            if match is None or not match.is_active or match.told_ply == match.ply:
+                continue
+            match.told_ply = match.ply
+            match.save(update_fields=["told_ply"])
+            told += tell_turn(match)
+    return told
+
+
+def tell_turn(match: Match) -> bool:
+    """The player to move of a correspondence ``match`` hears it is their turn (the list; an
+    e-mail at most once per game in NOTIFY_MAIL_GAP_HOURS); in the caller's transaction."""
     if not match.days or match.to_move is None or not match.is_active:
-        return
+        return False
     to_move = match.user_id_of(match.to_move)
     mover = match.user_id_of(3 - match.to_move)
     if to_move is None or mover is None or to_move == mover:
-        return
+        return False
     name = User.objects.filter(pk=mover).values_list("username", flat=True).first() or ""
     hooks.notice(
         [to_move],
@@ -34,6 +56,7 @@ def tell_turn(match: Match) -> None:
         {"name": name, "variant": match.variant, "match": match.pk},
         key=f"turn:{match.pk}:{match.ply}",
     )
+    return True
 
 
 def remind_due(*, now: datetime | None = None, limit: int = 500) -> int:

@@ -16,7 +16,7 @@ from games import catalogue, hooks
 from games.models import BLUE, PINK, Match, Move
 from kropki_site.lib.refusals import Refusal
 
-from . import core, correspondence, finishing, guard
+from . import core, finishing, guard
 
 
 def match_create(
@@ -63,7 +63,6 @@ def match_create(
         match.save()
         core.queue_computer_turn(match)
         core.broadcast_on_commit(match, "created")
-        correspondence.tell_turn(match)  # a correspondence game: pink hears it is their turn
         if not bot_level:  # the players' followers hear of it (games.hooks.matches_started)
             transaction.on_commit(lambda: hooks.run_matches_started([match]))
         if bot_level:

@@ -19,7 +19,7 @@ from games.engine import EngineError, State, other
 from games.models import Match, Move
 from kropki_site.lib.refusals import Refusal
 
-from . import core, correspondence, finishing, guard
+from . import core, finishing, guard
 
 _END = object()  # match_end's action: the game's end action, read under the lock
 
@@ -156,7 +156,6 @@ def _apply_move(match: Match, state: State, side: int, action: int, now: datetim
         by_timeout=by_timeout,
     )
     core.queue_computer_turn(match)
-    correspondence.tell_turn(match)  # a correspondence game's player to move hears it
 
 
 def match_expire_turn(*, match_id: int, ply: int | None = None, now: datetime | None = None) -> bool:

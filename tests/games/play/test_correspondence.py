@@ -19,7 +19,7 @@ from games.notifications import services as notifications
 from games.notifications.models import Notification
 from games.play.challenges import challenge_accept, challenge_create, challenge_direct_create
 from games.play.clock import sweep_expired
-from games.play.correspondence import remind_due
+from games.play.correspondence import remind_due, turns_due
 from games.play.creating import match_create
 from games.play.moves import match_play
 from kropki_site.lib.refusals import Refusal
@@ -58,6 +58,7 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
     with time_machine.travel(start, tick=False) as clock:
         challenge = challenge_create(user_id=alice.pk, variant=C4, rated=True, days=1)
         match = challenge_accept(token=challenge.token, user_id=bob.pk)
+        assert turns_due() == 1 and turns_due() == 0  # beat's sweep: pink hears it, once
         match.refresh_from_db()
         assert (match.days, match.rated, match.pool) == (1, True, POOL)
         assert match.turn_deadline == start + timedelta(days=1)
@@ -73,15 +74,19 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
         # an hour later pink moves; blue hears it (and is mailed)
         clock.shift(timedelta(hours=1))
         match_play(match_id=match.pk, user_id=pink, ply=0, action=3)
+        assert turns_due() == 1
         assert Notification.objects.filter(user_id=blue, kind="corr_turn").count() == 1
         assert notifications.mail_pending()["sent"] == 1
         # blue answers within the hour, pink moves again: pink's second turn is in the list, not mailed
         clock.shift(timedelta(minutes=30))
         match_play(match_id=match.pk, user_id=blue, ply=1, action=4)
+        assert turns_due() == 1
         clock.shift(timedelta(minutes=30))
         match_play(match_id=match.pk, user_id=pink, ply=2, action=3)
+        assert turns_due() == 1
         clock.shift(timedelta(minutes=30))
         match_play(match_id=match.pk, user_id=blue, ply=3, action=4)
+        assert turns_due() == 1
         assert Notification.objects.filter(user_id=pink, kind="corr_turn").count() == 3
         assert notifications.mail_pending()["sent"] == 0  # within the gap, per game
         mails = len(inbox.messages)
