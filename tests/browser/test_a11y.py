@@ -53,6 +53,7 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("new challenge", "challenge_new", (), {}),
         ("notifications", "notifications", (), {}),
         ("notification settings", "notification_settings", (), {}),
+        ("my games", "my_games", (), {}),
     ]
 
 

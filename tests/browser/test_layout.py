@@ -194,6 +194,7 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("followers", reverse("followers")),
         ("notifications", reverse("notifications")),
         ("notification settings", reverse("notification_settings")),
+        ("my games", reverse("my_games")),
         ("password change", reverse("password_change")),
         ("new challenge", reverse("challenge_new")),
     ]
