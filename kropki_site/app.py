@@ -106,6 +106,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "offline": OFFLINE_URL,
         "precache": [OFFLINE_URL, *(static(path) for path in PRECACHE)],
         "static": settings.STATIC_URL,
+        "icon": static("icons/icon-192.png"),  # a push notification's (games/notifications/push.py)
     }
     response = render(request, "app/sw.js", {"config": json.dumps(config)}, content_type="text/javascript")
     response["Service-Worker-Allowed"] = "/"

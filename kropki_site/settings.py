@@ -509,6 +509,24 @@ EMAIL_VERIFY_PER_HOUR = env_int("EMAIL_VERIFY_PER_HOUR", 3)
 # hours; the mail sweep sends at most this many a run (beat, NOTIFY_MAIL_SECONDS).
 NOTIFY_MAIL_GAP_HOURS = env_int("NOTIFY_MAIL_GAP_HOURS", 3)
 NOTIFY_MAIL_BATCH = env_int("NOTIFY_MAIL_BATCH", 200)
+# Web Push (games/notifications/push.py): the VAPID key pair that signs the site's pushes (the
+# private key as PEM; unset: one made on first use and kept in VAR_DIR/vapid.pem, which every
+# process of one machine shares: set both on a cluster), and the contact push services see.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get(
+    "VAPID_SUBJECT", "mailto:" + os.environ.get("PRIVACY_CONTACT_EMAIL", "prywatnosc@kropki.local")
+)
+PUSH_SUBSCRIPTIONS_PER_USER = env_int("PUSH_SUBSCRIPTIONS_PER_USER", 10)
+# The push services a subscription's endpoint may be on (the browsers' own: Chrome's FCM,
+# Firefox's autopush, Apple's, Microsoft's), and the hosts allowed over plain HTTP (none: a test's
+# local endpoint adds its own).
+PUSH_SERVICE_HOSTS = tuple(
+    os.environ.get(
+        "PUSH_SERVICE_HOSTS",
+        "fcm.googleapis.com,updates.push.services.mozilla.com,push.apple.com,notify.windows.com",
+    ).split(",")
+)
+PUSH_SERVICE_HOSTS_HTTP: tuple[str, ...] = ()
 # A correspondence game's player to move is reminded with this fraction of the turn left.
 CORRESPONDENCE_REMIND_FRACTION = 0.2
 # Where the privacy page (/prywatnosc/) tells players to write about their data.

@@ -11,5 +11,10 @@ register(
     "notifications",
     {
         "unsubscribe_bad_link": (_("This link does not work. Change your e-mails in your notification settings."), 400),
+        "push_bad_subscription": (_("This browser's notifications could not be turned on."), 400),
+        "push_too_many": (
+            _("Notifications are on in as many browsers as an account may have. Turn one off first."),
+            400,
+        ),
     },
 )

@@ -34,9 +34,10 @@ KINDS: dict[str, Kind] = {
 
 
 def wants(kind: str, channel: str, prefs: dict[str, Any] | None) -> bool:
-    """Whether a player with ``prefs`` (NotificationPrefs' ``site`` or ``mail`` dict, or None)
-    hears ``kind`` on ``channel`` ("site" or "mail")."""
-    default = getattr(KINDS[kind], channel)
+    """Whether a player with ``prefs`` (NotificationPrefs' ``site``, ``mail`` or ``push`` dict, or
+    None) hears ``kind`` on ``channel`` ("site", "mail" or "push": Web Push is offered, and on by
+    default, where e-mail is)."""
+    default = getattr(KINDS[kind], "mail" if channel == "push" else channel)
     if default is None:
         return False
     value = (prefs or {}).get(kind)

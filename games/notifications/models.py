@@ -31,6 +31,8 @@ class Notification(models.Model):
     shown = models.BooleanField(default=True)  # in the header's list (False: by e-mail only)
     mail = models.CharField(max_length=8, choices=Mail.choices, blank=True, default=Mail.NONE)
     mailed_at = models.DateTimeField(null=True, blank=True)
+    # Web Push to the player's browsers: the same states as ``mail`` (push.py sends it)
+    push = models.CharField(max_length=8, choices=Mail.choices, blank=True, default=Mail.NONE)
 
     class Meta:
         app_label = "games"
@@ -40,10 +42,28 @@ class Notification(models.Model):
         indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=["user", "-created_at"], name="notification_user_idx"),
             models.Index(fields=["mail", "id"], name="notification_mail_idx"),
+            models.Index(fields=["push", "id"], name="notification_push_idx"),
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (its push service's ``endpoint`` and the keys that
+    encrypt for it), made on the settings page with the player's consent."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        app_label = "games"
+
+    def __str__(self) -> str:
+        return f"push subscription of {self.user_id}"
 
 
 class NotificationPrefs(models.Model):
@@ -53,6 +73,7 @@ class NotificationPrefs(models.Model):
     user = models.OneToOneField(User, on_delete=models.CASCADE, primary_key=True, related_name="notification_prefs")
     site = models.JSONField(default=dict)
     mail = models.JSONField(default=dict)
+    push = models.JSONField(default=dict)
 
     class Meta:
         app_label = "games"

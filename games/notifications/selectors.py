@@ -7,7 +7,7 @@ from typing import Any
 from accounts.models import User
 
 from . import kinds
-from .models import Notification, NotificationPrefs
+from .models import Notification, NotificationPrefs, PushSubscription
 
 LIST_LENGTH = 50
 
@@ -32,22 +32,34 @@ def choices(user_id: int) -> list[dict[str, Any]]:
     prefs = NotificationPrefs.objects.filter(user_id=user_id).first()
     site = prefs.site if prefs else {}
     mail = prefs.mail if prefs else {}
+    push = prefs.push if prefs else {}
     return [
         {
             "kind": key,
             "label": kind.label,
             "site": kinds.wants(key, "site", site),
             "mail": None if kind.mail is None else kinds.wants(key, "mail", mail),
+            "push": None if kind.mail is None else kinds.wants(key, "push", push),
         }
         for key, kind in kinds.KINDS.items()
     ]
 
 
+def push_devices(user_id: int) -> int:
+    """How many browsers of the player have Web Push on."""
+    return PushSubscription.objects.filter(user_id=user_id).count()
+
+
 def account_part(user: User) -> dict[str, Any]:
-    """ "Download my data": the notifications kept and the choices made."""
+    """The part of "Download my data": the notifications kept, the choices made, the browsers
+    with Web Push."""
     prefs = NotificationPrefs.objects.filter(user=user).first()
     return {
-        "settings": {"site": prefs.site, "mail": prefs.mail} if prefs else None,
+        "settings": {"site": prefs.site, "mail": prefs.mail, "push": prefs.push} if prefs else None,
+        "push_subscriptions": [
+            {"endpoint": s.endpoint, "created_at": s.created_at.isoformat()}
+            for s in PushSubscription.objects.filter(user=user).order_by("id")
+        ],
         "notifications": [
             {
                 "kind": n.kind,

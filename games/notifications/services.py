@@ -23,7 +23,7 @@ from games.live import online, transport
 from kropki_site.lib.refusals import Refusal
 
 from . import kinds
-from .models import Notification, NotificationPrefs
+from .models import Notification, NotificationPrefs, PushSubscription
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +63,17 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
             recent = recent.filter(data__match=data.get("match"))
         lately = set(recent.values_list("user_id", flat=True))
         mailable = [pk for pk in mailable if pk not in lately and not online.is_online(pk)]
+    # Web Push: to a player's browsers that subscribed, while they are not on the site
+    pushable = {pk for pk in ids if kinds.wants(kind, "push", getattr(prefs.get(pk), "push", None))}
+    if pushable:
+        subscribed = set(PushSubscription.objects.filter(user_id__in=pushable).values_list("user_id", flat=True))
+        pushable = {pk for pk in subscribed if not online.is_online(pk)}
     rows = []
     for pk, _verified, _lang in users:
         shown = kinds.wants(kind, "site", getattr(prefs.get(pk), "site", None))
         mail = pk in mailable
-        if shown or mail:
+        push = pk in pushable
+        if shown or mail or push:
             rows.append(
                 Notification(
                     user_id=pk,
@@ -78,6 +84,7 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
                     shown=shown,
                     read_at=None if shown else now,
                     mail=Notification.Mail.PENDING if mail else Notification.Mail.NONE,
+                    push=Notification.Mail.PENDING if push else Notification.Mail.NONE,
                 )
             )
     if not rows:
@@ -119,12 +126,16 @@ def read_all(*, user_id: int) -> int:
     return done
 
 
-def prefs_save(*, user_id: int, site: dict[str, bool], mail: dict[str, bool]) -> NotificationPrefs:
-    """A player's choices: kind -> on/off for the list and for e-mail (a kind never mailed stays off)."""
+def prefs_save(
+    *, user_id: int, site: dict[str, bool], mail: dict[str, bool], push: dict[str, bool] | None = None
+) -> NotificationPrefs:
+    """A player's choices: kind -> on/off for the list, for e-mail and for Web Push (a kind
+    never mailed or pushed stays off)."""
     clean_site = {k: bool(site.get(k)) for k in kinds.KINDS}
     clean_mail = {k: bool(mail.get(k)) for k, kind in kinds.KINDS.items() if kind.mail is not None}
+    clean_push = {k: bool((push or {}).get(k)) for k, kind in kinds.KINDS.items() if kind.mail is not None}
     prefs, _made = NotificationPrefs.objects.update_or_create(
-        user_id=user_id, defaults={"site": clean_site, "mail": clean_mail}
+        user_id=user_id, defaults={"site": clean_site, "mail": clean_mail, "push": clean_push}
     )
     return prefs
 
@@ -233,3 +244,4 @@ def forget_account(user_id: int) -> None:
     """A deleted account's notifications and choices go with it."""
     Notification.objects.filter(user_id=user_id).delete()
     NotificationPrefs.objects.filter(user_id=user_id).delete()
+    PushSubscription.objects.filter(user_id=user_id).delete()

@@ -1,4 +1,5 @@
-"""Notifications' Celery task: the e-mail sweep, sent by beat (kropki_site/settings.py)."""
+"""Notifications' Celery task: the sweep that sends what waits (e-mails, then Web Push), sent by
+beat (kropki_site/settings.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from celery import shared_task
 
 from games import tasknames
 
-from . import services
+from . import push, services
 
 
 @shared_task(name=tasknames.NOTIFY_MAIL, ignore_result=True)  # type: ignore[untyped-decorator]
 def notifications_mail() -> dict[str, int]:
-    return dict(services.mail_pending())
+    return {**services.mail_pending(), **{f"push_{k}": v for k, v in push.push_pending().items()}}

@@ -4,18 +4,20 @@ address's verification), and the one-click unsubscribe of an e-mail (docs/social
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.decorators import AuthenticatedHttpRequest, account_required
 from kropki_site.lib.refusals import Refusal
 
-from . import kinds, selectors, services
+from . import kinds, push, selectors, services
 
 
 @account_required
@@ -42,14 +44,46 @@ def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             user_id=request.user.pk,
             site={k: request.POST.get(f"site-{k}") == "on" for k in kinds.KINDS},
             mail={k: request.POST.get(f"mail-{k}") == "on" for k in kinds.KINDS},
+            push={k: request.POST.get(f"push-{k}") == "on" for k in kinds.KINDS},
         )
         messages.success(request, _("Notification settings saved."))
         return redirect("notification_settings")
     return render(
         request,
         "games/notification_settings.html",
-        {"choices": selectors.choices(request.user.pk), "verified": request.user.email_verified},
+        {
+            "choices": selectors.choices(request.user.pk),
+            "verified": request.user.email_verified,
+            "push_key": push.public_key(),
+            "push_devices": selectors.push_devices(request.user.pk),
+        },
     )
+
+
+@account_required
+@require_POST
+def push_subscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
+    """This browser's Web Push subscription (JSON, from static/js/app.js; CSRF header)."""
+    try:
+        data = json.loads(request.body or b"null")
+    except ValueError:
+        data = None
+    try:
+        push.subscribe(user=request.user, data=data)
+    except Refusal as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.status)
+    return JsonResponse({"ok": True})
+
+
+@account_required
+@require_POST
+def push_unsubscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
+    try:
+        data = json.loads(request.body or b"null")
+    except ValueError:
+        data = None
+    endpoint = data.get("endpoint") if isinstance(data, dict) else None
+    return JsonResponse({"ok": push.unsubscribe(user=request.user, endpoint=endpoint)})
 
 
 @csrf_exempt  # a mail program posts it without the site's cookies (RFC 8058): the token is the proof

@@ -47,6 +47,47 @@
     });
   });
 
+  // Web Push (templates/games/notification_settings.html, games/notifications/push.py): this
+  // browser subscribes with the site's key and the server keeps the subscription; or unsubscribes.
+  var pushBox = document.querySelector("[data-push]");
+  if (pushBox && worker && "PushManager" in window && "Notification" in window) {
+    var status = pushBox.querySelector("[data-push-status]");
+    var say = function (key) { status.textContent = status.getAttribute("data-" + key) || ""; };
+    var csrf = (document.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+    var post = function (url, body) {
+      return fetch(url, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify(body),
+      }).then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r; });
+    };
+    var keyBytes = function (text) {
+      var raw = atob((text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
+      var out = new Uint8Array(raw.length);
+      for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+      return out;
+    };
+    pushBox.querySelector("[data-push-controls]").hidden = false;
+    navigator.serviceWorker.ready.then(function (reg) {
+      return reg.pushManager.getSubscription();
+    }).then(function (sub) { say(sub ? "on" : "off"); }).catch(function () { say("off"); });
+    pushBox.querySelector("[data-push-on]").addEventListener("click", function () {
+      Notification.requestPermission().then(function (answer) {
+        if (answer !== "granted") { say("denied"); return null; }
+        return navigator.serviceWorker.ready.then(function (reg) {
+          return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(pushBox.getAttribute("data-key")) });
+        }).then(function (sub) { return post("/powiadomienia/push/", sub.toJSON()); }).then(function () { say("on"); });
+      }).catch(function () { say("failed"); });
+    });
+    pushBox.querySelector("[data-push-off]").addEventListener("click", function () {
+      navigator.serviceWorker.ready.then(function (reg) { return reg.pushManager.getSubscription(); }).then(function (sub) {
+        if (!sub) return null;
+        return post("/powiadomienia/push/usun/", { endpoint: sub.endpoint }).then(function () { return sub.unsubscribe(); });
+      }).then(function () { say("off"); }).catch(function () { say("failed"); });
+    });
+  }
+
   var looks = window.KropkiLooks;
   if (!looks) return;
   Array.prototype.forEach.call(document.querySelectorAll("[data-looks]"), function (el) { el.hidden = false; });

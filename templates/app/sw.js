@@ -57,4 +57,29 @@ self.addEventListener("fetch", function (event) {
     }));
   }
 });
+
+// Web Push (games/notifications/push.py): the server's encrypted message is a JSON object
+// {title, body, url, tag}; it is shown as a system notification, and a click opens its page.
+self.addEventListener("push", function (event) {
+  var data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : "" }; }
+  event.waitUntil(self.registration.showNotification(data.title || "Kropki", {
+    body: data.body || "",
+    tag: data.tag || undefined,
+    icon: CONFIG.icon,
+    data: { url: data.url || "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (url.origin !== self.location.origin) url = new URL("/", self.location.origin);  // only the site's own pages
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i++) {
+      if (windows[i].url === url.href && "focus" in windows[i]) return windows[i].focus();
+    }
+    return self.clients.openWindow(url.href);
+  }));
+});
 {% endautoescape %}

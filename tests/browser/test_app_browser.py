@@ -239,3 +239,28 @@ def test_the_match_socket_reconnects_at_once_when_the_network_is_back(new_contex
     context.set_offline(False)  # the browser says "online": the socket connects at once
     # at once, not at the end of the backoff (without the wake 4-8 s away, though maybe near its end)
     expect(page.locator("#conn")).to_have_attribute("data-state", "connected", timeout=1_500)
+
+
+def test_the_worker_shows_a_push_and_a_click_opens_its_page(new_context, live_url):
+    """Web Push's last step (games/notifications/push.py encrypts, the browser's push service
+    delivers: outside): the service worker hears a ``push`` with the site's JSON and shows it as
+    a system notification, with the page to open."""
+    context = new_context(service_workers="allow", viewport=PHONE)
+    context.grant_permissions(["notifications"], origin=live_url)
+    page = context.new_page()
+    page.goto("/")
+    controlled(page)
+    worker = context.service_workers[0]
+    shown = worker.evaluate(
+        """async () => {
+            const data = JSON.stringify({title: "Kropki", body: "alice wyzywa Cię na partię.", url: "/gracz/alice/", tag: "challenge:1"});
+            self.dispatchEvent(new PushEvent("push", {data: data}));
+            for (let i = 0; i < 50; i++) {
+                const found = await self.registration.getNotifications({tag: "challenge:1"});
+                if (found.length) return found.map(n => [n.title, n.body, n.data.url]);
+                await new Promise(r => setTimeout(r, 100));
+            }
+            return [];
+        }"""
+    )
+    assert shown == [["Kropki", "alice wyzywa Cię na partię.", "/gracz/alice/"]]
