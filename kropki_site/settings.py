@@ -267,14 +267,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # match rows are the outbox, a move itself sends nothing)...
     "correspondence-turn": {
         "task": tasknames.CORRESPONDENCE_TURN,
-        "schedule": 10.0,
-        "options": {"expires": 10},
+        "schedule": float(env_int("CORRESPONDENCE_TURN_SECONDS", 10)),
+        "options": {"expires": float(env_int("CORRESPONDENCE_TURN_SECONDS", 10))},
     },
     # ...and again when little of the turn is left.
     "correspondence-remind": {
         "task": tasknames.CORRESPONDENCE_REMIND,
-        "schedule": 300.0,
-        "options": {"expires": 300},
+        "schedule": float(env_int("CORRESPONDENCE_REMIND_SECONDS", 300)),
+        "options": {"expires": float(env_int("CORRESPONDENCE_REMIND_SECONDS", 300))},
     },
     # The scheduled arenas of the next hours, from the schedule table (editable in the admin).
     "schedule-tournaments": {
@@ -496,9 +496,13 @@ AXES_DISABLE_ACCESS_LOG = True
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kropki <no-reply@kropki.local>")
-# SMTP (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend): the server to hand mail to.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 25)
+# SMTP (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend): the server to hand mail to,
+# when the environment names one (else Django's localhost:25; set only then, as Django 6.1 warns
+# that the EMAIL_* settings give way to MAILERS, a move left for later).
+if "EMAIL_HOST" in os.environ:
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+if "EMAIL_PORT" in os.environ:
+    EMAIL_PORT = env_int("EMAIL_PORT", 25)
 # The site's address as players reach it: the links in e-mails (verification, notifications,
 # one-click unsubscribe) are absolute.
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")

@@ -4,7 +4,7 @@ match afterwards: the live-play, fault and cluster tests' calls (tests/sitecalls
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -33,6 +33,9 @@ __all__ = [
     "c4_won_by_alice",
     "chat_abuse_setup",
     "chat_lines_count",
+    "correspondence_advance",
+    "correspondence_pair",
+    "correspondence_state",
     "deleted_player_games",
     "followed_player_playing",
     "guard_copy_setup",
@@ -379,3 +382,57 @@ def followed_player_playing(*, follower: str, followed: str, opponent: str) -> d
     }
     out["match"] = match.pk
     return out
+
+
+def correspondence_pair(*, days: int) -> dict[str, Any]:
+    """Two accounts with verified addresses and sessions, and a rated correspondence game of Cztery w
+    rzędzie between them, ``days`` a move (made by the service a challenge calls: new accounts may
+    not challenge rated; tests/games/play/test_correspondence.py starts one by a challenge)
+    (tests/live_play/test_correspondence_live.py). ``{pink: {...}, blue: {...}, "match": id}``."""
+    a, b = user_made("kora", email="kora@example.com"), user_made("kuba", email="kuba@example.com")
+    User.objects.filter(pk__in=[a.pk, b.pk]).update(email_verified=True)
+    match = services.match_create(variant="cztery-w-rzedzie", pink_id=a.pk, blue_id=b.pk, rated=True, days=days)
+    out: dict[str, Any] = {"match": match.pk}
+    for side, found in (("pink", match.pink), ("blue", match.blue)):
+        assert found is not None
+        user = found
+        out[side] = {
+            "id": user.pk,
+            "name": user.username,
+            "email": user.email,
+            "cookie": session_cookie(user),
+            "cookie_name": settings.SESSION_COOKIE_NAME,
+        }
+    return out
+
+
+def correspondence_advance(*, match_id: int, hours: float) -> dict[str, Any]:
+    """``hours`` of the game's time pass: its deadline and its moments move that much earlier (the
+    site's processes run on the real clock; the game's clock is its rows)."""
+    shift = timedelta(hours=hours)
+    match = Match.objects.get(pk=match_id)
+    match.turn_deadline = match.turn_deadline - shift if match.turn_deadline else None
+    match.last_move_at = match.last_move_at - shift if match.last_move_at else None
+    match.created_at = match.created_at - shift
+    match.save(update_fields=["turn_deadline", "last_move_at", "created_at"])
+    return {"deadline": _iso(match.turn_deadline)}
+
+
+def correspondence_state(*, match_id: int) -> dict[str, Any]:
+    """A correspondence game as its rows say: status, result, its pool's rating changes, and the
+    notifications of its players (kind and whether mailed)."""
+    from games.notifications.models import Notification  # a feature's rows
+
+    match = Match.objects.get(pk=match_id)
+    return {
+        "status": match.status,
+        "winner": match.winner,
+        "reason": match.end_reason,
+        "ply": match.ply,
+        "pool": match.pool,
+        "changes": sorted(RatingChange.objects.filter(match_id=match_id).values_list("variant", flat=True)),
+        "notifications": [
+            [n.user_id, n.kind, n.mail]
+            for n in Notification.objects.filter(user_id__in=[match.pink_id, match.blue_id]).order_by("id")
+        ],
+    }
