@@ -224,6 +224,11 @@ CELERY_TASK_ROUTES = {
     # Engine-use detection after rated games: a worker of its own too, one process, niced, so it
     # never delays a review someone asked for (games/fairplay/services.py, docs/fairplay.md).
     tasknames.FAIRPLAY_CHECK: {"queue": "fairplay"},
+    # Notifications' sweeps (e-mail and Web Push, correspondence turns and reminders): a worker of
+    # their own at a lower CPU priority, so 10,000 e-mails never delay a move (bench/live.py --notify).
+    tasknames.NOTIFY_MAIL: {"queue": "notify"},
+    tasknames.CORRESPONDENCE_TURN: {"queue": "notify"},
+    tasknames.CORRESPONDENCE_REMIND: {"queue": "notify"},
 }
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
 # ends every overdue turn through the (status, turn_deadline) index, so a timeout

@@ -71,7 +71,7 @@ def test_a_correspondence_game_over_two_simulated_days_on_the_real_stack():
     try:
         with live.own_site("corr", **env) as site:
             _proc, url = site.start_daphne()
-            site.start_worker(queues="default,clock")
+            site.start_worker(queues="default,clock,notify")
             site.start_beat()
             game = site.call("correspondence_pair", days=1)
             match_id, pink, blue = game["match"], game["pink"], game["blue"]

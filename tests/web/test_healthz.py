@@ -28,6 +28,7 @@ def test_healthz_is_200_and_ok_when_everything_answers_and_every_part_beats(clie
     heartbeat.alive("worker:work@m1", queues=["bots", "default"])
     heartbeat.alive("worker:analysis@m1", queues=["analysis"])
     heartbeat.alive("worker:fairplay@m1", queues=["fairplay"])
+    heartbeat.alive("worker:notify@m1", queues=["notify"])
     heartbeat.alive("beat")
     heartbeat.alive("sweeper")
     response = client.get(reverse("healthz"))
@@ -37,7 +38,14 @@ def test_healthz_is_200_and_ok_when_everything_answers_and_every_part_beats(clie
     assert body["failing"] == [] and body["missing"] == []
     assert body["checks"] == {"database": "ok", "redis": "ok", "broker": "ok"}
     parts = body["parts"]
-    assert parts["queues"] == {"clock": "ok", "default": "ok", "bots": "ok", "analysis": "ok", "fairplay": "ok"}
+    assert parts["queues"] == {
+        "clock": "ok",
+        "default": "ok",
+        "bots": "ok",
+        "analysis": "ok",
+        "fairplay": "ok",
+        "notify": "ok",
+    }
     assert parts["workers"]["clock@m1"]["queues"] == ["clock"]
     assert parts["workers"]["clock@m1"]["seen_seconds_ago"] < 5
     assert parts["beat"]["state"] == "ok" and parts["sweeper"]["state"] == "ok"
@@ -51,7 +59,7 @@ def test_healthz_is_degraded_naming_the_parts_not_seen(client):
     assert response.status_code == 200  # this web process can serve; the sweeper keeps the clock
     body = response.json()
     assert body["status"] == "degraded"
-    assert body["missing"] == ["queue:clock", "queue:analysis", "queue:fairplay", "beat"]
+    assert body["missing"] == ["queue:clock", "queue:analysis", "queue:fairplay", "queue:notify", "beat"]
     assert body["parts"]["queues"]["clock"] == "no worker seen"
     assert body["parts"]["beat"]["state"].startswith("not seen")
 
