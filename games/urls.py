@@ -9,6 +9,7 @@ from .views import (
     chat,
     computer,
     home,
+    imports,
     lobby,
     match,
     mine,
@@ -37,6 +38,7 @@ urlpatterns = [
     path("konto/bot/", botaccount.become_bot, name="become_bot"),  # docs/api.md "Bot accounts"
     path("graj/", lobby.lobby, name="lobby"),
     path("moje-partie/", mine.my_games_page, name="my_games"),
+    path("import/", imports.import_game, name="import_game"),
     path("graj/lista/", lobby.lobby_lists, name="lobby_lists"),
     path("graj/kolejka/", lobby.queue_page, name="queue"),
     path("graj/kolejka/dolacz/", lobby.queue_join, name="queue_join"),

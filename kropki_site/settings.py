@@ -536,6 +536,8 @@ PUSH_SERVICE_HOSTS = tuple(
     ).split(",")
 )
 PUSH_SERVICE_HOSTS_HTTP: tuple[str, ...] = ()
+# Imports of games played elsewhere (games/play/imports.py): per account and per address, an hour.
+IMPORTS_PER_HOUR = env_int("IMPORTS_PER_HOUR", 20)
 # A correspondence game's player to move is reminded with this fraction of the turn left.
 CORRESPONDENCE_REMIND_FRACTION = 0.2
 # Where the privacy page (/prywatnosc/) tells players to write about their data.

@@ -139,6 +139,9 @@ class GameSpec:
     # {"GM": "40", "SZ": "10", "AB": ["jj", ...]}: a list for several values, the move nodes
     # ";B[aa]"...) of a history.
     sgf_moves: Callable[[Game, list[int]], tuple[dict[str, str | list[str]], list[str]]] | None = None
+    # Reading a game's SGF (an import, games/play/imports.py): text -> an object with ``params``,
+    # ``actions`` and ``info`` (PB, PW, RE, DT); raises ValueError with a refusal ``code``.
+    sgf_read: Callable[[str], Any] | None = None
     diagrams: Sequence[Any] = ()  # games.rules.diagrams.Diagram, in the order of the page
     home_picture: str = ""  # the key of the diagram the home page shows
     # The game's Polish name, untranslated ("Cztery w rzędzie"): shown beside the

@@ -43,6 +43,8 @@ def result_words(status: str, winner: int | None, reason: str) -> str:
     R = Match.EndReason
     if reason == R.ABORTED:
         return _("Match aborted: a first move did not come in time. No result and no rating change.")
+    if reason == R.IMPORTED:
+        return _("An imported game, not played to its end here.")
     if winner is None:
         draws: dict[str, Any] = {R.AGREEMENT: _("Draw by agreement."), **catalogue.draw_words()}
         return str(draws.get(reason, _("Draw.")))
@@ -146,6 +148,8 @@ def player_id(match: Match, side: int) -> int | None:
 
 
 def player_name(match: Match, side: int) -> str:
+    if match.imported:  # a game from elsewhere: the names its file gives
+        return str(match.imported.get("pink" if side == PINK else "blue") or (_("pink") if side == PINK else _("blue")))
     user = match.pink if side == PINK else match.blue
     if user is None:
         return _("Computer (%(level)s)") % {"level": match.get_bot_level_display()}

@@ -13,6 +13,7 @@ from games.engine.base import column_name
 
 from . import board, bot, diagrams, review
 from .engine import INSIDE_TERRITORY, MARGIN, PLAYER_HAS_ENDED, SCORE, Kropki
+from .sgf import read_sgf
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -202,6 +203,7 @@ SPEC = register(
         explain_move=explain_capture,
         export_move=export_move,
         sgf_moves=sgf_moves,
+        sgf_read=read_sgf,
         diagrams=tuple(diagrams.DIAGRAMS),
         home_picture="kropki-diagonal",
         sections=diagrams.SECTIONS,

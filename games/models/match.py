@@ -38,6 +38,7 @@ class Match(models.Model):
         RESIGN = "resign", _("resignation")
         AGREEMENT = "agreement", _("draw by agreement")
         ABORTED = "aborted", _("aborted")
+        IMPORTED = "imported", _("imported, not played to its end")
 
     variant = models.CharField(max_length=32, choices=variant_choices)
     # The engine's parameters when the players chose options (SPEC.md "Kropki: options":
@@ -87,6 +88,13 @@ class Match(models.Model):
     reminded_ply = models.PositiveIntegerField(null=True, blank=True)
     pink_berserk = models.BooleanField(default=False)
     blue_berserk = models.BooleanField(default=False)
+
+    # A game brought in from elsewhere (games/play/imports.py): its players' names and result as
+    # the file says them ({"pink", "blue", "result", "date", "format"}); no accounts play it.
+    imported = models.JSONField(default=dict, blank=True)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     # The fair-play guard (games/play/guard.py): the key of the position standing now, kept
     # while the match is active and rated (empty otherwise, and in the common opening).

@@ -29,6 +29,21 @@ register(
         "not_a_player": (_("You are not playing in this match: you can only watch it."), 403),
         # games.catalogue.game_params, challenges.py, computer.py (SPEC.md "Kropki: options")
         "bad_options": (_("These settings do not make a game. Choose again."), 400),
+        # imports.py (docs/analysis.md "Import")
+        "import_unknown_format": (_("This is neither an SGF game nor a game exported from this site (JSON)."), 400),
+        "import_not_sgf": (_("The SGF file could not be read."), 400),
+        "import_not_kropki": (
+            _("Only Kropki games (GM[40]) are read from SGF; other games import from our JSON."),
+            400,
+        ),
+        "import_setup": (
+            _("The game starts from dots the site does not know (only an empty board or one, two or three crosses)."),
+            400,
+        ),
+        "import_bad_move": (_("A move of the game breaks the rules: the game cannot be imported."), 400),
+        "import_empty": (_("The game has no moves."), 400),
+        "import_too_big": (_("The file is too big for one game."), 400),
+        "import_too_often": (_("You have imported many games lately. Try again later."), 429),
         "bad_days": (
             _("A correspondence game has 1, 2, 3, 5, 7 or 14 days a move, and is played between people."),
             400,

@@ -54,6 +54,7 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("notifications", "notifications", (), {}),
         ("notification settings", "notification_settings", (), {}),
         ("my games", "my_games", (), {}),
+        ("import", "import_game", (), {}),
     ]
 
 

@@ -195,6 +195,7 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("notifications", reverse("notifications")),
         ("notification settings", reverse("notification_settings")),
         ("my games", reverse("my_games")),
+        ("import", reverse("import_game")),
         ("password change", reverse("password_change")),
         ("new challenge", reverse("challenge_new")),
     ]
