@@ -33,7 +33,7 @@ register(
         "import_unknown_format": (_("This is neither an SGF game nor a game exported from this site (JSON)."), 400),
         "import_not_sgf": (_("The SGF file could not be read."), 400),
         "import_not_kropki": (
-            _("Only Kropki games (GM[40]) are read from SGF; other games import from our JSON."),
+            _("Only Kropki games are read from SGF files; other games import from our JSON."),
             400,
         ),
         "import_setup": (
