@@ -11,6 +11,9 @@ from kropki_site.lib.refusals import register
 register(
     "review",
     {
+        # the analysis board (board.py)
+        "board_bad_moves": (_("These moves do not make a position of this game."), 400),
+        "board_too_often": (_("You asked the computer many times this minute. Wait a moment."), 429),
         "analysis_guest": (_("The computer's analysis needs an account. Sign up: your games so far stay yours."), 400),
         "analysis_not_finished": (_("Only a finished match can be analysed."), 400),
         "analysis_unavailable": (_("The computer cannot analyse this game yet."), 400),

@@ -1,13 +1,24 @@
-"""Asking for the computer's review of a finished match (the record page's "Analiza komputerowa")."""
+"""Asking for the computer's review of a finished match (the record page's "Analiza komputerowa"),
+and the analysis board (``board.py``)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_POST
 
+from accounts.ip import client_ip
+from games import catalogue
+from games.display.boards import render_board
+from games.models import Match
+from games.review import board
 from games.review.services import analysis_request
 from kropki_site.lib.refusals import Refusal
 
@@ -21,3 +32,87 @@ def record_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
     except Refusal as exc:
         messages.error(request, exc.message)
     return redirect(reverse("record", args=[match_id]) + "#analiza")
+
+
+@require_GET
+def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
+    """The analysis board (games/review/board.py): ``?ruchy=`` the moves, ``?z=<match>&ply=`` a
+    record's position to start from, ``?ocena=1`` the computer's evaluation."""
+    lang = get_language()
+    params: dict[str, Any] = {}
+    error = None
+    try:
+        source = request.GET.get("z", "")
+        if source.isdigit():  # a finished record's position (its own settings come along)
+            match = Match.objects.filter(pk=int(source)).exclude(status=Match.Status.ACTIVE).first()
+            if match is None:
+                raise Refusal("board_bad_moves")
+            ply = request.GET.get("ply", "")
+            upto = int(ply) if ply.isdigit() else len(match.history)
+            return redirect(_board_url(match.variant, list(match.history)[:upto], match.params))
+        params = _params(request.GET.get("opcje", ""))
+        actions = board.read_actions(request.GET.get("ruchy", ""))
+        extra = request.GET.get("ruch", "")
+        if extra.isdigit():  # the form's "Play": the move appended
+            return redirect(_board_url(variant, [*actions, int(extra)], params))
+        pos = board.position(variant, params, actions)
+    except Refusal as exc:
+        return render(request, "games/analysis_board.html", {"error": exc.message}, status=400)
+    evaluation = None
+    if request.GET.get("ocena") == "1":
+        try:
+            evaluation = board.evaluate(
+                pos, user_id=request.user.pk if request.user.is_authenticated else None, address=client_ip(request)
+            )
+        except Refusal as exc:
+            error = exc.message
+    game, state = pos.game, pos.state
+    legal = [a for a in state.legal_actions()] if not state.is_terminal() else []
+    moves = [
+        {"notation": game.action_to_string(a), "url": _board_url(variant, pos.actions[: i + 1], params)}
+        for i, a in enumerate(pos.actions)
+    ]
+    here = _board_url(variant, pos.actions, params)
+    return render(
+        request,
+        "games/analysis_board.html",
+        {
+            "variant": variant,
+            "variant_name": catalogue.variant_name(variant),
+            "options": catalogue.options_words(variant, params),
+            "board_svg": render_board(state.view(), game.slug, interactive=bool(legal), lang=lang, legal=legal),
+            "moves": moves,
+            "start_url": _board_url(variant, [], params),
+            "back_url": _board_url(variant, pos.actions[:-1], params) if pos.actions else "",
+            "here": here,
+            "share": request.build_absolute_uri(here),
+            "legal": [(a, game.action_to_string(a)) for a in legal],
+            "ruchy": ",".join(map(str, pos.actions)),
+            "opcje": request.GET.get("opcje", ""),
+            "to_move": state.current_player(),
+            "evaluation": evaluation,
+            "error": error,
+            "variants": catalogue.variant_choices(),
+        },
+        status=400 if error else 200,
+    )
+
+
+def _params(text: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise Refusal("board_bad_moves") from None
+    if not isinstance(value, dict):
+        raise Refusal("board_bad_moves")
+    return value
+
+
+def _board_url(variant: str, actions: list[int], params: dict[str, Any]) -> str:
+    query = {"ruchy": ",".join(map(str, actions))} if actions else {}
+    if params:
+        query["opcje"] = json.dumps(params, sort_keys=True, separators=(",", ":"))
+    url = reverse("analysis_board", args=[variant])
+    return f"{url}?{urlencode(query)}" if query else url
