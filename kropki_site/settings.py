@@ -536,7 +536,7 @@ PUSH_SERVICE_HOSTS = tuple(
     ).split(",")
 )
 PUSH_SERVICE_HOSTS_HTTP: tuple[str, ...] = ()
-# The analysis board's evaluations (games/review/board.py), a minute per account and per address.
+# The analysis board's evaluations (games/review/analysis_board.py), a minute per account and per address.
 BOARD_EVALS_PER_MINUTE = env_int("BOARD_EVALS_PER_MINUTE", 20)
 # Imports of games played elsewhere (games/play/imports.py): per account and per address, an hour.
 IMPORTS_PER_HOUR = env_int("IMPORTS_PER_HOUR", 20)

@@ -18,7 +18,7 @@ from accounts.ip import client_ip
 from games import catalogue
 from games.display.boards import render_board
 from games.models import Match
-from games.review import board
+from games.review import analysis_board as board
 from games.review.services import analysis_request
 from kropki_site.lib.refusals import Refusal
 
@@ -36,7 +36,7 @@ def record_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
-    """The analysis board (games/review/board.py): ``?ruchy=`` the moves, ``?z=<match>&ply=`` a
+    """The analysis board (games/review/analysis_board.py): ``?ruchy=`` the moves, ``?z=<match>&ply=`` a
     record's position to start from, ``?ocena=1`` the computer's evaluation."""
     lang = get_language()
     params: dict[str, Any] = {}

@@ -1,4 +1,4 @@
-/* The analysis board (games/review/board.py): a click or Enter on a board's move goes to the
+/* The analysis board (games/review/analysis_board.py): a click or Enter on a board's move goes to the
  * position after it (the address is the position). Without this script the page's form plays. */
 (function () {
   "use strict";
