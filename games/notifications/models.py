@@ -48,6 +48,11 @@ class Notification(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
 
+    @classmethod
+    def claim(cls, pk: int, channel: str) -> bool:
+        """Take row ``pk``'s pending ``channel`` ("mail", "push") for one sweep: whether this one got it."""
+        return bool(cls.objects.filter(pk=pk, **{channel: cls.Mail.PENDING}).update(**{channel: cls.Mail.SENDING}))
+
 
 class PushSubscription(models.Model):
     """One browser's Web Push subscription (its push service's ``endpoint`` and the keys that

@@ -110,10 +110,8 @@ def push_pending(*, batch: int | None = None) -> Counter[str]:
     )
     claims_sub = settings.VAPID_SUBJECT
     for row in Notification.objects.filter(pk__in=ids).select_related("user").order_by("id"):
-        if not Notification.objects.filter(pk=row.pk, push=Notification.Mail.PENDING).update(
-            push=Notification.Mail.SENDING
-        ):
-            continue
+        if not Notification.claim(row.pk, "push"):
+            continue  # another sweep took it
         with translation.override(row.user.language):
             text, url = kinds.words(row.kind, row.data)
         payload = json.dumps({"title": "Kropki", "body": text, "url": url, "tag": f"{row.kind}:{row.pk}"})

@@ -62,12 +62,15 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
         if kinds.KINDS[kind].per_match:  # "your turn": at most one per game in the gap
             recent = recent.filter(data__match=data.get("match"))
         lately = set(recent.values_list("user_id", flat=True))
-        mailable = [pk for pk in mailable if pk not in lately and not online.is_online(pk)]
-    # Web Push: to a player's browsers that subscribed, while they are not on the site
+        mailable = [pk for pk in mailable if pk not in lately]
+    # Web Push: to a player's browsers that subscribed
     pushable = {pk for pk in ids if kinds.wants(kind, "push", getattr(prefs.get(pk), "push", None))}
     if pushable:
-        subscribed = set(PushSubscription.objects.filter(user_id__in=pushable).values_list("user_id", flat=True))
-        pushable = {pk for pk in subscribed if not online.is_online(pk)}
+        pushable = set(PushSubscription.objects.filter(user_id__in=pushable).values_list("user_id", flat=True))
+    # neither while the player is on the site (their pages hear it): one presence read a player
+    here = {pk for pk in {*mailable, *pushable} if online.is_online(pk)}
+    mailable = [pk for pk in mailable if pk not in here]
+    pushable -= here
     rows = []
     for pk, _verified, _lang in users:
         shown = kinds.wants(kind, "site", getattr(prefs.get(pk), "site", None))
@@ -178,9 +181,7 @@ def mail_pending(*, batch: int | None = None) -> Counter[str]:
     try:
         connection.open()
         for row in Notification.objects.filter(pk__in=ids).select_related("user").order_by("id"):
-            if not Notification.objects.filter(pk=row.pk, mail=Notification.Mail.PENDING).update(
-                mail=Notification.Mail.SENDING
-            ):
+            if not Notification.claim(row.pk, "mail"):
                 continue  # another sweep took it
             user = row.user
             if user.is_deleted or not user.email_verified or not user.email:

@@ -5,6 +5,7 @@ address's verification), and the one-click unsubscribe of an e-mail (docs/social
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -65,11 +66,7 @@ def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
 def push_subscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
     """This browser's Web Push subscription (JSON, from static/js/app.js; CSRF header)."""
     try:
-        data = json.loads(request.body or b"null")
-    except ValueError:
-        data = None
-    try:
-        push.subscribe(user=request.user, data=data)
+        push.subscribe(user=request.user, data=_json_body(request))
     except Refusal as exc:
         return JsonResponse({"code": exc.code, "message": exc.message}, status=exc.status)
     return JsonResponse({"ok": True})
@@ -78,12 +75,17 @@ def push_subscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
 @account_required
 @require_POST
 def push_unsubscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
-    try:
-        data = json.loads(request.body or b"null")
-    except ValueError:
-        data = None
+    data = _json_body(request)
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
     return JsonResponse({"ok": push.unsubscribe(user=request.user, endpoint=endpoint)})
+
+
+def _json_body(request: HttpRequest) -> Any:
+    """The request's JSON body, or None when it is not JSON (the service refuses it)."""
+    try:
+        return json.loads(request.body or b"null")
+    except ValueError:
+        return None
 
 
 @csrf_exempt  # a mail program posts it without the site's cookies (RFC 8058): the token is the proof

@@ -6,6 +6,7 @@ the turn is left (``remind_due``, on beat). docs/protocol.md "Correspondence".""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -18,36 +19,44 @@ from games import catalogue, hooks
 from games.models import Match
 
 
+def _marked(ids: Iterable[int], field: str) -> Iterator[Match]:
+    """Each match of ``ids`` still waiting for a move whose ``field`` (``told_ply``,
+    ``reminded_ply``) is behind its ply, locked and marked at its ply: once a turn, however many
+    sweeps run. The caller's notice runs while the lock is held, in the same transaction."""
+    for match_id in ids:
+        with transaction.atomic():
+            match = (
+                Match.objects.select_for_update()
+                .filter(pk=match_id, status=Match.Status.ACTIVE, to_move__isnull=False)
+                .first()
+            )
+            if match is None or getattr(match, field) == match.ply:
+                continue
+            setattr(match, field, match.ply)
+            match.save(update_fields=[field])
+            yield match
+
+
 def turns_due(*, limit: int = 500) -> int:
     """Beat's sweep (every CORRESPONDENCE_TURN_SECONDS): the player to move in each correspondence
     game that moved on since its last notice hears it is their turn (``Match.told_ply``). The
     rows are the outbox: a move does nothing more than a live one (bench/live.py --days), and a
     notice is never lost to a broker down. How many heard."""
-    told = 0
     due = (
         Match.objects.filter(status=Match.Status.ACTIVE, days__isnull=False, to_move__isnull=False)
         .exclude(told_ply=F("ply"))
         .values_list("pk", flat=True)[:limit]
     )
-    for match_id in due:
-        with transaction.atomic():
-            match = Match.objects.select_for_update().filter(pk=match_id).first()
-            if match is None or not match.is_active or match.told_ply == match.ply:
-                continue
-            match.told_ply = match.ply
-            match.save(update_fields=["told_ply"])
-            told += tell_turn(match)
-    return told
+    return sum(tell_turn(match) for match in _marked(list(due), "told_ply"))
 
 
 def tell_turn(match: Match) -> bool:
     """The player to move of a correspondence ``match`` hears it is their turn (the list; an
     e-mail at most once per game in NOTIFY_MAIL_GAP_HOURS); in the caller's transaction."""
-    if not match.days or match.to_move is None or not match.is_active:
-        return False
+    assert match.to_move is not None
     to_move = match.user_id_of(match.to_move)
     mover = match.user_id_of(3 - match.to_move)
-    if to_move is None or mover is None or to_move == mover:
+    if to_move is None or mover is None:
         return False
     name = User.objects.filter(pk=mover).values_list("username", flat=True).first() or ""
     hooks.notice(
@@ -66,31 +75,26 @@ def remind_due(*, now: datetime | None = None, limit: int = 500) -> int:
     told = 0
     fraction = settings.CORRESPONDENCE_REMIND_FRACTION
     for days in catalogue.CORRESPONDENCE_DAYS:  # one indexed query per pace
-        soon = now + timedelta(days=days * fraction)
         due = (
-            Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__gt=now, turn_deadline__lte=soon, days=days)
+            Match.objects.filter(
+                status=Match.Status.ACTIVE,
+                days=days,
+                turn_deadline__gt=now,
+                turn_deadline__lte=now + timedelta(days=days * fraction),
+            )
             .exclude(reminded_ply=F("ply"))
-            .order_by("turn_deadline")[:limit]
+            .order_by("turn_deadline")
+            .values_list("pk", flat=True)[:limit]
         )
-        for match in due:
-            with transaction.atomic():
-                locked = Match.objects.select_for_update().filter(pk=match.pk).first()
-                if (
-                    locked is None
-                    or not locked.is_active
-                    or locked.reminded_ply == locked.ply
-                    or locked.to_move is None
-                ):
-                    continue
-                locked.reminded_ply = locked.ply
-                locked.save(update_fields=["reminded_ply"])
-                player = locked.user_id_of(locked.to_move)
-                if player is not None and locked.turn_deadline is not None:
-                    hooks.notice(
-                        [player],
-                        "corr_reminder",
-                        {"variant": locked.variant, "match": locked.pk, "deadline": locked.turn_deadline.isoformat()},
-                        key=f"remind:{locked.pk}:{locked.ply}",
-                    )
-                    told += 1
+        for match in _marked(list(due), "reminded_ply"):
+            assert match.to_move is not None and match.turn_deadline is not None  # _marked's filter, a deadline
+            player = match.user_id_of(match.to_move)
+            if player is not None:
+                hooks.notice(
+                    [player],
+                    "corr_reminder",
+                    {"variant": match.variant, "match": match.pk, "deadline": match.turn_deadline.isoformat()},
+                    key=f"remind:{match.pk}:{match.ply}",
+                )
+                told += 1
     return told

@@ -67,7 +67,7 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
         except Refusal as exc:
             error = exc.message
     game, state = pos.game, pos.state
-    legal = [a for a in state.legal_actions()] if not state.is_terminal() else []
+    legal = [] if state.is_terminal() else state.legal_actions()
     moves = [
         {"notation": game.action_to_string(a), "url": _board_url(variant, pos.actions[: i + 1], params)}
         for i, a in enumerate(pos.actions)
