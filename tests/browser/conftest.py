@@ -8,6 +8,10 @@
 - ``celery_beat_proc`` session: Celery beat for it.
 - ``browser``          package: headless Chromium, closed after the last browser test (its
                        Playwright loop then stops: the process may run async tests after).
+                       A watchdog kills it when a context is not made in CONTEXT_SECONDS (made
+                       again, once, on a fresh Chromium) or a test outlives TEST_SECONDS (that
+                       test fails; the next one gets a fresh Chromium): a stalled Chromium costs
+                       one test at most, never the run.
 - ``page`` / ``new_context``: a fresh browser context per test (``new_context()`` for a
                        second player in the same test).
 """
@@ -16,8 +20,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import sys
 import tempfile
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,6 +76,70 @@ def celery_beat_proc(live_site) -> live.Proc:
     return live_site.start_beat()
 
 
+# Chromium once stalled making a context (no error, no progress, the run hung until CI's limit).
+CONTEXT_SECONDS = 30.0
+TEST_SECONDS = 300.0
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process under ``root``, from /proc (Playwright's driver, Chromium and its children)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+class Chromium:
+    """The package's Chromium, launched again when a watchdog had to kill it."""
+
+    def __init__(self, playwright: Any) -> None:
+        self.playwright = playwright
+        self.browser = self._launch()
+
+    def _launch(self) -> Any:
+        return self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+    def kill(self, why: str) -> None:
+        print(f"\n!! browser watchdog: {why}; killing Chromium", file=sys.stderr, flush=True)
+        for pid in _descendants(os.getpid()):
+            try:
+                if Path(f"/proc/{pid}/exe").resolve().name.startswith("chromium"):
+                    os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def alive(self) -> Any:
+        if not self.browser.is_connected():
+            self.browser = self._launch()
+        return self.browser
+
+    def new_context(self, **kwargs: Any) -> Any:
+        for attempt in (1, 2):
+            timer = threading.Timer(CONTEXT_SECONDS, self.kill, (f"no context in {CONTEXT_SECONDS:.0f} s",))
+            timer.start()
+            try:
+                return self.alive().new_context(**kwargs)
+            except Exception:
+                if attempt == 2 or self.browser.is_connected():
+                    raise
+            finally:
+                timer.cancel()
+        raise AssertionError("unreachable")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.alive(), name)
+
+
 @pytest.fixture(scope="package")
 def browser():
     if not os.path.exists(CHROMIUM):
@@ -75,9 +147,24 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        chromium = Chromium(playwright)
         yield chromium
-        chromium.close()
+        if chromium.browser.is_connected():
+            chromium.browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _browser_watchdog(request):
+    """A browser test that outlives TEST_SECONDS fails (its Chromium killed) instead of hanging."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    chromium = request.getfixturevalue("browser")
+    name = request.node.nodeid
+    timer = threading.Timer(TEST_SECONDS, chromium.kill, (f"{name} ran over {TEST_SECONDS:.0f} s",))
+    timer.start()
+    yield
+    timer.cancel()
 
 
 @pytest.fixture
