@@ -22,6 +22,7 @@ from games import selectors
 from games.live import transport
 from games.notifications import selectors as notification_reads
 from games.play import challenges
+from games.review.selectors import progress_frame_of
 from games.tournaments.selectors import current_games_frames, my_game_frame, tournament_frame_for
 from games.tournaments.services import tournament_berserk
 from games.tournaments.swiss import selectors as swiss_selectors
@@ -173,6 +174,11 @@ class SiteDesk:
         rule: no such tournament, or an unlisted one without its ``key`` for someone neither in
         it nor its maker). Refusal ``bad_frame``: ``id`` not an integer, ``key`` not a string."""
         return swiss_selectors.swiss_frame_for(user_id, _id(content, "id"), _text(content, "key"))
+
+    def analysis(self, content: dict[str, Any]) -> dict[str, Any] | None:
+        """The ``analysis`` frame of the review of match ``content["match"]`` now, or None (none
+        asked, no such match). Refusal ``bad_frame``: ``match`` not an integer."""
+        return progress_frame_of(_id(content, "match"))
 
     def announce_online(self) -> None:
         """Push the online list to every lobby page, when it changed since the last push (over

@@ -313,6 +313,9 @@ MOVE_SECONDS = env_int("MOVE_SECONDS", 60)
 # The computer's review of finished matches (games/review/services.py): a user's reviews a day,
 # and how long a queued or running one may go without progress before it counts as failed.
 ANALYSES_PER_DAY = env_int("ANALYSES_PER_DAY", 10)
+# The visitors' allowance: reviews of imported games asked a day from one address by visitors,
+# guests and new accounts (games/review/services.py; docs/analysis.md "Fair and bounded").
+VISITOR_ANALYSES_PER_DAY = env_int("VISITOR_ANALYSES_PER_DAY", 3)
 ANALYSIS_STALE_MINUTES = env_int("ANALYSIS_STALE_MINUTES", 20)
 MOVE_GRACE_SECONDS = env_int("MOVE_GRACE_SECONDS", 2)
 

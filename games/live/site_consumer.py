@@ -2,7 +2,7 @@
 notifications (direct challenges). docs/protocol.md "Site socket".
 
 A visitor who is not logged in (or a guest) gets a watcher's socket (issue 38): it may only
-follow (``watch_online``, ``watch_home``, ``watch_tournament``, ``watch_swiss``), counts under its address's cap of anonymous
+follow (``watch_online``, ``watch_home``, ``watch_tournament``, ``watch_swiss``, ``watch_analysis``), counts under its address's cap of anonymous
 sockets (``WS_SOCKETS_PER_ANONYMOUS_IP``, shared with the match sockets) and is no one's
 presence; any other command is refused with ``login_required``.
 
@@ -47,6 +47,7 @@ class Desk(Protocol):
     def home(self) -> dict[str, Any]: ...
     def tournament(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None: ...
     def swiss(self, user_id: int | None, content: dict[str, Any]) -> dict[str, Any] | None: ...
+    def analysis(self, content: dict[str, Any]) -> dict[str, Any] | None: ...
     def announce_online(self) -> None: ...
     def expire(self, challenge_id: int) -> bool: ...
     def went_offline(self, user_id: int) -> None: ...
@@ -224,6 +225,14 @@ class SiteConsumer(LiveSocket):
             await self._follow(transport.swiss_topic(frame["id"]))
             await self.send_json(frame)
             return
+        if kind == "watch_analysis":
+            # A record page whose computer review is queued or running (anyone's: an imported
+            # game's asker may be a guest): its progress now, then every step (topic analysis:<id>).
+            frame = await db_call(self.desk.analysis)(content)
+            await self._follow(transport.analysis_topic(content["match"]))
+            if frame is not None:
+                await self.send_json(frame)
+            return
         if not isinstance(kind, str) or not self.desk.knows(kind):
             raise Refusal("unknown_type")
         if self.user_id is None:
@@ -235,7 +244,8 @@ class SiteConsumer(LiveSocket):
             _spawn(self._expire_later(created))
 
     async def _follow(self, topic: str) -> None:
-        """Listen to a tournament's topic (an arena's or a Swiss'), MAX_TOURNAMENTS_WATCHED at most."""
+        """Listen to a tournament's topic (an arena's or a Swiss') or a review's,
+        MAX_TOURNAMENTS_WATCHED at most."""
         if topic in self.watched_tournaments:
             return
         if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:

@@ -47,6 +47,12 @@ def swiss_topic(tournament_id: int) -> str:
     return f"swiss:{tournament_id}"
 
 
+def analysis_topic(match_id: int) -> str:
+    """The site sockets of record pages following the computer's review of one match (they asked
+    with ``watch_analysis``): its progress."""
+    return f"analysis:{match_id}"
+
+
 def api_topic(user_id: int) -> str:
     """The API event streams of one user (docs/api.md): what the site sockets do not hear
     (a match of theirs finished)."""
@@ -121,6 +127,11 @@ def send_to_tournament(tournament_id: int, frame: dict[str, Any]) -> None:
 def send_to_swiss(tournament_id: int, frame: dict[str, Any]) -> None:
     """A Swiss tournament's ``swiss`` frame to every page watching it (encoded once; after commit only)."""
     publish(swiss_topic(tournament_id), _encode(frame))
+
+
+def send_to_analysis(match_id: int, frame: dict[str, Any]) -> None:
+    """A review's progress to every record page of the match following it (after commit only)."""
+    publish(analysis_topic(match_id), _encode(frame))
 
 
 def send_to_site_users(frames: list[tuple[int, dict[str, Any]]]) -> None:

@@ -19,5 +19,12 @@ register(
         "analysis_unavailable": (_("The computer cannot analyse this game yet."), 400),
         "analysis_busy": (_("Your analysis of another match is still running. Wait until it is done."), 400),
         "analysis_daily_cap": (_("You have asked for many analyses today. Try again tomorrow."), 400),
+        "analysis_visitor_cap": (
+            _(
+                "Many analyses of imported games were asked from your network today without an account. "
+                "Try again tomorrow, or sign up."
+            ),
+            429,
+        ),
     },
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -166,19 +167,25 @@ def review_section(
     held: bool = False,
 ) -> dict[str, Any]:
     """The record page's analysis section for ``user``: whether the game has a reviewer, who
-    may ask, the stored review's state (queued with its place, running with its progress,
-    failed, done: its figures, and each of ``players``' accuracy and counts). ``analysis``
+    may ask (an account; a visitor or a guest too for an imported game, within the visitors'
+    allowance, whose figure the page says), the stored review's state (queued with its place,
+    running with its progress, failed, done: its figures, and each of ``players``' accuracy and
+    counts). ``analysis``
     and ``queue``: selectors.analysis_for and queue_position. ``held`` (selectors.held): a
     position of the game stands in an active rated match, so a finished review shows no
     figures at all, only why (docs/fairplay.md)."""
     spec = catalogue.variant(match.variant).game_spec
     if spec.review is None:
         return {"available": False}
+    guest = getattr(user, "is_guest", False)
+    # The visitors' allowance (docs/analysis.md): an imported game's review, without an account too.
+    visitor = bool(match.imported) and (guest or not user.is_authenticated)
     review: dict[str, Any] = {
         "available": True,
         "analysis": analysis,
-        "may_ask": user.is_authenticated and not getattr(user, "is_guest", False),
-        "guest": getattr(user, "is_guest", False),
+        "may_ask": visitor or (user.is_authenticated and not guest),
+        "visitor_allowance": settings.VISITOR_ANALYSES_PER_DAY if visitor else 0,
+        "guest": guest,
     }
     if analysis is not None:
         review["queue"] = queue

@@ -1,19 +1,22 @@
 """The computer's review of finished matches ("Analiza komputerowa"): asking, running, progress.
 
-A visitor with an account asks on the record page (``analysis_request``); the row is
-written and one task sent to the ``analysis`` queue, which has a worker of its own (one
-process: a review never delays a computer move or a clock). ``analysis_run`` evaluates
-every position with the game's reviewer (``games.bots.review.analyse``), writes the
-progress as it goes and sends it to the asker's site sockets (frame ``analysis``,
-docs/protocol.md), and stores the result once: asking again for a match reviewed by the
-same reviewer version gets the stored review.
+An account asks on the record page (``analysis_request``); the row is written and one task sent
+to the ``analysis`` queue, which has a worker of its own (one process: a review never delays a
+computer move or a clock). ``analysis_run`` evaluates every position with the game's reviewer
+(``games.bots.review.analyse``), writes the progress as it goes and sends it to the record page's
+watchers (frame ``analysis`` to topic ``analysis:<match>``, docs/protocol.md), and stores the
+result once: asking again for a match reviewed by the same reviewer version gets the stored review.
 
-Fair and bounded: one review a user at a time, ``ANALYSES_PER_DAY`` a day, guests and new
-accounts (games/play/trust.py) cannot ask. The queue is fair (issue 37, item 2): a task is only a
-token, and whichever runs claims the fairest queued review (``selectors.fair_order``): its asker
-served longest ago first (never served first of all), then the oldest; so a few accounts asking
-review after review never keep an honest asker waiting longer than the one running. A review that fails says so and may be asked again; one whose worker died (queued or
-running for ``ANALYSIS_STALE_MINUTES`` without progress) counts as failed.
+Fair and bounded: one review a user at a time, ``ANALYSES_PER_DAY`` a day; new accounts
+(games/play/trust.py) and guests may not ask for the games played here. The visitors' allowance
+(docs/analysis.md): visitors (made guests as they ask), guests and new accounts may ask for the
+review of an imported game, ``VISITOR_ANALYSES_PER_DAY`` a day per address, and those reviews
+share one turn in the queue (``selectors.visitor_lane``). The queue is fair (issue 37, item 2): a
+task is only a token, and whichever runs claims the fairest queued review
+(``selectors.fair_order``): its asker served longest ago first (never served first of all), then
+the oldest; so a few accounts asking review after review never keep an honest asker waiting
+longer than the one running. A review that fails says so and may be asked again; one whose
+worker died (queued or running for ``ANALYSIS_STALE_MINUTES`` without progress) counts as failed.
 """
 
 from __future__ import annotations
@@ -34,10 +37,11 @@ from games.live import transport
 from games.models import Match
 from games.play import guard, trust
 from games.play.publisher import send_now
+from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
 
 from .models import Analysis
-from .selectors import ACTIVE, fair_order, is_stale, queue_position, reviewer_version
+from .selectors import ACTIVE, fair_order, in_visitor_lane, is_stale, progress_frame, reviewer_version
 
 log = logging.getLogger(__name__)
 
@@ -45,23 +49,29 @@ PROGRESS_EVERY_S = 0.5  # progress rows and frames at most this often
 CLAIM_LOOK_AHEAD = 10  # queued rows a claim tries past those other workers hold locked
 
 
-def analysis_request(user: Any, match_id: int) -> Analysis:
-    """Ask for the review of finished match ``match_id`` as ``user``.
+def analysis_request(user: Any, match_id: int, *, address: str = "") -> Analysis:
+    """Ask for the review of finished match ``match_id`` as ``user`` from ``address`` (the client's).
 
     Returns the match's review row (the stored one when it exists: no cap is spent).
-    Raises Refusal: ``analysis_guest`` (no account), ``account_too_new`` (games/play/trust.py:
-    a fresh account waits like for rated play), ``analysis_not_finished``,
-    ``analysis_unavailable`` (the game has no reviewer), ``analysis_busy`` (the user's own
-    review of another match is still queued or running), ``analysis_daily_cap``; the
-    live-position guard's (docs/fairplay.md): ``rated_game_in_progress`` (``user`` plays a
-    rated match now), ``position_in_rated_match`` (a position of the game stands now in an
-    active rated match: ask again once it has moved on)."""
-    if not user.is_authenticated or getattr(user, "is_guest", False):
+    Raises Refusal: ``analysis_guest`` (no account: the view makes a visitor a guest first for an
+    imported game; a guest, for a game played here), ``account_too_new`` (games/play/trust.py: a
+    fresh account waits like for rated play, except for an imported game),
+    ``analysis_not_finished``, ``analysis_unavailable`` (the game has no reviewer),
+    ``analysis_busy`` (the user's own review of another match is still queued or running),
+    ``analysis_daily_cap``, ``analysis_visitor_cap`` (the visitors' allowance of ``address`` is
+    spent for the day); the live-position guard's (docs/fairplay.md): ``rated_game_in_progress``
+    (``user`` plays a rated match now), ``position_in_rated_match`` (a position of the game
+    stands now in an active rated match: ask again once it has moved on)."""
+    if not user.is_authenticated:
         raise Refusal("analysis_guest")
-    _require_established(user)
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.is_active:
         raise Refusal("analysis_not_finished")
+    visitor = _visitor(user)
+    if visitor and not match.imported:  # a game played here: an established account's
+        if user.is_guest:
+            raise Refusal("analysis_guest")
+        _require_established(user)
     version = reviewer_version(match.variant)
     if version is None:
         raise Refusal("analysis_unavailable")
@@ -73,8 +83,18 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
         if existing is not None and existing.status == Analysis.Status.DONE:
             return existing
         if existing is not None and existing.status in ACTIVE and not is_stale(existing):
+            if not visitor and existing.status == Analysis.Status.QUEUED:
+                _take_over(user, existing)
             return existing
         _check_limits(user, exclude=existing)
+        if (
+            visitor
+            and address
+            and not limits.hit(
+                "analysis-visitor-ip", address, limit=settings.VISITOR_ANALYSES_PER_DAY, window=24 * 3600
+            )
+        ):
+            raise Refusal("analysis_visitor_cap")
         now = timezone.now()
         if existing is None:
             try:
@@ -97,6 +117,27 @@ def analysis_request(user: Any, match_id: int) -> Analysis:
         analysis_id = analysis.pk
         transaction.on_commit(lambda: send_now(tasknames.ANALYSE_MATCH, (analysis_id,)))
     return analysis
+
+
+def _visitor(user: Any) -> bool:
+    """Whether ``user`` asks through the visitors' allowance: a guest, or an account not yet
+    established (games/play/trust.py)."""
+    return bool(user.is_guest) or trust.minutes_left(user) > 0
+
+
+def _take_over(user: Any, queued: Analysis) -> None:
+    """An established account asks for a review a visitor's allowance queued: it becomes the
+    account's (its turn, its day's count, one of its own at a time), so that joining a guest's
+    review never puts an account holder in the visitors' shared turn. Left as it is when the
+    account could not ask one now (busy, or its day's reviews spent)."""
+    if not in_visitor_lane(queued):
+        return
+    try:
+        _check_limits(user, exclude=queued)
+    except Refusal:
+        return
+    queued.requested_by = user
+    queued.save(update_fields=["requested_by"])
 
 
 def _require_established(user: Any) -> None:
@@ -126,22 +167,11 @@ def _check_limits(user: Any, exclude: Analysis | None) -> None:
         raise Refusal("analysis_daily_cap")
 
 
-def progress_frame(analysis: Analysis) -> dict[str, Any]:
-    return {
-        "type": "analysis",
-        "match": analysis.match_id,
-        "status": analysis.status,
-        "done": analysis.done,
-        "total": analysis.total,
-        "queue": queue_position(analysis),
-    }
-
-
 def _tell(analysis: Analysis) -> None:
-    if analysis.requested_by_id is not None:
-        frame = progress_frame(analysis)
-        user_id = analysis.requested_by_id
-        transaction.on_commit(lambda: transport.send_to_site_user(user_id, frame))
+    """The review's progress to the pages of its record being watched (after commit)."""
+    frame = progress_frame(analysis)
+    match_id = analysis.match_id
+    transaction.on_commit(lambda: transport.send_to_analysis(match_id, frame))
 
 
 def analysis_claim(analysis_id: int) -> Analysis | None:

@@ -12,13 +12,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.guests import GuestLimitReached, guest_for_request
 from accounts.ip import client_ip
 from games import catalogue
 from games.display.boards import render_board
 from games.models import Match
 from games.review import analysis_board as board
+from games.review.selectors import open_to_visitors
 from games.review.services import analysis_request
 from kropki_site.lib.refusals import Refusal
 
@@ -26,11 +29,17 @@ from kropki_site.lib.refusals import Refusal
 @require_POST
 def record_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
     """Ask for the review (a form on the record page); back to the page's analysis section,
-    which shows the queue, the progress or the refusal's words."""
+    which shows the queue, the progress or the refusal's words. A visitor asking for an imported
+    game's review becomes a guest, as on the computer page (the visitors' allowance)."""
+    user = request.user
     try:
-        analysis_request(request.user, match_id)
+        if not user.is_authenticated and open_to_visitors(match_id):
+            user = guest_for_request(request)
+        analysis_request(user, match_id, address=client_ip(request))
     except Refusal as exc:
         messages.error(request, exc.message)
+    except GuestLimitReached:
+        messages.error(request, _("Too many guests came from your network lately. Try again in an hour, or log in."))
     return redirect(reverse("record", args=[match_id]) + "#analiza")
 
 

@@ -5,6 +5,7 @@
  * With the computer's analysis (json_script "analysis-data"): each move's assessment,
  * the better move on the board (the frame endpoint's ?lepszy=1), and "n" / "p" for the next
  * / previous inaccuracy, mistake or blunder (wrapping round). A click on a mark of the evaluation curve goes there.
+ * The record's "Open on the analysis board" link follows the position shown.
  * No inline script: the configuration is a json_script block. */
 (function () {
   "use strict";
@@ -33,6 +34,8 @@
     var reviewText = root.querySelector("[data-testid='replay-review-text']");
     var betterButton = root.querySelector("[data-review='better']");
     var showingBetter = false;
+    // "Open on the analysis board" opens the position shown (?z=<match>&ply=)
+    var toBoard = document.querySelector("[data-testid='to-analysis-board']");
     var FLAGGED = { inaccuracy: true, mistake: true, blunder: true };
 
     function frameUrl(ply, better) {
@@ -92,6 +95,11 @@
       if (explain) explain.textContent = data.explain || "";
       describeReview(ply);
       current = ply;
+      if (toBoard) {
+        var boardUrl = new URL(toBoard.href, window.location.href);
+        boardUrl.searchParams.set("ply", String(ply));
+        toBoard.href = boardUrl.pathname + boardUrl.search;
+      }
       slider.value = String(ply);
       position.textContent = describe(ply);
       root.querySelectorAll("[data-replay='first'], [data-replay='prev']").forEach(function (b) {

@@ -15,11 +15,13 @@
   if (!cfgEl || !("WebSocket" in window)) return;
   var cfg = JSON.parse(cfgEl.textContent);
   // A visitor not logged in (or a guest) opens a watcher's socket (issue 38), and only on a page
-  // that follows something: the lobby's list, an arena's standings, a Swiss tournament.
+  // that follows something: the lobby's list, an arena's standings, a Swiss tournament, a
+  // record whose computer review is queued or running.
   var homeLive = document.getElementById("home-live");
   var swissLive = document.getElementById("swiss-live");
+  var analysisLive = document.querySelector("[data-analysis-watch]");
   if (cfg.watcher) {
-    if (!document.getElementById("online-list") && !document.getElementById("tournament-live") && !homeLive && !swissLive) return;
+    if (!document.getElementById("online-list") && !document.getElementById("tournament-live") && !homeLive && !swissLive && !analysisLive) return;
   } else if (!region) {
     return;
   }
@@ -68,6 +70,8 @@
         var swissId = JSON.parse(swissLive.textContent).id;
         send(swissKey ? { type: "watch_swiss", id: swissId, key: swissKey } : { type: "watch_swiss", id: swissId });
       }
+      // A record whose review is under way: its progress (games/review/static/analysis.js shows it).
+      if (analysisLive) send({ type: "watch_analysis", match: parseInt(analysisLive.getAttribute("data-match"), 10) });
     },
     frame: function (frame) { onFrame(frame); },
     close: function () { document.documentElement.dataset.site = "offline"; },

@@ -1,5 +1,6 @@
 /* The record page's analysis section while the computer works (docs/protocol.md, frame
- * "analysis"): the site socket (static/js/site.js) hands over the asker's progress frames;
+ * "analysis"): the site socket (static/js/site.js) follows the review of this record
+ * (`watch_analysis`, for any visitor: the asker may be a guest) and hands over its frames;
  * the bar, the percentage and the queue place follow them, and the page reloads once the
  * analysis is done or has failed, to show the result. Nothing polls. */
 (function () {
