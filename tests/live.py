@@ -412,6 +412,10 @@ def live_env(workdir: Path, redis_url: str, database_url: str | None = None, **e
         "CACHE_KEY_PREFIX": f"kropki-live-{suffix}",
         # A session's browser tests step through many replays from 127.0.0.1; the test of that limit sets it.
         "EXPENSIVE_GETS_PER_MINUTE": "100000",
+        # ...and import games and ask for their reviews without an account (games/play/imports.py,
+        # the visitors' allowance of games/review/services.py); the tests of those limits set them.
+        "IMPORTS_PER_HOUR": "100000",
+        "VISITOR_ANALYSES_PER_DAY": "100000",
         **extra_env,
     }
 
