@@ -177,7 +177,8 @@ class GameSpec:
     # games.display.boards (pink, blue, score, last move...): key -> lazy gettext, best with
     # pgettext_lazy("board", ...); the board is handed them worded in the page's language.
     board_words: dict[str, Any] = field(default_factory=dict)
-    # The game's own move errors (the engine's codes beyond the site's): code -> lazy words,
+    # The game's own move errors (the engine's codes beyond the site's) and its own reasons to
+    # refuse a set-up position (the position editor's, docs/analysis.md): code -> lazy words,
     # shown on the page and sent with the socket's error frame: register() adds them as the
     # refusal table "game <slug>" (kropki_site/lib/refusals.py, status 400).
     error_words: dict[str, Any] = field(default_factory=dict)

@@ -3,8 +3,8 @@
 The search works on its own bitboards (Pascal Pons' layout): column ``c``
 holds bits ``7c .. 7c+5`` from the bottom up, bit ``7c+6`` is a sentinel.
 ``pos`` holds the discs of the player to move, ``mask`` all discs; the
-pair is rebuilt from ``state.history`` (the actions are the columns), so
-the bots depend on nothing but the engine's public interface.
+pair is rebuilt from ``state.columns()`` (the actions are the columns: a set-up's order, then
+the moves), so the bots depend on nothing but the engine's public interface.
 
 Levels:
 
@@ -397,7 +397,7 @@ def choose(state: Any, level: str, rng: random.Random, budget_s: float | None = 
     search with the rest when it does not answer in time."""
     start = time.perf_counter()
     budget = BUDGETS[level] if budget_s is None else budget_s
-    columns = list(state.history)
+    columns = state.columns()
     if level == "trudny":
         long = budget_s is None and len(columns) < LONG_BEFORE_DISCS
         perfect = choose_perfect(columns, PERFECT_BUDGET_S if long else budget * SOLVER_SHARE, rng)

@@ -71,7 +71,7 @@ def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
     gave_up = [False]
 
     def evaluate(state: Any, ply: int) -> Evaluation:
-        columns = list(state.history)
+        columns = state.columns()
         if not gave_up[0] or len(columns) <= book.plies():  # the opening book answers at once
             try:
                 value, column = solver.keeping_move(columns, CENTRE_FIRST, SOLVE_S)

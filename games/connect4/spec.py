@@ -10,7 +10,18 @@ from django.utils.translation import pgettext_lazy
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
 from . import board, bot, diagrams, review
-from .engine import COLUMN_FULL, COLUMNS, FOUR_IN_A_ROW, FULL_BOARD, NO_LINE_POSSIBLE, Connect4
+from .engine import (
+    COLUMN_FULL,
+    COLUMNS,
+    FOUR_IN_A_ROW,
+    FULL_BOARD,
+    NO_LINE_POSSIBLE,
+    SETUP_DISCS_COUNT,
+    SETUP_FLOATING,
+    SETUP_FOUR,
+    SETUP_UNREACHABLE,
+    Connect4,
+)
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -64,7 +75,16 @@ SPEC = register(
         fair_play=FairPlayFigures(opening_plies=6, reference=0.58, flat_reference=0.47),
         scored=False,
         end_notices={NO_LINE_POSSIBLE: _("No line of four is possible any more: the match is a draw.")},
-        error_words={COLUMN_FULL: _("This column is full.")},
+        error_words={
+            COLUMN_FULL: _("This column is full."),
+            # the position editor's (docs/analysis.md "Position editor")
+            SETUP_FLOATING: _("A disc cannot hang in the air: each one stands on the bottom or on another disc."),
+            SETUP_DISCS_COUNT: _("Pink moves first, so pink has as many discs as blue or one more."),
+            SETUP_FOUR: _("There is a line of four already: the game would be over."),
+            SETUP_UNREACHABLE: _(
+                "No game reaches this position: the discs cannot be dropped in turn, pink first, in any order."
+            ),
+        },
         board_script="games/connect4/board_patch.js",
         reason_words={FOUR_IN_A_ROW: _("four in a row")},
         draw_words={

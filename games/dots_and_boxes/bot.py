@@ -1,7 +1,7 @@
 """Computer players for Kropki i kwadraty (Dots and Boxes), any rows x cols.
 
 A position is a bitmask of drawn segments (OpenSpiel's segment ids, as the
-engine uses them), rebuilt from ``state.history``. Values are margins (boxes
+engine uses them), the engine state's ``drawn``. Values are margins (boxes
 of the player to move minus the opponent's) over the boxes still to be taken
 when the game is played to the last segment; the site's majority end (more
 than half the boxes ends the match) never changes who wins, so maximising
@@ -336,10 +336,7 @@ def _capture_decision(geo: Geometry, drawn: int, caps: list[int]) -> int:
 def _drawn_of(state: Any) -> tuple[Geometry, int]:
     params = state.game.params
     geo = geometry(params.get("rows", 5), params.get("cols", 5))
-    drawn = 0
-    for a in state.history:
-        drawn |= 1 << a
-    return geo, drawn
+    return geo, state.drawn
 
 
 def choose_trudny_drawn(geo: Geometry, drawn: int, budget_s: float, rng: random.Random) -> int:

@@ -29,6 +29,12 @@ direction as the segment numbering), the two dots joined by ``-``, the
 top/left dot first: ``a1-b1`` is segment 0 (the top-left horizontal one),
 ``a1-a2`` is the top-left vertical one (30 on 5 × 5). Parsing accepts either
 order of the two dots and any letter case.
+
+Set-up positions (``setup``, docs/analysis.md "Position editor"): ``{"lines": ..., "boxes":
+..., "to_move": 1 or 2}``, one character a segment (by segment id) and one a box (row by
+row), ``.`` none, ``1`` pink's, ``2`` blue's: who drew a line is only its colour; a closed
+box must have an owner and an open one none (``setup_box_owner``). Every line drawn, or a
+majority of boxes with ``majority_end``, is ``setup_over``.
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ _DOT = re.compile(r"^\s*([a-z])(\d{1,2})\s*-\s*([a-z])(\d{1,2})\s*$")
 BOXES = "boxes"
 BOXES_MAJORITY = "boxes_majority"
 
+# A set-up box with an owner but not four sides, or with four sides and no owner.
+SETUP_BOX_OWNER = "setup_box_owner"
+
 
 class DotsAndBoxes(base.Game):
     """Kropki i kwadraty on ``rows × cols`` boxes."""
@@ -59,6 +68,7 @@ class DotsAndBoxes(base.Game):
     slug: ClassVar[str] = "dots_and_boxes"
     error_codes: ClassVar[tuple[str, ...]] = (*base.ERROR_CODES, base.SEGMENT_DRAWN)
     name: ClassVar[str] = "Kropki i kwadraty"
+    setup_tools: ClassVar[tuple[str, ...]] = base.SETUP_TOOLS
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -85,7 +95,7 @@ class DotsAndBoxes(base.Game):
 
     @classmethod
     def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(params) - {"rows", "cols", "majority_end"}
+        unknown = set(params) - {"rows", "cols", "majority_end", base.SETUP}
         if unknown:
             raise base.InvalidParamsError(f"unknown dots_and_boxes parameters: {sorted(unknown)}")
         checked: dict[str, Any] = {}
@@ -99,7 +109,46 @@ class DotsAndBoxes(base.Game):
             raise base.InvalidParamsError(f"majority_end must be true or false, not {majority_end!r}")
         if not majority_end:  # the default stays out, so params read {"rows", "cols"}
             checked["majority_end"] = False
+        if base.SETUP in params:
+            checked[base.SETUP] = cls.checked_setup(params[base.SETUP], checked)
         return checked
+
+    @classmethod
+    def read_setup(cls, setup: object, params: dict[str, Any]) -> dict[str, Any]:
+        rows, cols = params["rows"], params["cols"]
+        sizes = {"lines": (rows + 1) * cols + rows * (cols + 1), "boxes": rows * cols}
+        if not isinstance(setup, dict) or set(setup) != {"lines", "boxes", "to_move"}:
+            raise base.SetupError(
+                base.SETUP_BAD, f"dots_and_boxes: a set-up is {{'lines', 'boxes', 'to_move'}}, not {setup!r}"
+            )
+        for key, size in sizes.items():
+            value = setup[key]
+            if not isinstance(value, str) or len(value) != size or set(value) - set(".12"):
+                raise base.SetupError(base.SETUP_BAD, f"dots_and_boxes: a set-up's {key} are {size} of '.12'")
+        if not base.is_int(setup["to_move"]) or setup["to_move"] not in (1, 2):
+            raise base.SetupError(base.SETUP_BAD, f"dots_and_boxes: to_move is 1 or 2, not {setup['to_move']!r}")
+        return {"lines": setup["lines"], "boxes": setup["boxes"], "to_move": setup["to_move"]}
+
+    def empty_setup(self) -> dict[str, Any]:
+        return {"lines": "." * self.num_segments, "boxes": "." * self.num_boxes, "to_move": 1}
+
+    def setup_targets(self, setup: dict[str, Any], tool: str) -> list[int]:
+        """The segments not of ``tool``'s colour; with "0", the drawn ones."""
+        if tool == "0":
+            return [s for s, char in enumerate(setup["lines"]) if char != "."]
+        return [s for s, char in enumerate(setup["lines"]) if char != tool]
+
+    def setup_edit(self, setup: dict[str, Any], tool: str, target: int) -> dict[str, Any]:
+        """The segment ``target`` drawn in ``tool``'s colour, and every box it closes is that
+        colour's; or taken away (tool "0") with the owner of its boxes."""
+        if tool not in base.SETUP_TOOLS or not 0 <= target < self.num_segments:
+            return setup
+        lines = setup["lines"][:target] + ("." if tool == "0" else tool) + setup["lines"][target + 1 :]
+        drawn = sum(1 << s for s, char in enumerate(lines) if char != ".")
+        boxes = list(setup["boxes"])
+        for box, mask in self.boxes_of[target]:
+            boxes[box] = tool if tool != "0" and drawn & mask == mask else "."
+        return setup | {"lines": lines, "boxes": "".join(boxes)}
 
     # -- numbering ------------------------------------------------------------
 
@@ -178,6 +227,39 @@ class DotsAndBoxesState(base.State):
         self.to_move: int | None = 1
         self._outcome: base.Outcome | None = None
         self.last: int | None = None
+        if base.SETUP in game.params:
+            self.set_up(game.params[base.SETUP])
+
+    # -- set-up ---------------------------------------------------------------
+
+    def set_up(self, setup: dict[str, Any]) -> None:
+        """The lines in their colours, the boxes' owners as given, who moves."""
+        game = self.game
+        for segment, char in enumerate(setup["lines"]):
+            if char != ".":
+                self.drawn |= 1 << segment
+                self.drawn_by[segment] = int(char)
+                self.setup_plies += 1
+        self.box_owner = [0 if char == "." else int(char) for char in setup["boxes"]]
+        self.box_counts = [self.box_owner.count(1), self.box_owner.count(2)]
+        self.to_move = setup["to_move"]
+        if game.majority_end and 2 * max(self.box_counts) > game.num_boxes:
+            self._finish(BOXES_MAJORITY)
+        elif self.drawn == game.all_drawn:
+            self._finish(BOXES)
+
+    def setup_problem(self) -> str | None:
+        for box, mask in enumerate(self.game.box_masks):
+            if (self.drawn & mask == mask) != bool(self.box_owner[box]):
+                return SETUP_BOX_OWNER
+        return super().setup_problem()
+
+    def to_setup(self) -> dict[str, Any]:
+        return {
+            "lines": "".join(".12"[by] for by in self.drawn_by),
+            "boxes": "".join(".12"[owner] for owner in self.box_owner),
+            "to_move": self.to_move or 1,
+        }
 
     # -- queries --------------------------------------------------------------
 
@@ -303,6 +385,7 @@ class DotsAndBoxesState(base.State):
         copy.to_move = self.to_move
         copy._outcome = self._outcome
         copy.last = self.last
+        copy.setup_plies = self.setup_plies
         return copy
 
 

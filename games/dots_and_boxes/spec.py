@@ -10,7 +10,7 @@ from django.utils.translation import pgettext_lazy
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
 
 from . import board, bot, diagrams, review
-from .engine import BOXES, BOXES_MAJORITY, DotsAndBoxes
+from .engine import BOXES, BOXES_MAJORITY, SETUP_BOX_OWNER, DotsAndBoxes
 
 
 def export_move(game: Any, action: int) -> Any:
@@ -65,5 +65,7 @@ SPEC = register(
         board_script="games/dots_and_boxes/board_patch.js",
         reason_words={BOXES: _("more boxes"), BOXES_MAJORITY: _("majority of boxes")},
         draw_words={BOXES: _("Draw: equal boxes.")},
+        # the position editor's (docs/analysis.md "Position editor")
+        error_words={SETUP_BOX_OWNER: _("A box closed on all four sides has an owner, and an open box has none.")},
     )
 )

@@ -39,6 +39,16 @@ SEGMENT_DRAWN = "segment_drawn"
 
 ERROR_CODES = (NOT_YOUR_TURN, GAME_OVER, UNKNOWN_ACTION)
 
+# Set-up positions (the analysis board's editor, docs/analysis.md "Position editor"): a game
+# that has them takes the parameter ``setup``, a position to start from instead of its own
+# start. Why one is refused (``SetupError.code``; a game adds its own, worded in its spec's
+# ``error_words``): not a set-up of this game at all; the game is over there already.
+SETUP = "setup"
+SETUP_BAD = "setup_bad"
+SETUP_OVER = "setup_over"
+# The editor's tools: put a piece of pink's, of blue's; take one away.
+SETUP_TOOLS = ("1", "2", "0")
+
 
 class EngineError(ValueError):
     """Base of every engine error; ``code`` is one of its game's ``error_codes``."""
@@ -69,6 +79,15 @@ class GameOverError(IllegalActionError):
 
 class InvalidParamsError(ValueError):
     """Unknown game slug or parameters out of range."""
+
+
+class SetupError(InvalidParamsError):
+    """A set-up position (the parameter ``setup``) that is refused: ``code`` says why
+    (``SETUP_BAD``, ``SETUP_OVER`` or one of the game's own)."""
+
+    def __init__(self, code: str, message: str = "") -> None:
+        self.code = code
+        super().__init__(message or code)
 
 
 class BadRecord(ValueError):
@@ -124,6 +143,12 @@ class Game:
     # instead of losing the match (docs/rules.md, "The clock").
     end_action: int | None = None
 
+    # The parameters that place pieces rather than set rules (the set-up; Kropki's start): the
+    # position says them, so the live-position guard keys positions by the others.
+    position_params: ClassVar[tuple[str, ...]] = (SETUP,)
+    # The editor's tools (``SETUP_TOOLS``) when the game has set-up positions, else ().
+    setup_tools: ClassVar[tuple[str, ...]] = ()
+
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = self.validate_params(params)
 
@@ -131,10 +156,11 @@ class Game:
 
     @classmethod
     def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        """Return the full, checked parameter dict; raise InvalidParamsError."""
-        if params:
+        """Return the full, checked parameter dict; raise InvalidParamsError. This default: a
+        game without parameters, but for a set-up when it has set-up positions."""
+        if set(params) - ({SETUP} if cls.setup_tools else set()):
             raise InvalidParamsError(f"{cls.slug} takes no parameters: {sorted(params)}")
-        return {}
+        return {SETUP: cls.checked_setup(params[SETUP], {})} if SETUP in params else {}
 
     @property
     def num_actions(self) -> int:
@@ -208,11 +234,57 @@ class Game:
                 return error.code
         raise BadRecord(f"a {self.slug} move is {what}, not {json.dumps(move)}")
 
+    def rules_params(self) -> dict[str, Any]:
+        """The parameters without ``position_params``: the rules a position is played by."""
+        return {k: v for k, v in self.params.items() if k not in self.position_params}
+
+    # -- set-up positions (a game with ``setup_tools``) ------------------------
+
+    @classmethod
+    def read_setup(cls, setup: object, params: dict[str, Any]) -> dict[str, Any]:
+        """``setup`` in its canonical shape for a game of the checked ``params`` (no set-up among
+        them); only its shape is checked here (``SetupError(SETUP_BAD)``)."""
+        raise SetupError(SETUP_BAD, f"{cls.slug} has no set-up positions")
+
+    @classmethod
+    def checked_setup(cls, setup: object, params: dict[str, Any]) -> dict[str, Any]:
+        """``read_setup``, then the position must be one a game could stand on with a move to
+        make: ``SetupError`` with the draft's ``setup_problem()``. For ``validate_params``."""
+        canonical = cls.read_setup(setup, params)
+        problem = cls(**params).draft(canonical).setup_problem()
+        if problem is not None:
+            raise SetupError(problem)
+        return canonical
+
+    def draft(self, setup: dict[str, Any]) -> State:
+        """A state standing on ``setup`` (read by ``read_setup``) built without asking whether a
+        game could reach it: the editor's picture of a position being set up. Its
+        ``setup_problem()`` says what stops it being analysed."""
+        assert SETUP not in self.params, "a draft is made on a game without a set-up"
+        state = self.state_class(self)
+        state.set_up(setup)
+        return state
+
+    def empty_setup(self) -> dict[str, Any]:
+        """The set-up of an empty board, pink to move."""
+        raise SetupError(SETUP_BAD, f"{self.slug} has no set-up positions")
+
+    def setup_targets(self, setup: dict[str, Any], tool: str) -> list[int]:
+        """What the editor's board offers to ``tool`` on ``setup`` (canonical, maybe refused): ids
+        its board draws as targets (Kropki's points, the columns, the segments, the ball's
+        directions)."""
+        return []
+
+    def setup_edit(self, setup: dict[str, Any], tool: str, target: int) -> dict[str, Any]:
+        """``setup`` after ``tool`` was used on ``target`` (one of ``setup_targets``); the
+        same set-up when the tool does nothing there."""
+        return setup
+
     def __eq__(self, other_game: object) -> bool:
         return isinstance(other_game, Game) and (self.slug, self.params) == (other_game.slug, other_game.params)
 
     def __hash__(self) -> int:
-        return hash((self.slug, tuple(sorted(self.params.items()))))
+        return hash((self.slug, json.dumps(self.params, sort_keys=True)))  # a set-up is a dict
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -223,6 +295,10 @@ class State:
     """One position of one game. Subclasses implement the ``_``-methods and
     the queries; the base class owns checking and history (template method).
     """
+
+    # How many moves a set-up position stands for (the pieces it placed): ``plies()`` counts
+    # them with the moves since.
+    setup_plies: int = 0
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -274,7 +350,25 @@ class State:
         override it has its transpositions treated as different positions."""
         return json.dumps(self.history, separators=(",", ":")).encode()
 
+    def set_up(self, setup: dict[str, Any]) -> None:
+        """Put the pieces of ``setup`` (canonical) on this fresh state's board."""
+        raise SetupError(SETUP_BAD, f"{self.game.slug} has no set-up positions")
+
+    def setup_problem(self) -> str | None:
+        """For a state made by ``Game.draft``: the code why no game could stand here with a
+        move to make (a game's own code, or ``SETUP_OVER``), or None."""
+        return SETUP_OVER if self.is_terminal() else None
+
+    def to_setup(self) -> dict[str, Any]:
+        """This position as a set-up (the editor's "from the board's position"): what the
+        game's set-ups can say of it."""
+        raise SetupError(SETUP_BAD, f"{self.game.slug} has no set-up positions")
+
     # -- common -----------------------------------------------------------
+
+    def plies(self) -> int:
+        """The moves that made this position: the set-up's pieces and the moves since."""
+        return self.setup_plies + len(self.history)
 
     def illegal_reason(self, action: object) -> str | None:
         """Why ``action`` cannot be played now (an error code), or None if it can."""

@@ -30,6 +30,14 @@ Actions: ``y * width + x`` places a dot, ``width * height`` ends the game
 accepted too).
 
 Equal scores at the end are a draw: ``Outcome(winner=None, reason=SCORE)``.
+
+Set-up positions (``setup``, docs/analysis.md "Position editor"): ``{"dots": ..., "to_move":
+1 or 2, "score": [pink, blue]}``, the points row by row from the top, each ``.``, ``1`` or
+``2``, and the score (the dots each side took before). Plain dots only: they
+are placed in the points' order by the rules, and any that enclose an opponent's dot refuse
+the set-up (``setup_capture``; an empty ring stands, as in a game). Not with a ``start``
+(the editor turns a start's dots into the set-up's); a full board or a score already ahead by
+the ``margin`` is ``setup_over``.
 """
 
 from __future__ import annotations
@@ -48,6 +56,9 @@ from games.engine.base import (
     NOT_YOUR_TURN,
     OCCUPIED,
     OFF_BOARD,
+    SETUP,
+    SETUP_BAD,
+    SETUP_TOOLS,
     UNKNOWN_ACTION,
     BadRecord,
     Effect,
@@ -57,6 +68,7 @@ from games.engine.base import (
     InvalidActionError,
     InvalidParamsError,
     Outcome,
+    SetupError,
     State,
     column_name,
     grid_symmetries,
@@ -73,6 +85,8 @@ MARGIN = "margin"
 INSIDE_TERRITORY = "inside_territory"  # a point inside someone's territory
 PLAYER_HAS_ENDED = "player_has_ended"  # a player who ended their game places no more dots
 ERROR_CODES: tuple[str, ...] = (*CONTRACT_CODES, OFF_BOARD, OCCUPIED, INSIDE_TERRITORY, PLAYER_HAS_ENDED)
+# A set-up whose dots enclose an opponent's dot (the module's docstring).
+SETUP_CAPTURE = "setup_capture"
 
 MIN_WIDTH, MAX_WIDTH = 5, 40
 MIN_HEIGHT, MAX_HEIGHT = 5, 40
@@ -134,6 +148,8 @@ class Kropki(Game):
     slug: ClassVar[str] = "kropki"
     error_codes: ClassVar[tuple[str, ...]] = ERROR_CODES
     name: ClassVar[str] = "Kropki"
+    position_params: ClassVar[tuple[str, ...]] = (SETUP, "start")
+    setup_tools: ClassVar[tuple[str, ...]] = SETUP_TOOLS
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -171,7 +187,7 @@ class Kropki(Game):
 
     @classmethod
     def validate_params(cls, params: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(params) - {"width", "height", "start", *OPTIONS}
+        unknown = set(params) - {"width", "height", "start", SETUP, *OPTIONS}
         if unknown:
             raise InvalidParamsError(f"kropki: unknown parameters {sorted(unknown)}")
         width = params.get("width", DEFAULT_WIDTH)
@@ -196,7 +212,41 @@ class Kropki(Game):
         valid = {"width": width, "height": height} | ({} if start == EMPTY else {"start": start})
         if margin is not None:
             valid["margin"] = margin
-        return valid | {flag: True for flag in ("penalty", "territory") if params.get(flag)}
+        valid |= {flag: True for flag in ("penalty", "territory") if params.get(flag)}
+        if SETUP in params:
+            valid[SETUP] = cls.checked_setup(params[SETUP], valid)
+        return valid
+
+    @classmethod
+    def read_setup(cls, setup: object, params: dict[str, Any]) -> dict[str, Any]:
+        size = params["width"] * params["height"]
+        if "start" in params or not isinstance(setup, dict) or set(setup) != {"dots", "to_move", "score"}:
+            raise SetupError(SETUP_BAD, f"kropki: a set-up is {{'dots', 'to_move', 'score'}}, not {setup!r}")
+        dots, to_move, score = setup["dots"], setup["to_move"], setup["score"]
+        if not isinstance(dots, str) or len(dots) != size or set(dots) - set(".12"):
+            raise SetupError(SETUP_BAD, f"kropki: a set-up's dots are {size} of '.12'")
+        if not is_int(to_move) or to_move not in (1, 2):
+            raise SetupError(SETUP_BAD, f"kropki: to_move is 1 or 2, not {to_move!r}")
+        if not (isinstance(score, list) and len(score) == 2 and all(is_int(n) and 0 <= n <= size for n in score)):
+            raise SetupError(SETUP_BAD, f"kropki: a set-up's score is [pink, blue] 0..{size}, not {score!r}")
+        return {"dots": dots, "to_move": to_move, "score": list(score)}
+
+    def empty_setup(self) -> dict[str, Any]:
+        return {"dots": "." * (self.width * self.height), "to_move": 1, "score": [0, 0]}
+
+    def setup_targets(self, setup: dict[str, Any], tool: str) -> list[int]:
+        """The points a dot of ``tool``'s colour is not on yet; with "0", the dots."""
+        if tool == "0":
+            return [a for a, char in enumerate(setup["dots"]) if char != "."]
+        return [a for a, char in enumerate(setup["dots"]) if char != tool]
+
+    def setup_edit(self, setup: dict[str, Any], tool: str, target: int) -> dict[str, Any]:
+        """A dot of ``tool``'s colour on the point ``target`` (one of the other colour replaced),
+        or none there (tool "0")."""
+        dots = setup["dots"]
+        if tool not in SETUP_TOOLS or not 0 <= target < len(dots):
+            return setup
+        return setup | {"dots": dots[:target] + ("." if tool == "0" else tool) + dots[target + 1 :]}
 
     @property
     def num_actions(self) -> int:
@@ -280,6 +330,36 @@ class KropkiState(State):
         self._outcome: Outcome | None = None
         for action, player in game.start_dots:  # a start never encloses anything
             self._place(game.pos_of_action[action], player, [])
+        self.setup_captures = False  # a set-up's dots enclosed something (setup_problem)
+        if SETUP in game.params:
+            self.set_up(game.params[SETUP])
+
+    # -- set-up -----------------------------------------------------------
+
+    def set_up(self, setup: dict[str, Any]) -> None:
+        """The dots placed by the rules in the points' order, the score, and who moves."""
+        game = self.game
+        territories: list[dict[str, Any]] = []
+        for action, char in enumerate(setup["dots"]):
+            if char != ".":
+                self._place(game.pos_of_action[action], int(char), territories)
+                self.setup_plies += 1
+        self.setup_captures = bool(territories)
+        pink, blue = setup["score"]
+        self.captured_dots = [0, blue, pink]  # by dot colour: pink's score is the blue dots taken
+        self._pass_turn(other(setup["to_move"]))  # to the mover, unless the board is full or the margin reached
+
+    def setup_problem(self) -> str | None:
+        return SETUP_CAPTURE if self.setup_captures else super().setup_problem()
+
+    def to_setup(self) -> dict[str, Any]:
+        """The dots that are not captured, the score of the dots taken, who moves (pink once the
+        game is over): the territories do not come along (a set-up has no captures)."""
+        dots = "".join(
+            ("2" if cell & _BLUE else "1") if cell & (_PUT | _CAPTURED) == _PUT else "."
+            for cell in map(self.points.__getitem__, self.game.pos_of_action)
+        )
+        return {"dots": dots, "to_move": self.to_move or 1, "score": [self.captured_dots[2], self.captured_dots[1]]}
 
     # -- queries ----------------------------------------------------------
 
@@ -809,6 +889,8 @@ class KropkiState(State):
         copy.last = self.last
         copy.territory_chains = list(self.territory_chains)
         copy._outcome = self._outcome
+        copy.setup_captures = self.setup_captures
+        copy.setup_plies = self.setup_plies
         return copy
 
 

@@ -12,7 +12,7 @@ from games.catalogue.spec import Choice, FairPlayFigures, GameSpec, Option, Vari
 from games.engine.base import column_name
 
 from . import board, bot, diagrams, review
-from .engine import INSIDE_TERRITORY, MARGIN, PLAYER_HAS_ENDED, SCORE, Kropki
+from .engine import INSIDE_TERRITORY, MARGIN, PLAYER_HAS_ENDED, SCORE, SETUP_CAPTURE, Kropki
 from .sgf import read_sgf
 
 _SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -218,6 +218,11 @@ SPEC = register(
         error_words={
             INSIDE_TERRITORY: _("This point lies inside someone's territory: nobody may play there."),
             PLAYER_HAS_ENDED: _("You have ended the game: you cannot place more dots."),
+            # the position editor's (docs/analysis.md "Position editor")
+            SETUP_CAPTURE: _(
+                "These dots surround a dot of the other colour: a set-up has plain dots only, no captures "
+                "(give the dots taken before as the score)."
+            ),
         },
         board_script="games/kropki/board_patch.js",
         win_sentences={SCORE: _("%(wins)s on score."), MARGIN: _("%(wins)s: the lead reached the agreed margin.")},

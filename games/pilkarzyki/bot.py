@@ -2,7 +2,7 @@
 
 The search works on its own copy of the engine's tables
 (``games.pilkarzyki.engine``): a bytearray of used directions per point,
-rebuilt from ``state.history`` (the actions are directions), and the ball.
+rebuilt from the state's set-up path and history (the actions are directions), and the ball.
 A step sets two bits and undoing it clears them, so nothing is copied
 inside the search.
 
@@ -230,23 +230,24 @@ def choose_latwy(board: Board, budget_s: float, rng: random.Random) -> Path:
 CHOOSERS = {"latwy": choose_latwy, "sredni": choose_sredni, "trudny": choose_trudny}
 BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
 
-# The rest of a chosen turn: (level, history so far) -> the next direction.
-_PLANS: dict[tuple[str, tuple[int, ...]], int] = {}
+# The rest of a chosen turn: (level, the set-up, history so far) -> the next direction.
+_PLANS: dict[tuple[str, str, tuple[int, ...]], int] = {}
 _MAX_PLANS = 4096
 
 
 def choose(state: Any, level: str, rng: random.Random, budget_s: float | None = None) -> int:
     """The direction (action) ``level`` plays in the engine ``state``."""
     history = tuple(state.history)
-    planned = _PLANS.pop((level, history), None)
+    start = repr(state.game.params.get("setup"))  # a set-up's position, where the history starts
+    planned = _PLANS.pop((level, start, history), None)
     if planned is not None and state.is_legal(planned):
         return planned
-    board = Board.from_history(list(history))
+    board = Board.from_state(state)
     path = CHOOSERS[level](board, BUDGETS[level] if budget_s is None else budget_s, rng)
     if len(_PLANS) > _MAX_PLANS:
         _PLANS.clear()
     for i in range(1, len(path)):
-        _PLANS[(level, history + path[:i])] = path[i]
+        _PLANS[(level, start, history + path[:i])] = path[i]
     return path[0]
 
 

@@ -7,6 +7,7 @@ the search (games/pilkarzyki/bot.py)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.pilkarzyki.engine import (
     BLOCKED,
@@ -72,6 +73,13 @@ class Board:
             bounced = board.step(action)
             if not bounced:
                 board.to_move = 3 - board.to_move
+        return board
+
+    @classmethod
+    def from_state(cls, state: Any) -> Board:
+        """The board of an engine state: its set-up's path and its moves stepped, its mover."""
+        board = cls.from_history([*state.setup_path, *state.history])
+        board.to_move = state.to_move or board.to_move
         return board
 
     def step(self, d: int) -> bool:

@@ -37,6 +37,14 @@ real points). ``used[p]`` is a byte with bit ``d`` set when the segment
 from ``p`` in direction ``d`` is used (border included), kept on both ends,
 so a move and its legality are a few table look-ups and the legal actions of
 a position come from one byte. ``clone()`` copies a bytearray and a list.
+
+Set-up positions (``setup``, docs/analysis.md "Position editor"): ``{"path": ..., "by": ...,
+"to_move": 1 or 2}``: the lines as the ball's path from the kick-off point, one direction
+digit ``0``..``7`` a step, and each line's colour (``1`` or ``2``, ``by``), walked without the
+turns' rules; who moves is the set-up's. The used lines of any game are such a path, so every
+position of the game can be set up. Each step must be a move the field allows (an unused
+segment, on the field, never into a goal: else ``setup_bad``); a ball with no free segment is
+``setup_over``.
 """
 
 from __future__ import annotations
@@ -192,6 +200,45 @@ class Pilkarzyki(base.Game):
     width = WIDTH
     length = LENGTH
     start = START
+    setup_tools: ClassVar[tuple[str, ...]] = base.SETUP_TOOLS
+
+    @classmethod
+    def read_setup(cls, setup: object, params: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(setup, dict) or set(setup) != {"path", "by", "to_move"}:
+            raise base.SetupError(base.SETUP_BAD, f"pilkarzyki: a set-up is {{'path', 'by', 'to_move'}}, not {setup!r}")
+        path, by, to_move = setup["path"], setup["by"], setup["to_move"]
+        if not (isinstance(path, str) and isinstance(by, str) and len(path) == len(by)):
+            raise base.SetupError(base.SETUP_BAD, "pilkarzyki: a set-up's path and by are strings of one length")
+        if set(path) - set("01234567") or set(by) - set("12") or not base.is_int(to_move) or to_move not in (1, 2):
+            raise base.SetupError(base.SETUP_BAD, "pilkarzyki: path of 0..7, by of 1 and 2, to_move 1 or 2")
+        used, ball = bytearray(BORDER_USED), START_INDEX
+        for char in path:
+            direction = int(char)
+            if not _free_step(used, ball, direction):
+                raise base.SetupError(base.SETUP_BAD, f"pilkarzyki: the path {path!r} is no walk of the ball")
+            ball = _step(used, ball, direction)
+        return {"path": path, "by": by, "to_move": to_move}
+
+    def empty_setup(self) -> dict[str, Any]:
+        return {"path": "", "by": "", "to_move": 1}
+
+    def setup_targets(self, setup: dict[str, Any], tool: str) -> list[int]:
+        """The directions the ball may go from its point (a line of ``tool``'s colour); with "0",
+        back along the last line (it is taken back)."""
+        if tool == "0":
+            return [int(setup["path"][-1]) ^ 4] if setup["path"] else []
+        state = self.draft(setup)
+        assert isinstance(state, PilkarzykiState)
+        return [d for d in range(8) if _free_step(state.used, state.ball, d)]
+
+    def setup_edit(self, setup: dict[str, Any], tool: str, target: int) -> dict[str, Any]:
+        """One more line from the ball in the direction ``target``, in ``tool``'s colour; or the
+        last line taken back (tool "0")."""
+        if target not in self.setup_targets(setup, tool):
+            return setup
+        if tool == "0":
+            return setup | {"path": setup["path"][:-1], "by": setup["by"][:-1]}
+        return setup | {"path": setup["path"] + str(target), "by": setup["by"] + tool}
 
     @property
     def num_actions(self) -> int:
@@ -235,6 +282,22 @@ class Pilkarzyki(base.Game):
             raise base.InvalidActionError(message=f"({x1}, {y1}) and ({x2}, {y2}) are not neighbours") from None
 
 
+def _free_step(used: bytes | bytearray, ball: int, direction: int) -> bool:
+    """Whether the ball at ``ball`` may go ``direction`` in a set-up: an unused segment of the
+    field, not into a goal."""
+    if (used[ball] | BLOCKED[ball]) >> direction & 1:
+        return False
+    return NEIGHBOUR[ball * 8 + direction] not in GOAL_WINNER
+
+
+def _step(used: bytearray, ball: int, direction: int) -> int:
+    """Use the segment from ``ball`` in ``direction`` (both ends) and return the ball's new point."""
+    target = NEIGHBOUR[ball * 8 + direction]
+    used[ball] |= 1 << direction
+    used[target] |= 1 << (direction ^ 4)
+    return target
+
+
 class PilkarzykiState(base.State):
     """One position: the ball, the used segments, whose move it is."""
 
@@ -248,6 +311,34 @@ class PilkarzykiState(base.State):
         self._outcome: base.Outcome | None = None
         # Every move so far: (from index, to index, player).
         self.moves: list[tuple[int, int, int]] = []
+        # A set-up's lines, as ``moves``, and its path (the directions from the kick-off point).
+        self.setup_lines: list[tuple[int, int, int]] = []
+        self.setup_path: tuple[int, ...] = ()
+        if base.SETUP in game.params:
+            self.set_up(game.params[base.SETUP])
+
+    # -- set-up ---------------------------------------------------------------
+
+    def set_up(self, setup: dict[str, Any]) -> None:
+        """The path walked line by line, then the set-up's mover (stuck there: the game is over)."""
+        for char, by in zip(setup["path"], setup["by"], strict=True):
+            start = self.ball
+            self.ball = _step(self.used, start, int(char))
+            self.setup_lines.append((start, self.ball, int(by)))
+        self.setup_path = tuple(int(char) for char in setup["path"])
+        self.setup_plies = len(self.setup_path)
+        self.to_move = setup["to_move"]
+        if self.used[self.ball] | BLOCKED[self.ball] == 0xFF:
+            self._finish(base.other(self.to_move), STUCK)
+
+    def to_setup(self) -> dict[str, Any]:
+        """The lines as the ball walked them (the set-up's, then the moves'), who moves (pink
+        once the game is over)."""
+        lines = [*self.setup_lines, *self.moves]
+        path = "".join(
+            str(DIRECTIONS.index((point(b)[0] - point(a)[0], point(b)[1] - point(a)[1]))) for a, b, _ in lines
+        )
+        return {"path": path, "by": "".join(str(by) for _, _, by in lines), "to_move": self.to_move or 1}
 
     # -- queries --------------------------------------------------------------
 
@@ -341,7 +432,7 @@ class PilkarzykiState(base.State):
         over, the last) turn, the turn's first point first."""
         moves = self.moves
         if not moves:
-            return [list(START)]
+            return [list(point(self.ball))]
         last_player = moves[-1][2]
         first = len(moves) - 1
         while first > 0 and moves[first - 1][2] == last_player:
@@ -361,7 +452,7 @@ class PilkarzykiState(base.State):
             "width": WIDTH,
             "length": LENGTH,
             "ball": list(point(self.ball)),
-            "segments": [[*point(a), *point(b), owner] for a, b, owner in self.moves],
+            "segments": [[*point(a), *point(b), owner] for a, b, owner in [*self.setup_lines, *self.moves]],
             "border": [list(s) for s in BORDER_SEGMENTS],
             "goals": {
                 "top": {"attacker": 1, "points": [[x, TOP_GOAL_Y] for x in GOAL_XS]},
@@ -418,6 +509,9 @@ class PilkarzykiState(base.State):
         copy.to_move = self.to_move
         copy._outcome = self._outcome
         copy.moves = list(self.moves)
+        copy.setup_lines = self.setup_lines
+        copy.setup_path = self.setup_path
+        copy.setup_plies = self.setup_plies
         return copy
 
 

@@ -29,7 +29,7 @@ BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [("pilkarzyki
 
 def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
     def evaluate(state: Any, ply: int) -> Evaluation:
-        board = Board.from_history(list(state.history))
+        board = Board.from_state(state)
         path, value = bot.search_turns(board, BUDGET_S, MAX_DEPTH)
         best = int(path[0])
         if value is None:

@@ -4,10 +4,11 @@ anyone (computer matches, the review), and a player with an active rated match c
 a computer match or ask for a review.
 
 A position is keyed by ``position_key``: a 16-byte BLAKE2b digest (32 hex characters) of the
-game, its parameters and the engine's canonical position (``State.canonical()``: the board,
+game, its rules' parameters and the engine's canonical position (``State.canonical()``: the board,
 who is to move, what counts so far, folded over symmetries where the game does; never the
-move list, so a transposition has the same key). Positions of the game's exempt opening
-(``GameSpec.opening_plies``: positions many unrelated games pass through) have the key "".
+move list, so a transposition, or the same position set up in the analysis board's editor, has
+the same key). Positions of the game's exempt opening (``GameSpec.opening_plies``: positions
+many unrelated games pass through; a set-up's pieces count as its plies) have the key "".
 
 An active rated match keeps the key of the position standing now in ``Match.position_key``:
 set at its creation and by every move inside the move's transaction (``match_key``), cleared
@@ -39,9 +40,11 @@ def enabled() -> bool:
 
 
 def _game_prefix(state: State) -> bytes:
-    """The game and its parameters: the same board in another game or size is another position.
-    Not the variant: two variants of the same game and size (a quick clock) share positions."""
-    params = json.dumps(state.game.params, sort_keys=True, separators=(",", ":"))
+    """The game and its rules' parameters: the same board in another game or size is another
+    position. Not the variant: two variants of the same game and size (a quick clock) share
+    positions. Not what places pieces (a set-up, Kropki's start: ``Game.position_params``):
+    the canonical position says those, so an edited position is the live one it equals."""
+    params = json.dumps(state.game.rules_params(), sort_keys=True, separators=(",", ":"))
     return f"{state.game.slug}:{params}:".encode()
 
 
@@ -53,7 +56,7 @@ def opening_plies(variant: str) -> int:
 def position_key(variant: str, state: State) -> str:
     """The key of ``state`` (a position of ``variant``'s game): "" in the exempt opening and
     for a finished game, else 32 hex characters, equal for the same position however reached."""
-    if len(state.history) <= opening_plies(variant) or state.is_terminal():
+    if state.plies() <= opening_plies(variant) or state.is_terminal():
         return ""
     return blake2b(_game_prefix(state) + state.canonical(), digest_size=16).hexdigest()
 

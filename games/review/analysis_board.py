@@ -1,20 +1,25 @@
 """The analysis board (issue 39; docs/analysis.md "Analysis board"): any position of any game,
 reached by moves for both sides from the start (``?ruchy=`` the engine's actions) or from a
 record's position, with the computer's evaluation and best line on request. The address is the
-position: a link shares it. Values obey the fair-play guard: none for a position that stands in
-an active rated match, and none for a player who plays a rated match now. An evaluation is the
-game's reviewer's (the same figures as a review), ``BOARD_EVALS_PER_MINUTE`` a minute per
-account or address, a line of ``LINE_PLIES`` best moves."""
+position: a link shares it. A set-up position (the editor, ``editor.py``) is one of the game's
+parameters (``setup`` in ``?opcje=``), so moves, links and values work from it as from the start.
+Values obey the fair-play guard: none for a position that stands in an active rated match
+(however it was reached: moves, a set-up), and none for a player who plays a rated match now.
+An evaluation is the game's reviewer's (the same figures as a review), ``BOARD_EVALS_PER_MINUTE``
+a minute per account or address, a line of ``LINE_PLIES`` best moves."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
+from django.urls import reverse
 
 from games import catalogue
-from games.engine import EngineError, Game, State
+from games.engine import EngineError, Game, SetupError, State
 from games.play import guard
 from kropki_site.lib import limits
 from kropki_site.lib.refusals import Refusal
@@ -30,6 +35,33 @@ class Position:
     game: Game
     state: State
     actions: list[int]
+
+
+def read_params(text: str) -> dict[str, Any]:
+    """``?opcje=``: a JSON object of the game's parameters (anything else: ``board_bad_moves``)."""
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise Refusal("board_bad_moves") from None
+    if not isinstance(value, dict):
+        raise Refusal("board_bad_moves")
+    return value
+
+
+def address_json(value: Any) -> str:
+    """``value`` as the addresses write JSON: keys sorted, no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def board_url(variant: str, actions: list[int], params: dict[str, Any]) -> str:
+    """The analysis board's address of the position after ``actions`` of a game with ``params``."""
+    query = {"ruchy": ",".join(map(str, actions))} if actions else {}
+    if params:
+        query["opcje"] = address_json(params)
+    url = reverse("analysis_board", args=[variant])
+    return f"{url}?{urlencode(query)}" if query else url
 
 
 def read_actions(text: str) -> list[int]:
@@ -49,6 +81,8 @@ def position(variant: str, params: dict[str, Any], actions: list[int]) -> Positi
         raise Refusal("unknown_variant")
     try:
         game = catalogue.variant(variant).game(params or None)
+    except SetupError as exc:  # a set-up the engine refuses: its words
+        raise Refusal(exc.code) from None
     except (ValueError, TypeError):  # parameters the engine refuses
         raise Refusal("board_bad_moves") from None
     state = game.new_initial_state()
@@ -79,7 +113,7 @@ def evaluate(pos: Position, *, user_id: int | None, address: str) -> dict[str, A
     state = pos.state.clone()
     first = None
     line: list[str] = []
-    for ply in range(len(pos.actions), len(pos.actions) + LINE_PLIES):
+    for ply in range(pos.state.plies(), pos.state.plies() + LINE_PLIES):
         if state.is_terminal():
             break
         found = evaluator(state, ply)

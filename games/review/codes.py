@@ -11,9 +11,13 @@ from kropki_site.lib.refusals import register
 register(
     "review",
     {
-        # the analysis board (board.py)
+        # the analysis board (analysis_board.py)
         "board_bad_moves": (_("These moves do not make a position of this game."), 400),
         "board_too_often": (_("You asked the computer many times this minute. Wait a moment."), 429),
+        # the position editor (editor.py); a game's own reasons are in its spec's error_words
+        "board_no_editor": (_("This game has no position editor."), 404),
+        "setup_bad": (_("This is not a position of this game."), 400),
+        "setup_over": (_("The game is already over in this position: there is no move to analyse."), 400),
         "analysis_guest": (_("The computer's analysis needs an account. Sign up: your games so far stay yours."), 400),
         "analysis_not_finished": (_("Only a finished match can be analysed."), 400),
         "analysis_unavailable": (_("The computer cannot analyse this game yet."), 400),

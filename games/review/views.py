@@ -1,11 +1,9 @@
 """Asking for the computer's review of a finished match (the record page's "Analiza komputerowa"),
-and the analysis board (``board.py``)."""
+the analysis board (``analysis_board.py``) and its position editor (``editor.py``)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -21,6 +19,7 @@ from games import catalogue
 from games.display.boards import render_board
 from games.models import Match
 from games.review import analysis_board as board
+from games.review import editor
 from games.review.selectors import open_to_visitors
 from games.review.services import analysis_request
 from kropki_site.lib.refusals import Refusal
@@ -58,12 +57,12 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
                 raise Refusal("board_bad_moves")
             ply = request.GET.get("ply", "")
             upto = int(ply) if ply.isdigit() else len(match.history)
-            return redirect(_board_url(match.variant, list(match.history)[:upto], match.params))
-        params = _params(request.GET.get("opcje", ""))
+            return redirect(board.board_url(match.variant, list(match.history)[:upto], match.params))
+        params = board.read_params(request.GET.get("opcje", ""))
         actions = board.read_actions(request.GET.get("ruchy", ""))
         extra = request.GET.get("ruch", "")
         if extra.isdigit():  # the form's "Play": the move appended
-            return redirect(_board_url(variant, [*actions, int(extra)], params))
+            return redirect(board.board_url(variant, [*actions, int(extra)], params))
         pos = board.position(variant, params, actions)
     except Refusal as exc:
         return render(request, "games/analysis_board.html", {"error": exc.message}, status=400)
@@ -78,10 +77,10 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
     game, state = pos.game, pos.state
     legal = [] if state.is_terminal() else state.legal_actions()
     moves = [
-        {"notation": game.action_to_string(a), "url": _board_url(variant, pos.actions[: i + 1], params)}
+        {"notation": game.action_to_string(a), "url": board.board_url(variant, pos.actions[: i + 1], params)}
         for i, a in enumerate(pos.actions)
     ]
-    here = _board_url(variant, pos.actions, params)
+    here = board.board_url(variant, pos.actions, params)
     return render(
         request,
         "games/analysis_board.html",
@@ -91,14 +90,17 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
             "options": catalogue.options_words(variant, params),
             "board_svg": render_board(state.view(), game.slug, interactive=bool(legal), lang=lang, legal=legal),
             "moves": moves,
-            "start_url": _board_url(variant, [], params),
-            "back_url": _board_url(variant, pos.actions[:-1], params) if pos.actions else "",
+            "start_url": board.board_url(variant, [], params),
+            "back_url": board.board_url(variant, pos.actions[:-1], params) if pos.actions else "",
             "here": here,
             "share": request.build_absolute_uri(here),
             "legal": [(a, game.action_to_string(a)) for a in legal],
             "ruchy": ",".join(map(str, pos.actions)),
             "opcje": request.GET.get("opcje", ""),
             "to_move": state.current_player(),
+            "set_up": "setup" in game.params,
+            "editor_url": editor.from_position(variant, game, state),
+            "empty_editor_url": editor.editor_url(variant, game.rules_params(), None) if game.setup_tools else "",
             "evaluation": evaluation,
             "error": error,
             "variants": catalogue.variant_choices(),
@@ -107,21 +109,66 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
     )
 
 
-def _params(text: str) -> dict[str, Any]:
-    if not text:
-        return {}
+@require_GET
+def position_editor(request: HttpRequest, variant: str) -> HttpResponse:
+    """The position editor (games/review/editor.py): ``?uklad=`` the set-up, ``?opcje=`` the rules'
+    parameters, ``?narzedzie=`` the tool. Its form (``akcja``) comes back here: "ustaw" applies
+    the tool to the chosen place (``cel``), the side to move (``ruch``) and the score
+    (``wynik1``, ``wynik2``), then the new address; "analizuj" goes to the analysis board at the
+    set-up, or shows why it cannot."""
+    error = None
     try:
-        value = json.loads(text)
-    except ValueError:
-        raise Refusal("board_bad_moves") from None
-    if not isinstance(value, dict):
-        raise Refusal("board_bad_moves")
-    return value
-
-
-def _board_url(variant: str, actions: list[int], params: dict[str, Any]) -> str:
-    query = {"ruchy": ",".join(map(str, actions))} if actions else {}
-    if params:
-        query["opcje"] = json.dumps(params, sort_keys=True, separators=(",", ":"))
-    url = reverse("analysis_board", args=[variant])
-    return f"{url}?{urlencode(query)}" if query else url
+        params = board.read_params(request.GET.get("opcje", ""))
+        draft = editor.draft(variant, params, editor.query_setup(request.GET.get("uklad", "")))
+        tool = request.GET.get("narzedzie", "")
+        tool = tool if tool in draft.tools else draft.tools[0]
+        action = request.GET.get("akcja", "")
+        if action in ("ustaw", "analizuj"):
+            setup = editor.edited(
+                draft,
+                tool=tool,
+                target=request.GET.get("cel", "") if action == "ustaw" else "",
+                to_move=request.GET.get("ruch", ""),
+                score=(request.GET.get("wynik1", ""), request.GET.get("wynik2", "")),
+            )
+            if action == "ustaw":
+                return redirect(editor.editor_url(variant, draft.params, setup, tool))
+            draft = editor.draft(variant, draft.params, setup)
+            try:
+                return redirect(editor.analysis_url(draft))
+            except Refusal as exc:
+                error = exc.message
+    except Refusal as exc:
+        return render(request, "games/position_editor.html", {"error": exc.message}, status=400)
+    lang = get_language()
+    spec = catalogue.variant(variant).game_spec
+    named = spec.notation_words(lang) if spec.notation_words else {}
+    # every tool's places: the board and the list stay as they are when the tool changes (a
+    # place where the tool does nothing changes nothing)
+    targets = sorted(set().union(*(draft.targets(t) for t in draft.tools)))
+    notation = [(t, draft.game.action_to_string(t)) for t in targets]
+    return render(
+        request,
+        "games/position_editor.html",
+        {
+            "variant": variant,
+            "variant_name": catalogue.variant_name(variant),
+            "options": catalogue.options_words(variant, draft.params),
+            "board_svg": render_board(
+                draft.state.view(), draft.game.slug, interactive=bool(targets), lang=lang, legal=targets
+            ),
+            "targets": [(t, named.get(words, words)) for t, words in notation],
+            "tools": draft.tools,
+            "tool": tool,
+            "setup": draft.setup,
+            "to_move": draft.state.current_player(),
+            "uklad": board.address_json(draft.setup),
+            "opcje": request.GET.get("opcje", ""),
+            "problem": None if draft.problem is None else Refusal(draft.problem).message,
+            "error": error,
+            "empty_url": editor.editor_url(variant, draft.params, None, tool),
+            "board_url": board.board_url(variant, [], draft.params),
+            "here": editor.editor_url(variant, draft.params, draft.setup, tool),
+        },
+        status=400 if error else 200,
+    )
