@@ -3,9 +3,9 @@ Kropki (the game's reader, ``GameSpec.sgf_read``), or this site's JSON export fo
 (``games.engine.replay.read_record``). Every move is replayed by the engine: a game that breaks
 a rule is refused whole. The game becomes a finished match with no accounts (``Match.imported``
 names its players as the file does), never rated and never counted; its record page shows it,
-and anyone with an account may ask for its review (the review's own limits and the fair-play
-guard apply). Anyone may import, guests too, ``IMPORTS_PER_HOUR`` an hour per account and per
-address."""
+and anyone may ask for its review, a visitor without an account too (the visitors' allowance of
+games/review/services.py; the review's own limits and the fair-play guard apply). Anyone may
+import, guests too, ``IMPORTS_PER_HOUR`` an hour per account and per address."""
 
 from __future__ import annotations
 
