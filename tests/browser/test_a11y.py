@@ -56,6 +56,7 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("my games", "my_games", (), {}),
         ("import", "import_game", (), {}),
         ("analysis board", "analysis_board", ("kropki-10",), {"ruchy": "44,45,54"}),
+        ("position editor", "position_editor", ("kropki-i-kwadraty",), {}),
     ]
 
 

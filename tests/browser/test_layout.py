@@ -197,6 +197,7 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("my games", reverse("my_games")),
         ("import", reverse("import_game")),
         ("analysis board", reverse("analysis_board", args=["kropki-20"]) + "?ruchy=44,45,64,65"),
+        ("position editor", reverse("position_editor", args=["kropki-20"])),
         ("password change", reverse("password_change")),
         ("new challenge", reverse("challenge_new")),
     ]
