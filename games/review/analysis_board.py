@@ -64,14 +64,20 @@ def board_url(variant: str, actions: list[int], params: dict[str, Any]) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
+def number(text: str, digits: int = 9) -> int | None:
+    """An address's whole number of at most ``digits`` ASCII digits, else None ("²" is a digit
+    to ``str.isdigit`` but no number to ``int``)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
+
+
 def read_actions(text: str) -> list[int]:
     """``?ruchy=``: the actions, comma-separated (anything else: ``board_bad_moves``)."""
     if not text:
         return []
-    parts = text.split(",")
-    if len(parts) > MAX_MOVES or not all(p.isdigit() and len(p) <= 5 for p in parts):
+    actions = [number(p, 5) for p in text.split(",")]
+    if len(actions) > MAX_MOVES or None in actions:
         raise Refusal("board_bad_moves")
-    return [int(p) for p in parts]
+    return [a for a in actions if a is not None]
 
 
 def position(variant: str, params: dict[str, Any], actions: list[int]) -> Position:

@@ -23,7 +23,7 @@ from django.urls import reverse
 from games import catalogue
 from games.engine import Game, InvalidParamsError, SetupError, State
 from games.engine.base import SETUP
-from games.review.analysis_board import address_json, board_url
+from games.review.analysis_board import address_json, board_url, number
 from kropki_site.lib.refusals import Refusal
 
 
@@ -82,14 +82,16 @@ def edited(
     nothing), the side to move and the score where the set-up has them. Refusal ``setup_bad``
     for a score that is no number of dots."""
     setup = current.setup
-    if target.isdigit() and int(target) in current.targets(tool):
-        setup = current.game.setup_edit(setup, tool, int(target))
+    place = number(target)
+    if place is not None and place in current.targets(tool):
+        setup = current.game.setup_edit(setup, tool, place)
     if "to_move" in setup and to_move in ("1", "2"):
         setup = setup | {"to_move": int(to_move)}
     if "score" in setup and any(score):
-        if not all(n.isdigit() and len(n) <= 4 for n in score):
+        points = [number(n or "0", 4) for n in score]  # an empty field: none taken
+        if None in points:
             raise Refusal("setup_bad")
-        setup = setup | {"score": [int(n) for n in score]}
+        setup = setup | {"score": points}
     try:
         return current.game.read_setup(setup, current.game.params)
     except SetupError:

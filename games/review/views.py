@@ -50,19 +50,17 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
     params: dict[str, Any] = {}
     error = None
     try:
-        source = request.GET.get("z", "")
-        if source.isdigit():  # a finished record's position (its own settings come along)
-            match = Match.objects.filter(pk=int(source)).exclude(status=Match.Status.ACTIVE).first()
+        source = board.number(request.GET.get("z", ""))
+        if source is not None:  # a finished record's position (its own settings come along)
+            match = Match.objects.filter(pk=source).exclude(status=Match.Status.ACTIVE).first()
             if match is None:
                 raise Refusal("board_bad_moves")
-            ply = request.GET.get("ply", "")
-            upto = int(ply) if ply.isdigit() else len(match.history)
+            upto = board.number(request.GET.get("ply", ""))  # None: the whole game
             return redirect(board.board_url(match.variant, list(match.history)[:upto], match.params))
         params = board.read_params(request.GET.get("opcje", ""))
         actions = board.read_actions(request.GET.get("ruchy", ""))
-        extra = request.GET.get("ruch", "")
-        if extra.isdigit():  # the form's "Play": the move appended
-            return redirect(board.board_url(variant, [*actions, int(extra)], params))
+        if (move := board.number(request.GET.get("ruch", ""), 5)) is not None:  # the form's "Play": the move appended
+            return redirect(board.board_url(variant, [*actions, move], params))
         pos = board.position(variant, params, actions)
     except Refusal as exc:
         return render(request, "games/analysis_board.html", {"error": exc.message}, status=400)

@@ -99,6 +99,11 @@ def test_no_set_up_of_another_shape_and_no_editor_for_an_unknown_game(client):
         page = client.get(EDITOR, {"uklad": bad}, HTTP_ACCEPT_LANGUAGE="en")
         assert page.status_code == 400 and "This is not a position of this game." in page.content.decode()
     assert client.get("/analiza/szachy/edytor/").status_code == 400
+    # "²" is a digit to str.isdigit, but no number: no 500 anywhere
+    assert client.get(EDITOR, {"akcja": "ustaw", "cel": "²"}).status_code == 302
+    assert client.get("/analiza/kropki-10/edytor/", {"akcja": "ustaw", "wynik1": "²"}).status_code == 400
+    for odd in ({"ruchy": "²"}, {"ruch": "²"}, {"z": "²"}):
+        assert client.get("/analiza/cztery-w-rzedzie/", odd).status_code in (200, 400)
 
 
 def test_kropki_dots_the_side_to_move_and_the_score(client):
