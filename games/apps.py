@@ -5,7 +5,14 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 # The feature folders (docs/features.md): each one's ``feature.register()`` wires it in at start-up.
-FEATURES = ("games.tournaments", "games.review", "games.fairplay", "games.following", "games.notifications")
+FEATURES = (
+    "games.tournaments",
+    "games.review",
+    "games.fairplay",
+    "games.following",
+    "games.notifications",
+    "games.puzzles",
+)
 # The refusal codes' tables of the core and the API (kropki_site/lib/refusals.py); a feature
 # registers its own in its register().
 CODE_TABLES = ("games.play.codes", "games.live.codes", "games.api.codes")

@@ -54,6 +54,7 @@ urlpatterns = [
     path("", include("games.following.urls")),  # following players: /obserwowani/ (docs/social.md)
     path("", include("games.notifications.urls")),  # /powiadomienia/ (docs/social.md "Notifications")
     path("", include("games.review.urls")),  # the computer's review: partia/<id>/analiza/ (docs/analysis.md)
+    path("", include("games.puzzles.urls")),  # puzzles: /zadania/ (docs/puzzles.md)
     path("partia/<int:match_id>/eksport.json", record.export_json, name="export_json"),
     path("partia/<int:match_id>/eksport.sgf", record.export_sgf, name="export_sgf"),
     path("graj/komputer/", computer.play_computer, name="play_computer"),

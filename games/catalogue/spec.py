@@ -195,6 +195,10 @@ class GameSpec:
     # The computer's review of a finished game (games/<slug>/review.py, games.bots.review);
     # None: the record page offers no analysis.
     review: Reviewer | None = None
+    # Puzzles (games/puzzles/, docs/puzzles.md): the game's finder (``games/<slug>/puzzles.py``,
+    # a ``games.bots.puzzles.Finder``) and each of its themes' words (lazy gettext); None: none.
+    puzzles: Any = None
+    puzzle_themes: dict[str, Any] = field(default_factory=dict)
     # What a move did that the review names (Kropki: the dots a chain took), from the move's
     # Effect: {"highlight": [...board marks...], "taken": n} or None.
     explain_move: Callable[[Any], dict[str, Any] | None] | None = None

@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
-from . import board, bot, diagrams, review
+from . import board, bot, diagrams, puzzles, review
 from .engine import (
     COLUMN_FULL,
     COLUMNS,
@@ -62,6 +62,13 @@ SPEC = register(
         notation_words=notation_words,
         bot=bot,
         review=review,
+        puzzles=puzzles,
+        puzzle_themes={
+            "win_2": pgettext_lazy("puzzle theme", "Win in 2"),
+            "win_3": pgettext_lazy("puzzle theme", "Win in 3"),
+            "win_4": pgettext_lazy("puzzle theme", "Win in 4"),
+            "only_move": pgettext_lazy("puzzle theme", "The only move"),
+        },
         export_move=export_move,
         diagrams=tuple(diagrams.DIAGRAMS),
         home_picture="c4-rising",

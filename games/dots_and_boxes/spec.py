@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
 
-from . import board, bot, diagrams, review
+from . import board, bot, diagrams, puzzles, review
 from .engine import BOXES, BOXES_MAJORITY, SETUP_BOX_OWNER, DotsAndBoxes
 
 
@@ -45,6 +45,11 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        puzzles=puzzles,
+        puzzle_themes={
+            "double_deal": pgettext_lazy("puzzle theme", "Leave two boxes"),
+            "chain": pgettext_lazy("puzzle theme", "The right chain"),
+        },
         export_move=export_move,
         # the site's matches end at a majority of boxes (the replay's default is off)
         export_params={"majority_end": True},

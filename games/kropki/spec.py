@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.catalogue.spec import Choice, FairPlayFigures, GameSpec, Option, Variant, register
 from games.engine.base import column_name
 
-from . import board, bot, diagrams, review
+from . import board, bot, diagrams, puzzles, review
 from .engine import INSIDE_TERRITORY, MARGIN, PLAYER_HAS_ENDED, SCORE, SETUP_CAPTURE, Kropki
 from .sgf import read_sgf
 
@@ -200,6 +200,11 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        puzzles=puzzles,
+        puzzle_themes={
+            "capture": pgettext_lazy("puzzle theme", "Capture"),
+            "save": pgettext_lazy("puzzle theme", "Save your dots"),
+        },
         explain_move=explain_capture,
         export_move=export_move,
         sgf_moves=sgf_moves,

@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
-from . import board, bot, diagrams, review
+from . import board, bot, diagrams, puzzles, review
 from .engine import DIRECTION_NAMES, GOAL, NOT_A_GOAL_ENTRY, OWN_GOAL, STUCK, Pilkarzyki
 
 # The words of the board (games/pilkarzyki/board.py, games/pilkarzyki/static/board_patch.js) beyond the
@@ -70,6 +70,8 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        puzzles=puzzles,
+        puzzle_themes={"goal": pgettext_lazy("puzzle theme", "A goal in one turn")},
         export_move=export_move,
         diagrams=tuple(diagrams.DIAGRAMS),
         home_picture=diagrams.HOME_PICTURE,

@@ -55,6 +55,8 @@ def pages_for(data: dict, lang: str) -> list[tuple[str, str, tuple, dict]]:
         ("notification settings", "notification_settings", (), {}),
         ("my games", "my_games", (), {}),
         ("import", "import_game", (), {}),
+        ("puzzles", "puzzles", (), {}),
+        ("puzzle", "puzzle", (data["puzzle"],), {}),
         ("analysis board", "analysis_board", ("kropki-10",), {"ruchy": "44,45,54"}),
         ("position editor", "position_editor", ("kropki-i-kwadraty",), {}),
     ]

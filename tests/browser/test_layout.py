@@ -196,6 +196,8 @@ def phone_pages(data: dict, lang: str) -> list[tuple[str, str]]:
         ("notification settings", reverse("notification_settings")),
         ("my games", reverse("my_games")),
         ("import", reverse("import_game")),
+        ("puzzles", reverse("puzzles")),
+        ("puzzle", reverse("puzzle", args=[data["puzzle"]])),
         ("analysis board", reverse("analysis_board", args=["kropki-20"]) + "?ruchy=44,45,64,65"),
         ("position editor", reverse("position_editor", args=["kropki-20"])),
         ("password change", reverse("password_change")),

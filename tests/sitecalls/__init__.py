@@ -17,7 +17,8 @@ The functions, one family a module (each module's ``__all__`` is what may be cal
 - ``clock``: the clock's task sent by hand, a turn's end tried again;
 - ``pages``: what the browser tests' pages need (tests/browser);
 - ``tournaments``: arenas and what became of them;
-- ``screenshots``: the site tests/screenshots.py takes pictures of.
+- ``screenshots``: the site tests/screenshots.py takes pictures of;
+- ``puzzles``: puzzles cut from given positions, and their solvers.
 
 This module imports no Django (the runner sets Django up first); the families do.
 """
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 PASSWORD = "kropka-Trudna-2024"  # every account the calls make, unless told otherwise
-FAMILIES = ("players", "clock", "pages", "tournaments", "screenshots", "swiss")
+FAMILIES = ("players", "clock", "pages", "tournaments", "screenshots", "swiss", "puzzles")
 
 
 def names() -> dict[str, Callable[..., dict[str, Any]]]:

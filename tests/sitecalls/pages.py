@@ -16,6 +16,8 @@ from games import play as services
 from games.catalogue import variant as get_variant
 from games.following.services import follow
 from games.models import Match
+from games.puzzles import builder
+from games.puzzles.models import Puzzle
 from games.tournaments.swiss.models import SwissTournament
 from games.tournaments.swiss.services import swiss_join, swiss_tick
 from ratings.models import Rating
@@ -35,6 +37,12 @@ __all__ = [
     "two_players",
     "ux2_profiles",
 ]
+
+
+def _a_puzzle() -> int:
+    """The shipped puzzles loaded (once), and the first Kropki one's id (the page walks)."""
+    builder.load()
+    return Puzzle.objects.filter(variant="kropki-10").order_by("pk").values_list("pk", flat=True)[0]
 
 
 def _numbered(prefix: str, name: str, language: str) -> User:
@@ -110,6 +118,7 @@ def a11y_pages() -> dict[str, Any]:
     swiss_join(tournament_id=swiss.pk, user=xss)
     swiss_tick()
     out["swiss"] = swiss.pk
+    out["puzzle"] = _a_puzzle()
     return out
 
 
@@ -168,6 +177,7 @@ def layout_pages() -> dict[str, Any]:
     SwissTournament.objects.filter(pk=swiss.pk).update(starts_at=timezone.now())
     swiss_tick()
     out["swiss"] = swiss.pk
+    out["puzzle"] = _a_puzzle()
     return out
 
 
