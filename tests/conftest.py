@@ -163,6 +163,36 @@ def _own_live_channels():
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_walked_once():
+    """Django's test Client builds the middleware chain anew for every client, and WhiteNoise's
+    start walks every static file and finder (about 60 ms, most of a short test): walk once per
+    process and share the table (the files do not change during a run). Sites started by the
+    whole-site tests build theirs once anyway."""
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    walked: dict[tuple, dict] = {}
+    add_files, add_from_finders = WhiteNoiseMiddleware.add_files, WhiteNoiseMiddleware.add_files_from_finders
+
+    def once(key: tuple, walk: Callable[[], None], files: dict) -> None:
+        if key not in walked:
+            before = dict(files)
+            walk()
+            walked[key] = {url: found for url, found in files.items() if before.get(url) is not found}
+        files.update(walked[key])
+
+    def add_files_once(self, root, prefix=None):
+        once(("root", str(root), prefix), lambda: add_files(self, root, prefix), self.files)
+
+    def add_from_finders_once(self):
+        once(("finders",), lambda: add_from_finders(self), self.files)
+
+    WhiteNoiseMiddleware.add_files = add_files_once
+    WhiteNoiseMiddleware.add_files_from_finders = add_from_finders_once
+    yield
+    WhiteNoiseMiddleware.add_files, WhiteNoiseMiddleware.add_files_from_finders = add_files, add_from_finders
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """PBKDF2 costs ~0.3 s a user on this machine; tests only need passwords to round-trip.

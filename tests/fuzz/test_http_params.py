@@ -132,8 +132,22 @@ def world(alice, bob, charlie, make_user):
             "answer": ["yes", "no"],
             "rest": ["x"],
             "tournament_id": [arena.pk],
+            "puzzle_id": [_puzzle()],
+            "game": [spec.slug for spec in games()],
         },
     }
+
+
+def _puzzle() -> int:
+    """A Kropki capture puzzle (tests/games/puzzles/test_finders.py's position)."""
+    from games.bots.puzzles import Cut
+    from games.puzzles import builder
+    from games.puzzles.models import Puzzle
+    from tests.games.puzzles.test_finders import CLOSE, KROPKI, WALL
+
+    history = [*WALL, KROPKI.action_for(9, 0)]
+    builder.store("kropki-10", {}, history, Cut("capture", [CLOSE], [[CLOSE]], "line", len(history)))
+    return Puzzle.objects.get(actions=history).pk
 
 
 def _arena():

@@ -39,7 +39,7 @@ def world(alice, bob, make_user):
     Rating.objects.filter(user=xss, variant="cztery-w-rzedzie").update(deviation=60)  # established: listed
     active = make_match(alice, xss, variant="kropki-10")
     challenge = services.challenge_create(user_id=xss.pk, variant="cztery-w-rzedzie", rated=False, listed=True)
-    from tests.fuzz.test_http_params import _arena
+    from tests.fuzz.test_http_params import _arena, _puzzle
 
     arena = _arena()
     return {
@@ -59,6 +59,8 @@ def world(alice, bob, make_user):
             "answer": "yes",
             "rest": "x",
             "tournament_id": arena.pk,
+            "puzzle_id": _puzzle(),
+            "game": "kropki",
         },
         "active": active,
     }
