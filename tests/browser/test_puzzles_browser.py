@@ -30,7 +30,9 @@ def test_a_win_in_two_solved_by_clicks_and_the_rating_rises(new_context, live_ur
     expect(page.get_by_test_id("puzzle-task")).to_contain_text("Wygrana w 2")
     first, _reply, last = puzzle["line"]
     page.locator(f"#board [data-action='{first}']").first.click()
-    expect(page.get_by_test_id("puzzle-going")).to_have_text("Dobrze. Dalej: odpowiedź przeciwnika już jest na planszy.")
+    expect(page.get_by_test_id("puzzle-going")).to_have_text(
+        "Dobrze. Dalej: odpowiedź przeciwnika już jest na planszy."
+    )
     expect(page.get_by_test_id("puzzle-played")).to_contain_text(" ")  # the move and the answer
     page.locator(f"#board [data-action='{last}']").first.click()
     expect(page.get_by_test_id("puzzle-solved")).to_be_visible()
