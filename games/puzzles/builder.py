@@ -6,6 +6,7 @@ on a site without players yet, self-play of the computer's levels (``self_play``
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from collections.abc import Iterable, Iterator
@@ -23,7 +24,6 @@ from games.models import Match
 
 from .models import Puzzle
 
-SHIPPED = Path(__file__).resolve().parent / "data" / "puzzles.jsonl"
 # The levels self-play mixes: weak play makes the mistakes a puzzle is cut from.
 SELF_PLAY_LEVELS = ("losowy", "latwy", "latwy", "sredni")
 SELF_PLAY_BUDGET_S = 0.05
@@ -37,6 +37,15 @@ def position_key(variant: str, params: dict[str, Any], state: State) -> str:
 
 def finder_of(variant: str) -> Any:
     return catalogue.variant(variant).game_spec.puzzles
+
+
+def shipped(slug: str) -> Path:
+    """A game's shipped puzzles: ``puzzles.jsonl`` beside its finder (games/<slug>/)."""
+    return Path(inspect.getfile(catalogue.game_spec(slug).puzzles)).with_suffix(".jsonl")
+
+
+def shipped_files() -> list[Path]:
+    return [shipped(spec.slug) for spec in catalogue.games() if spec.puzzles and shipped(spec.slug).exists()]
 
 
 def store(variant: str, params: dict[str, Any], actions: list[int], found: Cut, source: Match | None = None) -> bool:
@@ -136,11 +145,12 @@ def verify(fields: dict[str, Any]) -> bool:
     )
 
 
-def load(path: Path = SHIPPED, *, check: bool = False) -> tuple[int, int]:
-    """Add the puzzles of a file (the shipped set by default) not here yet: (added, refused).
-    ``check``: each is found again by its game's finder first (a refused one is not added)."""
+def load(path: Path | None = None, *, check: bool = False) -> tuple[int, int]:
+    """Add the puzzles of a file (by default every game's shipped set) not here yet: (added,
+    refused). ``check``: each is found again by its game's finder first (a refused one is not
+    added)."""
     rows, refused = [], 0
-    for fields in read(path):
+    for fields in (f for file in ([path] if path else shipped_files()) for f in read(file)):
         if check and not verify(fields):
             refused += 1
             continue

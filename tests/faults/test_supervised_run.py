@@ -1,8 +1,8 @@
 """The README's run command keeps the site up (scripts/run + scripts/supervisord.conf).
 
-The command is started as a person starts it, then each of its six parts is killed
+The command is started as a person starts it, then each of its nine parts is killed
 with SIGKILL in turn (Redis, daphne, the sweeper, the clock worker, the default
-worker, beat). After each:
+worker, the analysis worker, the fair-play and notify workers together, beat). After each:
 
 - the home page answers within 20 s of the kill, and /healthz names every part
   alive again (the killed one with a new pid);
@@ -47,7 +47,24 @@ pytestmark = pytest.mark.slow
 
 MOVE_SECONDS = 8
 GRACE_SECONDS = 2
-PARTS = ["redis", "web", "sweeper", "clock-worker", "worker", "analysis-worker", "beat"]
+# Killed one step each; the two niced workers of the background queues together, in one step.
+PARTS = [
+    "redis",
+    "web",
+    "sweeper",
+    "clock-worker",
+    "worker",
+    "analysis-worker",
+    "fairplay-worker+notify-worker",
+    "beat",
+]
+QUEUE_OF = {
+    "clock-worker": "clock",
+    "worker": "bots",
+    "analysis-worker": "analysis",
+    "fairplay-worker": "fairplay",
+    "notify-worker": "notify",
+}
 
 MATCH_STATE = "SELECT status, end_reason, ply, turn_deadline, finished_at FROM games_match WHERE id = {}"
 
@@ -192,10 +209,11 @@ def all_parts_alive(health: dict | None, new_pid_of: tuple[str, int] | None = No
     parts = health["parts"]
     if part in ("beat", "sweeper"):
         return parts[part]["pid"] != old
-    if part in ("clock-worker", "worker", "analysis-worker"):
-        queue = {"clock-worker": "clock", "worker": "bots", "analysis-worker": "analysis"}[part]
+    if part in QUEUE_OF:
         return any(
-            queue in w["queues"] and w["pid"] != old for w in parts["workers"].values() if w["seen_seconds_ago"] < 2.5
+            QUEUE_OF[part] in w["queues"] and w["pid"] != old
+            for w in parts["workers"].values()
+            if w["seen_seconds_ago"] < 2.5
         )
     return True
 
@@ -231,6 +249,11 @@ def kill_part(run: RunCommand, part: str, external_redis: PrivateRedis | None) -
     return old
 
 
+def kill_parts(run: RunCommand, step: str, external_redis: PrivateRedis | None) -> dict[str, int]:
+    """SIGKILL the parts of one step ("a+b": both at once): part -> its old pid."""
+    return {part: kill_part(run, part, external_redis) for part in step.split("+")}
+
+
 def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | None) -> list[dict]:
     run.start()
     wait_until(run.home_answers, 180, "site", run.log)
@@ -243,7 +266,7 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         idle = asyncio.run(play_a_match(run, moves=2))  # then left idle: pink's clock runs
         idle_deadline = idle["deadline"]
         killed_at = time.monotonic()
-        old_pid = kill_part(run, part, external_redis)
+        old_pids = kill_parts(run, part, external_redis)
         wait_until(run.home_answers, 20, f"home page after killing {part}", run.log)
         answered = time.monotonic() - killed_at
         asyncio.run(play_a_match(run))
@@ -256,15 +279,16 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         )
         assert state["end_reason"] == "timeout", state
         assert state["finished_at"] <= limit, (part, state, idle_deadline)
-        # Every part is back: the killed one under a new pid, beating again.
-        wait_until(
-            lambda part=part, old_pid=old_pid: all_parts_alive(run.healthz(), (part, old_pid)),
-            max(5.0, 60 - (time.monotonic() - killed_at)),
-            f"every part alive after killing {part}",
-            run.log,
-        )
-        if not (part == "redis" and external_redis is not None):
-            assert run.pid(part) != old_pid, part
+        # Every part is back: the killed ones under new pids, beating again.
+        for each, old_pid in old_pids.items():
+            wait_until(
+                lambda each=each, old_pid=old_pid: all_parts_alive(run.healthz(), (each, old_pid)),
+                max(5.0, 60 - (time.monotonic() - killed_at)),
+                f"every part alive after killing {part}",
+                run.log,
+            )
+            if not (each == "redis" and external_redis is not None):
+                assert run.pid(each) != old_pid, each
         report.append(
             {
                 "part": part,

@@ -1,8 +1,9 @@
 """``manage.py puzzles``: cutting, shipping and loading puzzles (docs/puzzles.md).
 
     manage.py puzzles build [--variant V ...] [--matches] [--self-play N] [--seed S] [--want K]
-    manage.py puzzles export [--out PATH]      # every stored puzzle, as the shipped file's lines
-    manage.py puzzles load [--file PATH] [--check]   # scripts/run loads the shipped set at start
+    manage.py puzzles export [--out PATH]      # the stored puzzles as each game's shipped file
+                                               # (games/<slug>/puzzles.jsonl), or all in one file
+    manage.py puzzles load [--file PATH] [--check]   # scripts/run loads the shipped sets at start
 
 ``build`` cuts the site's finished matches (``--matches``: reviewed ones first) and/or
 ``--self-play N`` games of the computer's levels per variant, until ``--want`` new puzzles of
@@ -36,21 +37,31 @@ class Command(BaseCommand):
         parser.add_argument("--self-play", type=int, default=0)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--want", type=int, default=10**9)
-        parser.add_argument("--out", type=Path, default=builder.SHIPPED)
-        parser.add_argument("--file", type=Path, default=builder.SHIPPED)
+        parser.add_argument("--out", type=Path, default=None)
+        parser.add_argument("--file", type=Path, default=None)
         parser.add_argument("--check", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "export":
-            count = builder.export(Puzzle.objects.order_by("variant", "pk"), options["out"])
-            self.stdout.write(f"{count} puzzles written to {options['out']}")
+            self._export(options["out"])
         elif options["action"] == "load":
-            if not options["file"].exists():
+            if options["file"] is not None and not options["file"].exists():
                 raise CommandError(f"no file {options['file']}")
             added, refused = builder.load(options["file"], check=options["check"])
             self.stdout.write(f"puzzles: {added} added, {refused} refused")
         else:
             self._build(options)
+
+    def _export(self, out: Path | None) -> None:
+        rows = Puzzle.objects.order_by("variant", "pk")
+        if out is not None:
+            self.stdout.write(f"{builder.export(rows, out)} puzzles written to {out}")
+            return
+        for spec in catalogue.games():
+            if spec.puzzles:
+                mine = rows.filter(variant__in=[v.key for v in spec.variants])
+                path = builder.shipped(spec.slug)
+                self.stdout.write(f"{builder.export(mine, path)} puzzles written to {path}")
 
     def _build(self, options: dict[str, Any]) -> None:
         # by default each game's first variant (Kropki: 10×10)

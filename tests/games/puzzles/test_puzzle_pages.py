@@ -12,6 +12,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from games import catalogue
 from games.play.creating import match_create
 from games.play.moves import match_play
 from games.puzzles import builder, selectors
@@ -23,8 +24,6 @@ pytestmark = pytest.mark.django_db
 
 
 def make(variant: str, game, history: list[int]) -> Puzzle:
-    from games import catalogue
-
     finder = catalogue.variant(variant).game_spec.puzzles
     found = finder.find(game, game.state_from_history(history))
     assert found is not None
@@ -134,7 +133,11 @@ def test_the_guard_no_puzzles_during_a_rated_game_nor_at_a_live_position(client,
 
 
 def test_the_shipped_set_loads_once_and_a_sample_is_found_again():
-    lines = list(builder.read(builder.SHIPPED))
+    files = builder.shipped_files()
+    assert [f.relative_to(f.parents[1]).as_posix() for f in files] == [
+        f"{spec.slug}/puzzles.jsonl" for spec in catalogue.games() if spec.puzzles
+    ]
+    lines = [fields for file in files for fields in builder.read(file)]
     by_game: dict[str, int] = {}
     for fields in lines:
         by_game[fields["variant"]] = by_game.get(fields["variant"], 0) + 1
