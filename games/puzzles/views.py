@@ -105,6 +105,7 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
             "tried": ",".join(map(str, result.tried)),
             "legal": [(a, game.action_to_string(a)) for a in legal],
             "played": [game.action_to_string(a) for a in state.history[len(row.actions) :]],
+            "replied": len(state.history) - len(row.actions) > len(result.tried),  # the line answered
             "solution": [game.action_to_string(a) for a in row.line] if not going else [],
             "change": result.change,
             "rating": selectors.rating_of(request.user, spec.slug),

@@ -163,3 +163,28 @@ def test_download_my_data_has_the_puzzle_ratings_and_tries(client, alice, captur
     part = data["puzzles"]
     assert [(r["game"], r["tries"], r["solved"]) for r in part["ratings"]] == [("kropki", 1, 1)]
     assert [(t["puzzle"], t["solved"]) for t in part["tries"]] == [(capture.pk, True)]
+
+
+def test_a_goal_in_one_turn_goes_on_without_an_answer_until_the_goal(client):
+    """Piłkarzyki: the solver keeps the move after a bounce (no reply of the line), any path that
+    scores solves it."""
+    from games.bots.puzzles import cut
+    from games.pilkarzyki import puzzles as pilkarzyki_puzzles
+    from tests.games.puzzles.test_finders import random_game
+
+    game = catalogue.variant("pilkarzyki").game()
+    found, history = None, []
+    for seed in range(400):
+        history = random_game(game, seed)
+        found = next((c for c in cut(game, history, pilkarzyki_puzzles) if len(c.line) >= 3), None)
+        if found is not None:
+            break
+    assert found is not None
+    assert builder.store("pilkarzyki", {}, history, found)
+    row = Puzzle.objects.get(variant="pilkarzyki")
+    first = client.post(f"/zadania/{row.pk}/", {"ruch": str(found.line[0])}, HTTP_ACCEPT_LANGUAGE="en")
+    page = first.content.decode()
+    assert "Right. Go on: it is still your move." in page and "the opponent has answered" not in page
+    tried = ",".join(map(str, found.line[:-1]))
+    done = client.post(f"/zadania/{row.pk}/", {"proby": tried, "ruch": str(found.line[-1])}, HTTP_ACCEPT_LANGUAGE="en")
+    assert 'data-testid="puzzle-solved"' in done.content.decode()
