@@ -30,6 +30,7 @@ from games import selectors as game_selectors
 from games.display.snapshot import player_name
 from games.following import selectors as following_reads
 from games.models import BLUE, PINK, Match
+from games.puzzles import selectors as puzzle_reads
 from games.selectors import profile as profile_reads
 from games.tournaments import selectors as tournament_reads
 from games.tournaments.swiss import selectors as swiss_reads
@@ -203,6 +204,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "filter_query": query,
             "arenas": tournament_reads.player_arenas(user.pk),
             "swiss": swiss_reads.player_swiss(user.pk),
+            "puzzle_ratings": puzzle_reads.profile_ratings(user),
             **_social(request, user),
         },
     )

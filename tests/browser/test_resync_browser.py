@@ -54,6 +54,8 @@ def test_a_page_that_misses_a_move_asks_sync_and_converges(new_context, live_url
     at_ply(spectator, 0)
     syncs_at_open = sum(1 for f in sent if f.get("type") == "sync")
     assert syncs_at_open == 1  # match.js syncs on every open
+    # and its answer is in before anyone moves (a late answer would carry ply 1 and hide the gap)
+    until(spectator, lambda: any(f.get("type") == "state" for f in received), "the open's state")
 
     click(alice, 3)
     at_ply(bob, 1)

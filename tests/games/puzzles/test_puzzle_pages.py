@@ -188,3 +188,13 @@ def test_a_goal_in_one_turn_goes_on_without_an_answer_until_the_goal(client):
     tried = ",".join(map(str, found.line[:-1]))
     done = client.post(f"/zadania/{row.pk}/", {"proby": tried, "ruch": str(found.line[-1])}, HTTP_ACCEPT_LANGUAGE="en")
     assert 'data-testid="puzzle-solved"' in done.content.decode()
+
+
+def test_the_profile_shows_the_puzzle_ratings(client, alice, bob, capture):
+    client.force_login(alice)
+    client.post(f"/zadania/{capture.pk}/", {"ruch": str(CLOSE)})
+    rating = round(PuzzleRating.objects.get(user=alice).rating)
+    page = client.get("/gracz/alice/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+    assert 'data-testid="profile-puzzle-ratings"' in page and f"Kropki {rating}" in page
+    client.force_login(bob)
+    assert 'data-testid="profile-puzzle-ratings"' not in client.get("/gracz/bob/").content.decode()

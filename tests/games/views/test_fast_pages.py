@@ -51,20 +51,21 @@ def pink_wins_c4(match, pink, blue):
         play(match, user, column)
 
 
-def test_a_repeat_view_of_a_profile_runs_eight_queries_and_still_shows_a_new_game(
+def test_a_repeat_view_of_a_profile_runs_nine_queries_and_still_shows_a_new_game(
     client, alice, bob, charlie, make_match, django_assert_max_num_queries, django_assert_num_queries
 ):
     bulk_finished_matches(alice, [bob, charlie], 300)
     client.force_login(bob)
     url = reverse("profile", args=["alice"])
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         first = page(client.get(url))
     # The viewer (the session comes from the cache: settings.SESSION_ENGINE), alice with her
     # ratings, the page's match ids, whether bob blocked her and whether he follows her
     # (docs/social.md), the number of deleted accounts (the list's cache key, docs/privacy.md),
     # her tournaments (docs/tournaments.md), her Swiss tournaments (a second table,
-    # docs/tournaments.md "Swiss"): the chart and the list are cached.
-    with django_assert_num_queries(8):
+    # docs/tournaments.md "Swiss"), her puzzle ratings (docs/puzzles.md): the chart and the list
+    # are cached.
+    with django_assert_num_queries(9):
         again = page(client.get(url))
     assert again == first
     assert 'data-testid="chart-cztery-w-rzedzie"' in again and again.count('data-testid="record-link"') == 20
@@ -81,7 +82,7 @@ def test_a_repeat_view_of_a_profile_runs_eight_queries_and_still_shows_a_new_gam
 
 
 def test_the_profile_of_an_unrated_player_and_of_nobody(client, alice, django_assert_max_num_queries):
-    with django_assert_max_num_queries(6):  # no rating row: alice alone, her (empty) page, her arenas and Swiss
+    with django_assert_max_num_queries(7):  # no rating row: alice alone, her (empty) page, her arenas, Swiss, puzzles
         assert client.get(reverse("profile", args=["ALICE"])).status_code == 200
     assert client.get(reverse("profile", args=["nikt"])).status_code == 404
 

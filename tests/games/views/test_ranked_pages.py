@@ -201,10 +201,11 @@ def test_unknown_players_are_404(client):
 def test_the_profile_runs_a_bounded_number_of_queries(client, alice, bob, charlie, n, django_assert_max_num_queries):
     bulk_finished_matches(alice, [bob, charlie], n)
     client.force_login(bob)
-    with django_assert_max_num_queries(14):  # 12, her tournaments (docs/tournaments.md), whether bob follows her
+    # 12, her tournaments (docs/tournaments.md), whether bob follows her, her puzzle ratings
+    with django_assert_max_num_queries(15):
         response = client.get(reverse("profile", args=["alice"]) + "?strona=2")
     assert response.status_code == 200
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         assert client.get(reverse("profile", args=["alice"]) + "?wynik=win&wariant=" + C4).status_code == 200
 
 
