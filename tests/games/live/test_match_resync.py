@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import translation
 
 from games.display import frames
 from games.live import hub
@@ -22,10 +24,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fresh_state_frame(match_id: int) -> dict:
-    """The ``state`` frame from a fresh read of the match, as the desk builds it."""
+    """The ``state`` frame from a fresh read of the match, as the desk builds it for a visitor (the
+    site's language: this thread may keep a language an earlier test activated in it)."""
     match = match_reads.committed_match(match_id)
     assert match is not None
-    return frames.state_frame(match, match_reads.snapshot_rows(match))
+    with translation.override(settings.LANGUAGE_CODE):
+        return frames.state_frame(match, match_reads.snapshot_rows(match))
 
 
 def comparable(snapshot: dict) -> dict:
