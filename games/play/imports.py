@@ -75,9 +75,7 @@ def game_import(*, text: object, user_id: int | None, address: str = "") -> Matc
     if len(text) > MAX_TEXT:
         raise Refusal("import_too_big")
     hour = settings.IMPORTS_PER_HOUR
-    if user_id is not None and not limits.hit("import-user", str(user_id), limit=hour, window=3600):
-        raise Refusal("import_too_often")
-    if address and not limits.hit("import-ip", address, limit=hour, window=3600):
+    if not limits.hit_account_and_address("import", user_id, address, limit=hour, window=3600):
         raise Refusal("import_too_often")
     game, actions, info = _read(text.strip())
     if not actions:

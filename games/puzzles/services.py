@@ -16,6 +16,7 @@ from games import catalogue
 from games.bots.puzzles import Cut, judge
 from games.engine import Game, State
 from games.play import guard
+from kropki_site.lib.numbers import number_list
 from kropki_site.lib.refusals import Refusal
 from ratings import glicko2
 
@@ -41,12 +42,10 @@ def start_of(puzzle: Puzzle) -> tuple[Game, State]:
 
 def read_tried(text: str) -> list[int]:
     """``proby``: the solver's moves so far, comma-separated."""
-    if not text:
-        return []
-    parts = text.split(",")
-    if len(parts) > MAX_TRIED or not all(p.isdigit() and len(p) <= 5 for p in parts):
+    tried = number_list(text, most=MAX_TRIED)
+    if tried is None:
         raise Refusal("puzzle_bad_moves")
-    return [int(p) for p in parts]
+    return tried
 
 
 def check_allowed(user: Any, puzzle: Puzzle, start: State) -> None:

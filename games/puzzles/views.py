@@ -5,6 +5,8 @@ moves and a page works without its script (the board's clicks only fill the form
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import catalogue
 from games.display.boards import render_board
+from kropki_site.lib.numbers import number
 from kropki_site.lib.refusals import Refusal
 
 from . import selectors, services
@@ -75,9 +78,9 @@ def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     try:
         tried = services.read_tried(data.get("proby", ""))
-        move = data.get("ruch", "")
-        if request.method == "POST" and move.isdigit():
-            tried.append(int(move))
+        move = number(data.get("ruch", ""), 5)
+        if request.method == "POST" and move is not None:
+            tried.append(move)
         result = services.attempt(request.user, row, tried)
     except Refusal as exc:
         return render(request, "games/puzzle.html", {"error": exc.message, "puzzle": row}, status=exc.status)
@@ -126,7 +129,5 @@ def _board(row: Puzzle) -> str:
 
 
 def _analysis_url(row: Puzzle) -> str:
-    from urllib.parse import urlencode
-
     query = {"ruchy": ",".join(map(str, row.actions))}
     return reverse("analysis_board", args=[row.variant]) + "?" + urlencode(query)

@@ -22,6 +22,7 @@ from games import catalogue
 from games.engine import EngineError, Game, SetupError, State
 from games.play import guard
 from kropki_site.lib import limits
+from kropki_site.lib.numbers import number_list
 from kropki_site.lib.refusals import Refusal
 
 LINE_PLIES = 4
@@ -64,20 +65,12 @@ def board_url(variant: str, actions: list[int], params: dict[str, Any]) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
-def number(text: str, digits: int = 9) -> int | None:
-    """An address's whole number of at most ``digits`` ASCII digits, else None ("²" is a digit
-    to ``str.isdigit`` but no number to ``int``)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
-
-
 def read_actions(text: str) -> list[int]:
     """``?ruchy=``: the actions, comma-separated (anything else: ``board_bad_moves``)."""
-    if not text:
-        return []
-    actions = [number(p, 5) for p in text.split(",")]
-    if len(actions) > MAX_MOVES or None in actions:
+    actions = number_list(text, most=MAX_MOVES)
+    if actions is None:
         raise Refusal("board_bad_moves")
-    return [a for a in actions if a is not None]
+    return actions
 
 
 def position(variant: str, params: dict[str, Any], actions: list[int]) -> Position:
@@ -111,9 +104,7 @@ def evaluate(pos: Position, *, user_id: int | None, address: str) -> dict[str, A
     if guard.standing(pos.variant, pos.state):
         raise Refusal("position_in_rated_match")
     per_minute = settings.BOARD_EVALS_PER_MINUTE
-    if user_id is not None and not limits.hit("board-eval", str(user_id), limit=per_minute, window=60):
-        raise Refusal("board_too_often")
-    if address and not limits.hit("board-eval-ip", address, limit=per_minute, window=60):
+    if not limits.hit_account_and_address("board-eval", user_id, address, limit=per_minute, window=60):
         raise Refusal("board_too_often")
     evaluator = spec.review.evaluator(pos.game)
     state = pos.state.clone()

@@ -23,7 +23,8 @@ from django.urls import reverse
 from games import catalogue
 from games.engine import Game, InvalidParamsError, SetupError, State
 from games.engine.base import SETUP
-from games.review.analysis_board import address_json, board_url, number
+from games.review.analysis_board import address_json, board_url
+from kropki_site.lib.numbers import number
 from kropki_site.lib.refusals import Refusal
 
 

@@ -22,6 +22,7 @@ from games.review import analysis_board as board
 from games.review import editor
 from games.review.selectors import open_to_visitors
 from games.review.services import analysis_request
+from kropki_site.lib.numbers import number
 from kropki_site.lib.refusals import Refusal
 
 
@@ -50,16 +51,16 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
     params: dict[str, Any] = {}
     error = None
     try:
-        source = board.number(request.GET.get("z", ""))
+        source = number(request.GET.get("z", ""))
         if source is not None:  # a finished record's position (its own settings come along)
             match = Match.objects.filter(pk=source).exclude(status=Match.Status.ACTIVE).first()
             if match is None:
                 raise Refusal("board_bad_moves")
-            upto = board.number(request.GET.get("ply", ""))  # None: the whole game
+            upto = number(request.GET.get("ply", ""))  # None: the whole game
             return redirect(board.board_url(match.variant, list(match.history)[:upto], match.params))
         params = board.read_params(request.GET.get("opcje", ""))
         actions = board.read_actions(request.GET.get("ruchy", ""))
-        if (move := board.number(request.GET.get("ruch", ""), 5)) is not None:  # the form's "Play": the move appended
+        if (move := number(request.GET.get("ruch", ""), 5)) is not None:  # the form's "Play": the move appended
             return redirect(board.board_url(variant, [*actions, move], params))
         pos = board.position(variant, params, actions)
     except Refusal as exc:

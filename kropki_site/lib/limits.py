@@ -62,6 +62,14 @@ def hit(name: str, who: str, *, limit: int, window: int) -> bool:
     return int(count) <= limit
 
 
+def hit_account_and_address(name: str, user_id: int | None, address: str, *, limit: int, window: int) -> bool:
+    """``hit`` for the account (``<name>-user``, when there is one) and for the address
+    (``<name>-ip``, when known), each with its own count: False when either is over."""
+    if user_id is not None and not hit(f"{name}-user", str(user_id), limit=limit, window=window):
+        return False
+    return not address or hit(f"{name}-ip", address, limit=limit, window=window)
+
+
 def remember(name: str, who: str, member: object, *, ttl: int) -> None:
     """Add ``member`` to the set ``name``/``who`` (kept ``ttl`` s after its last addition)."""
     counter = key(name, who)

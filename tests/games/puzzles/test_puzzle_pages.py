@@ -109,7 +109,7 @@ def test_a_visitor_solves_unrated_and_the_next_puzzle_moves_on(client, capture, 
 
 def test_bad_tries_are_refused_and_change_nothing(client, alice, capture):
     client.force_login(alice)
-    for bad in ("x", "1,2,3," * 30, "-1"):
+    for bad in ("x", "1,2,3," * 30, "-1", "²"):
         answer = client.post(f"/zadania/{capture.pk}/", {"proby": bad}, HTTP_ACCEPT_LANGUAGE="en")
         assert answer.status_code == 400 and "Te ruchy nie są próbą" in answer.content.decode()
     past_the_end = client.post(f"/zadania/{capture.pk}/", {"proby": f"{CLOSE},1", "ruch": "2"})
