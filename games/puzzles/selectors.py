@@ -6,7 +6,7 @@ from datetime import date
 from hashlib import blake2b
 from typing import Any
 
-from django.db.models import F, Func, QuerySet
+from django.db.models import Count, F, Func, QuerySet
 
 from accounts.models import User
 from games import catalogue
@@ -79,11 +79,11 @@ def theme_counts() -> dict[str, dict[str, int]]:
     """game slug -> {theme: how many puzzles}."""
     counts: dict[str, dict[str, int]] = {}
     variant_game = {v: catalogue.variant(v).game_slug for v in catalogue.variant_keys()}
-    for variant, theme in Puzzle.objects.values_list("variant", "theme"):
+    for variant, theme, n in Puzzle.objects.values_list("variant", "theme").annotate(n=Count("pk")).order_by():
         game = variant_game.get(variant)
         if game is not None:
             counts.setdefault(game, {}).setdefault(theme, 0)
-            counts[game][theme] += 1
+            counts[game][theme] += n
     return counts
 
 
