@@ -521,6 +521,10 @@ EMAIL_VERIFY_PER_HOUR = env_int("EMAIL_VERIFY_PER_HOUR", 3)
 # hours; the mail sweep sends at most this many a run (beat, NOTIFY_MAIL_SECONDS).
 NOTIFY_MAIL_GAP_HOURS = env_int("NOTIFY_MAIL_GAP_HOURS", 3)
 NOTIFY_MAIL_BATCH = env_int("NOTIFY_MAIL_BATCH", 200)
+# A sweep's claim on its batch (e-mail, Web Push) lasts this many seconds: it sends for at most
+# half of it (the rest waits for the next sweep), and rows a dead sweep left taken longer than
+# this are taken again (at least once: a mail sent just before the death goes out twice).
+NOTIFY_CLAIM_SECONDS = env_int("NOTIFY_CLAIM_SECONDS", 300)
 # Web Push (games/notifications/push.py): the VAPID key pair that signs the site's pushes (the
 # private key as PEM; unset: one made on first use and kept in VAR_DIR/vapid.pem, which every
 # process of one machine shares: set both on a cluster), and the contact push services see.

@@ -3,6 +3,7 @@ sends to it, and the test reads what it received (``inbox`` fixture)."""
 
 from __future__ import annotations
 
+import asyncio
 import email
 import socket
 import threading
@@ -15,13 +16,27 @@ from aiosmtpd.controller import Controller
 
 
 class Inbox:
-    """What the SMTP server received: parsed messages, in order."""
+    """What the SMTP server received: parsed messages, in order. A test's levers on the server:
+    ``down_after`` N answers "421 closing" from the N+1st message on (a server going down
+    mid-batch); ``release``, when set to an Event, holds each message until it is set
+    (``holding`` tells a message is being held: a sweep is mid-batch)."""
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self.lock = threading.Lock()
+        self.down_after: int | None = None
+        self.release: threading.Event | None = None
+        self.holding = threading.Event()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.down_after is not None and len(self.messages) >= self.down_after:
+            return "421 Service not available, closing transmission channel"
+        if self.release is not None:
+            self.holding.set()
+            for _ in range(1000):  # 10 s at most: a test that never releases fails, not hangs
+                if self.release.is_set():
+                    break
+                await asyncio.sleep(0.01)
         with self.lock:
             message = email.message_from_bytes(envelope.original_content)
             message["X-Envelope-To"] = ",".join(envelope.rcpt_tos)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import ClassVar
 
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -30,9 +31,11 @@ class Notification(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
     shown = models.BooleanField(default=True)  # in the header's list (False: by e-mail only)
     mail = models.CharField(max_length=8, choices=Mail.choices, blank=True, default=Mail.NONE)
+    # SENDING: when a sweep took it (a claim older than NOTIFY_CLAIM_SECONDS is taken again); SENT: when sent
     mailed_at = models.DateTimeField(null=True, blank=True)
-    # Web Push to the player's browsers: the same states as ``mail`` (push.py sends it)
+    # Web Push to the player's browsers: the same states as ``mail`` (push.py sends it), and its time
     push = models.CharField(max_length=8, choices=Mail.choices, blank=True, default=Mail.NONE)
+    pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         app_label = "games"
@@ -49,9 +52,48 @@ class Notification(models.Model):
         return f"{self.kind} for {self.user_id}"
 
     @classmethod
-    def claim(cls, pk: int, channel: str) -> bool:
-        """Take row ``pk``'s pending ``channel`` ("mail", "push") for one sweep: whether this one got it."""
-        return bool(cls.objects.filter(pk=pk, **{channel: cls.Mail.PENDING}).update(**{channel: cls.Mail.SENDING}))
+    def take(cls, channel: str, limit: int, *, stale: timedelta) -> list[Notification]:
+        """Take up to ``limit`` rows waiting on ``channel`` ("mail", "push"), oldest first, for one
+        sweep, in one UPDATE whatever ``limit``: the pending ones, and the ones a sweep took more
+        than ``stale`` ago and never settled (it died mid-batch: they are sent again, so a row is
+        sent at least once, never lost). The claim is guarded by the state read, so two sweeps
+        never both take a row; the rows taken are told apart by the claim's time, kept in the
+        channel's time column. The rows taken, with their players."""
+        now = timezone.now()
+        at = _AT[channel]
+        waiting = Q(**{channel: cls.Mail.PENDING}) | Q(**{channel: cls.Mail.SENDING, f"{at}__lt": now - stale})
+        ids = list(cls.objects.filter(waiting).order_by("id").values_list("pk", flat=True)[:limit])
+        if not ids:
+            return []
+        if not cls.objects.filter(waiting, pk__in=ids).update(**{channel: cls.Mail.SENDING, at: now}):
+            return []  # another sweep took them first
+        taken = cls.objects.filter(pk__in=ids, **{channel: cls.Mail.SENDING, at: now})
+        return list(taken.select_related("user").order_by("id"))
+
+    @classmethod
+    def settle(cls, channel: str, outcome: dict[str, list[int]], taken: list[Notification]) -> None:
+        """A sweep's rows ``taken`` leave SENDING: ``outcome`` maps a state to the ids that end
+        there; the rest of ``taken`` (the sweep stopped: a server down, an error) are pending
+        again. Only rows still under this sweep's claim change (a claim that ran out may be another
+        sweep's now). One transaction, at most one UPDATE a state whatever the batch; SENT stamps
+        the time sent."""
+        if not taken:
+            return
+        now = timezone.now()
+        at = _AT[channel]
+        mine = {channel: cls.Mail.SENDING, at: getattr(taken[0], at)}  # not a later sweep's claim
+        ended = {pk for ids in outcome.values() for pk in ids}
+        rest = [row.pk for row in taken if row.pk not in ended]
+        outcome = {**outcome, cls.Mail.PENDING: [*outcome.get(cls.Mail.PENDING, []), *rest]}
+        with transaction.atomic():
+            for state, ids in outcome.items():
+                if ids:
+                    stamp = {at: now} if state == cls.Mail.SENT else {}
+                    cls.objects.filter(pk__in=ids, **mine).update(**{channel: state}, **stamp)
+
+
+# Each channel's time column: the claim's time while SENDING, the time sent once SENT.
+_AT = {"mail": "mailed_at", "push": "pushed_at"}
 
 
 class PushSubscription(models.Model):

@@ -12,7 +12,9 @@ import base64
 import json
 import logging
 import threading
-from collections import Counter
+import time
+from collections import Counter, defaultdict
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -99,50 +101,65 @@ def unsubscribe(*, user: User, endpoint: object) -> bool:
 
 
 def push_pending(*, batch: int | None = None) -> Counter[str]:
-    """Send the pushes waiting, oldest first, each row taken by one sweep only, to every
-    subscription of its player; a subscription its push service calls gone (404, 410) is
-    deleted. Counts of sent (rows), gone (subscriptions) and failed."""
+    """Send the pushes waiting, oldest first, to every subscription of each row's player. As the
+    e-mails (``services.mail_pending``): the batch taken in one write and settled in one more,
+    each row by one sweep only, rows a dead sweep left taken sent again after
+    NOTIFY_CLAIM_SECONDS (at least once), the rest left pending when the claim's half-time is
+    spent. A subscription its push service calls gone (404, 410) is deleted (one DELETE at the
+    end); a push service unreachable fails the row, never retried (a push is
+    fleeting). Counts of sent (rows), gone (subscriptions) and failed."""
     done: Counter[str] = Counter()
-    ids = list(
-        Notification.objects.filter(push=Notification.Mail.PENDING)
-        .order_by("id")
-        .values_list("pk", flat=True)[: batch or settings.NOTIFY_MAIL_BATCH]
-    )
+    stale = timedelta(seconds=settings.NOTIFY_CLAIM_SECONDS)
+    taken = Notification.take("push", batch or settings.NOTIFY_MAIL_BATCH, stale=stale)
+    if not taken:
+        return done
+    deadline = time.monotonic() + stale.total_seconds() / 2
+    subscriptions: dict[int, list[PushSubscription]] = defaultdict(list)
+    for subscription in PushSubscription.objects.filter(user_id__in={row.user_id for row in taken}).order_by("id"):
+        subscriptions[subscription.user_id].append(subscription)
+    outcome: dict[str, list[int]] = {Notification.Mail.SENT: [], Notification.Mail.FAILED: []}
+    gone: list[int] = []
     claims_sub = settings.VAPID_SUBJECT
-    for row in Notification.objects.filter(pk__in=ids).select_related("user").order_by("id"):
-        if not Notification.claim(row.pk, "push"):
-            continue  # another sweep took it
-        with translation.override(row.user.language):
-            text, url = kinds.words(row.kind, row.data)
-        payload = json.dumps({"title": "Kropki", "body": text, "url": url, "tag": f"{row.kind}:{row.pk}"})
-        sent = False
-        for subscription in PushSubscription.objects.filter(user_id=row.user_id):
-            info = {
-                "endpoint": subscription.endpoint,
-                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-            }
-            try:
-                webpush(
-                    info,
-                    data=payload,
-                    vapid_private_key=vapid(),
-                    vapid_claims={"sub": claims_sub},
-                    ttl=86400,
-                    timeout=10,
-                )
-                sent = True
-            except WebPushException as exc:
-                status = getattr(exc.response, "status_code", None)
-                if status in (404, 410):
-                    subscription.delete()
-                    done["gone"] += 1
-                else:
-                    log.warning("push to %s failed: %s", subscription.endpoint[:60], exc)
+    try:
+        for row in taken:
+            if time.monotonic() >= deadline:  # the claim runs out: the rest for the next sweep
+                break
+            with translation.override(row.user.language):
+                text, url = kinds.words(row.kind, row.data)
+            payload = json.dumps({"title": "Kropki", "body": text, "url": url, "tag": f"{row.kind}:{row.pk}"})
+            sent = False
+            for subscription in subscriptions[row.user_id]:
+                if subscription.pk in gone:
+                    continue
+                info = {
+                    "endpoint": subscription.endpoint,
+                    "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+                }
+                try:
+                    webpush(
+                        info,
+                        data=payload,
+                        vapid_private_key=vapid(),
+                        vapid_claims={"sub": claims_sub},
+                        ttl=86400,
+                        timeout=10,
+                    )
+                    sent = True
+                except WebPushException as exc:
+                    status = getattr(exc.response, "status_code", None)
+                    if status in (404, 410):
+                        gone.append(subscription.pk)
+                        done["gone"] += 1
+                    else:
+                        log.warning("push to %s failed: %s", subscription.endpoint[:60], exc)
+                        done["failed"] += 1
+                except Exception:  # the push service is unreachable: this row is not retried (a push is fleeting)
+                    log.exception("push to %s failed", subscription.endpoint[:60])
                     done["failed"] += 1
-            except Exception:  # the push service is unreachable: this row is not retried (a push is fleeting)
-                log.exception("push to %s failed", subscription.endpoint[:60])
-                done["failed"] += 1
-        state = Notification.Mail.SENT if sent else Notification.Mail.FAILED
-        Notification.objects.filter(pk=row.pk).update(push=state)
-        done["sent" if sent else "unsent"] += 1
+            outcome[Notification.Mail.SENT if sent else Notification.Mail.FAILED].append(row.pk)
+            done["sent" if sent else "unsent"] += 1
+    finally:
+        if gone:
+            PushSubscription.objects.filter(pk__in=gone).delete()
+        Notification.settle("push", outcome, taken)
     return done

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.policy
 import logging
+import time
 from collections import Counter
 from datetime import timedelta
 from typing import Any
@@ -166,43 +167,45 @@ def unsubscribe(token: str) -> tuple[User, str]:
 
 
 def mail_pending(*, batch: int | None = None) -> Counter[str]:
-    """Send the e-mails waiting (the beat's sweep), oldest first, each taken by one sweep only;
-    a refused address is marked failed, a server down leaves the rest for the next sweep.
-    Counts of sent, failed and skipped."""
+    """Send the e-mails waiting (the beat's sweep), oldest first, over one SMTP connection. The
+    batch is taken in one write and settled in one more (``Notification.take``, ``settle``),
+    never a write a mail: thousands of mails stay out of the moves' way on the database. Each
+    row is taken by one sweep only; rows a dead sweep left taken go again after
+    NOTIFY_CLAIM_SECONDS (at least once: never lost, perhaps sent twice). A refused address is
+    marked failed; a server down (an OSError, raised when it does not answer at all) or the
+    claim's half-time spent leaves the rest pending for the next sweep. Counts of sent, failed
+    and skipped."""
     done: Counter[str] = Counter()
-    ids = list(
-        Notification.objects.filter(mail=Notification.Mail.PENDING)
-        .order_by("id")
-        .values_list("pk", flat=True)[: batch or settings.NOTIFY_MAIL_BATCH]
-    )
-    if not ids:
+    stale = timedelta(seconds=settings.NOTIFY_CLAIM_SECONDS)
+    taken = Notification.take("mail", batch or settings.NOTIFY_MAIL_BATCH, stale=stale)
+    if not taken:
         return done
-    connection = get_connection()
+    deadline = time.monotonic() + stale.total_seconds() / 2
+    outcome: dict[str, list[int]] = {state: [] for state in Notification.Mail}
     try:
-        connection.open()
-        for row in Notification.objects.filter(pk__in=ids).select_related("user").order_by("id"):
-            if not Notification.claim(row.pk, "mail"):
-                continue  # another sweep took it
-            user = row.user
-            if user.is_deleted or not user.email_verified or not user.email:
-                Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.NONE)
-                done["skipped"] += 1
-                continue
-            try:
-                connection.send_messages([_message(row, user)])
-            except OSError:  # the server is down: back to the queue, try again next sweep
-                Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.PENDING)
-                log.warning("notification mail %s: the SMTP server did not answer", row.pk)
-                break
-            except Exception:
-                Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.FAILED)
-                log.exception("notification mail %s refused", row.pk)
-                done["failed"] += 1
-                continue
-            Notification.objects.filter(pk=row.pk).update(mail=Notification.Mail.SENT, mailed_at=timezone.now())
-            done["sent"] += 1
-    finally:
-        connection.close()
+        with get_connection() as connection:  # opens it (a server down raises here) and closes it
+            for row in taken:
+                user = row.user
+                if user.is_deleted or not user.email_verified or not user.email:
+                    outcome[Notification.Mail.NONE].append(row.pk)
+                    done["skipped"] += 1
+                    continue
+                if time.monotonic() >= deadline:  # the claim runs out: the rest for the next sweep
+                    break
+                try:
+                    connection.send_messages([_message(row, user)])
+                except OSError:  # the server is down: the rest back to the queue, for the next sweep
+                    log.warning("notification mail %s: the SMTP server did not answer", row.pk)
+                    break
+                except Exception:
+                    outcome[Notification.Mail.FAILED].append(row.pk)
+                    log.exception("notification mail %s refused", row.pk)
+                    done["failed"] += 1
+                    continue
+                outcome[Notification.Mail.SENT].append(row.pk)
+                done["sent"] += 1
+    finally:  # what was not settled (a server down, an error) is pending again
+        Notification.settle("mail", outcome, taken)
     return done
 
 

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import email
 import re
+import threading
+from collections import Counter
 from datetime import timedelta
 
 import pytest
+import time_machine
+from django.db import connection, connections
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
@@ -153,6 +158,101 @@ def test_a_server_down_leaves_the_mail_for_the_next_sweep(alice, bob, inbox, set
     assert rows(bob, "challenge").get().mail == Notification.Mail.PENDING
     settings.EMAIL_PORT = port
     assert services.mail_pending()["sent"] == 1 and len(inbox.messages) == 1
+
+
+# -- the sweep: a batch taken in one write and settled in one more -----------------------------
+
+
+def waiting_mails(user: User, n: int, settings) -> list[int]:
+    """``n`` challenges to ``user`` waiting to be mailed (no gap between them)."""
+    settings.NOTIFY_MAIL_GAP_HOURS = 0
+    for i in range(n):
+        services.notify([user.pk], "challenge", {"name": "alice", "variant": "kropki-10", "challenge": i})
+    return list(rows(user).filter(mail=Notification.Mail.PENDING).values_list("pk", flat=True))
+
+
+def test_a_sweep_writes_twice_whatever_its_batch(bob, inbox, settings):
+    """The database hears of a batch twice (the claim, the sent ones), not twice a mail: ten
+    thousand mails are not twenty thousand writes beside the moves (docs/performance.md)."""
+    verified(bob)
+    queries = []
+    for n in (2, 12):
+        assert len(waiting_mails(bob, n, settings)) == n
+        with CaptureQueriesContext(connection) as sweep:
+            assert services.mail_pending(batch=n) == {"sent": n}
+        writes = [
+            q["sql"] for q in sweep.captured_queries if q["sql"].lstrip()[:6].upper() in ("UPDATE", "INSERT", "DELETE")
+        ]
+        assert len(writes) == 2, writes
+        queries.append(len(sweep.captured_queries))
+    assert queries[0] == queries[1]
+    assert len(inbox.messages) == 14
+    assert set(rows(bob).values_list("mail", flat=True)) == {Notification.Mail.SENT}
+    assert not rows(bob).filter(mailed_at=None).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_never_both_send_a_mail(bob, inbox, settings):
+    """While one sweep sends its batch (the server holds its first mail), another takes none of it."""
+    verified(bob)
+    waiting_mails(bob, 3, settings)
+    inbox.release = threading.Event()
+    first: Counter[str] = Counter()
+
+    def sweep() -> None:
+        try:
+            first.update(services.mail_pending())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=sweep)
+    thread.start()
+    try:
+        assert inbox.holding.wait(10)  # the first sweep is mid-batch
+        assert services.mail_pending() == {}
+    finally:
+        inbox.release.set()
+        thread.join(10)
+    assert first == {"sent": 3}
+    assert len(inbox.messages) == 3
+    assert set(rows(bob).values_list("mail", flat=True)) == {Notification.Mail.SENT}
+
+
+def test_mails_a_dead_sweep_took_go_again_once_its_claim_runs_out(bob, inbox, settings):
+    """At least once: a sweep that took its batch and died leaves the rows taken; the next sweeps
+    leave them to it while its claim lasts, then send them."""
+    verified(bob)
+    waiting_mails(bob, 2, settings)
+    claim = timedelta(seconds=settings.NOTIFY_CLAIM_SECONDS)
+    assert len(Notification.take("mail", 10, stale=claim)) == 2  # what a sweep does first; then it dies
+    assert services.mail_pending() == {}
+    assert set(rows(bob).values_list("mail", flat=True)) == {Notification.Mail.SENDING}
+    with time_machine.travel(timezone.now() + claim + timedelta(seconds=1)):
+        assert services.mail_pending() == {"sent": 2}
+    assert len(inbox.messages) == 2
+    assert set(rows(bob).values_list("mail", flat=True)) == {Notification.Mail.SENT}
+
+
+def test_a_server_going_down_mid_batch_leaves_the_rest_pending(bob, inbox, settings):
+    verified(bob)
+    waiting_mails(bob, 4, settings)
+    inbox.down_after = 1  # "421 closing" from the second mail on
+    assert services.mail_pending() == {"sent": 1}
+    assert sorted(rows(bob).values_list("mail", flat=True)) == ["pending", "pending", "pending", "sent"]
+    inbox.down_after = None
+    assert services.mail_pending() == {"sent": 3}
+    assert len(inbox.messages) == 4
+
+
+def test_a_sweep_sends_only_while_its_claim_lasts(bob, inbox, settings):
+    """Past half its claim a sweep stops (another may take the rows once it runs out): with a
+    claim of no time at all, everything is left for the next sweep."""
+    verified(bob)
+    waiting_mails(bob, 2, settings)
+    settings.NOTIFY_CLAIM_SECONDS = 0
+    assert services.mail_pending() == {}
+    assert set(rows(bob).values_list("mail", flat=True)) == {Notification.Mail.PENDING}
+    assert inbox.messages == []
 
 
 # -- the list -------------------------------------------------------------------------------

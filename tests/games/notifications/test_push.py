@@ -11,14 +11,19 @@ import base64
 import json
 import os
 import threading
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
 import pytest
+import time_machine
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from games.notifications import push
+from games.notifications import push, services
 from games.notifications.models import Notification, PushSubscription
 from games.notifications.selectors import account_part
 from games.play.challenges import challenge_direct_create
@@ -120,6 +125,33 @@ def test_a_challenge_is_pushed_signed_and_encrypted_for_the_browser_alone(client
         Browser(service.url).open(body)
     row.refresh_from_db()
     assert row.push == Notification.Mail.SENT
+
+
+def test_a_push_sweep_writes_twice_whatever_its_batch(bob, service, settings):
+    """As the e-mails: a batch is taken in one write and settled in one more, not two writes a
+    push; rows a dead sweep took go again once its claim runs out."""
+    browser = Browser(service.url)
+    push.subscribe(user=bob, data=browser.subscription)
+    queries = []
+    for n in (2, 6):
+        for i in range(n):
+            services.notify([bob.pk], "challenge", {"name": "alice", "variant": "kropki-10", "challenge": i})
+        with CaptureQueriesContext(connection) as sweep:
+            assert push.push_pending(batch=n) == {"sent": n}
+        writes = [
+            q["sql"] for q in sweep.captured_queries if q["sql"].lstrip()[:6].upper() in ("UPDATE", "INSERT", "DELETE")
+        ]
+        assert len(writes) == 2, writes
+        queries.append(len(sweep.captured_queries))
+    assert queries[0] == queries[1] and len(service.received) == 8
+    assert not Notification.objects.exclude(push=Notification.Mail.SENT).exists()
+    services.notify([bob.pk], "challenge", {"name": "alice", "variant": "kropki-10", "challenge": 9})
+    claim = timedelta(seconds=settings.NOTIFY_CLAIM_SECONDS)
+    assert len(Notification.take("push", 10, stale=claim)) == 1  # a sweep took it, then died
+    assert push.push_pending() == {}
+    with time_machine.travel(timezone.now() + claim + timedelta(seconds=1)):
+        assert push.push_pending() == {"sent": 1}
+    assert len(service.received) == 9
 
 
 def test_a_subscription_the_service_calls_gone_is_dropped(alice, bob, service):
