@@ -19,7 +19,8 @@ class Inbox:
     """What the SMTP server received: parsed messages, in order. A test's levers on the server:
     ``down_after`` N answers "421 closing" from the N+1st message on (a server going down
     mid-batch); ``release``, when set to an Event, holds each message until it is set
-    (``holding`` tells a message is being held: a sweep is mid-batch)."""
+    (``holding`` tells a message is being held: a sweep is mid-batch); ``refused`` addresses are
+    refused for good ("550 no such user")."""
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
@@ -27,6 +28,13 @@ class Inbox:
         self.down_after: int | None = None
         self.release: threading.Event | None = None
         self.holding = threading.Event()
+        self.refused: set[str] = set()
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+        if address in self.refused:
+            return "550 5.1.1 No such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.down_after is not None and len(self.messages) >= self.down_after:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.policy
 import logging
+import smtplib
 import time
 from collections import Counter
 from datetime import timedelta
@@ -171,8 +172,9 @@ def mail_pending(*, batch: int | None = None) -> Counter[str]:
     batch is taken in one write and settled in one more (``Notification.take``, ``settle``),
     never a write a mail: thousands of mails stay out of the moves' way on the database. Each
     row is taken by one sweep only; rows a dead sweep left taken go again after
-    NOTIFY_CLAIM_SECONDS (at least once: never lost, perhaps sent twice). A refused address is
-    marked failed; a server down (an OSError, raised when it does not answer at all) or the
+    NOTIFY_CLAIM_SECONDS (at least once: never lost, perhaps sent twice). An address refused for
+    good (5xx; smtplib's errors are OSErrors too, so it is told apart first) is marked failed and
+    the batch goes on; a server down (an OSError, raised when it does not answer at all) or the
     claim's half-time spent leaves the rest pending for the next sweep. Counts of sent, failed
     and skipped."""
     done: Counter[str] = Counter()
@@ -194,6 +196,14 @@ def mail_pending(*, batch: int | None = None) -> Counter[str]:
                     break
                 try:
                     connection.send_messages([_message(row, user)])
+                except smtplib.SMTPRecipientsRefused as refused:
+                    if any(code < 500 for code, _text in refused.recipients.values()):
+                        log.warning("notification mail %s: the address is refused for now", row.pk)
+                        break  # a temporary refusal (4xx: greylisting, a full mailbox): the next sweep
+                    outcome[Notification.Mail.FAILED].append(row.pk)  # for good (5xx): not retried
+                    log.warning("notification mail %s: the address is refused", row.pk)
+                    done["failed"] += 1
+                    continue
                 except OSError:  # the server is down: the rest back to the queue, for the next sweep
                     log.warning("notification mail %s: the SMTP server did not answer", row.pk)
                     break

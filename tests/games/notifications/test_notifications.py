@@ -244,6 +244,19 @@ def test_a_server_going_down_mid_batch_leaves_the_rest_pending(bob, inbox, setti
     assert len(inbox.messages) == 4
 
 
+def test_an_address_refused_for_good_fails_its_row_and_the_others_go(alice, bob, charlie, inbox, settings):
+    """A 550 for one address is that row's end, not a server down: the rows behind it are sent
+    (one refused address first in the queue never stops the mail)."""
+    verified(bob)
+    verified(charlie)
+    inbox.refused = {bob.email}
+    waiting_mails(bob, 1, settings)
+    waiting_mails(charlie, 2, settings)
+    assert services.mail_pending() == {"failed": 1, "sent": 2}
+    assert rows(bob).get().mail == Notification.Mail.FAILED
+    assert [m["X-Envelope-To"] for m in inbox.messages] == [charlie.email, charlie.email]
+
+
 def test_a_sweep_sends_only_while_its_claim_lasts(bob, inbox, settings):
     """Past half its claim a sweep stops (another may take the rows once it runs out): with a
     claim of no time at all, everything is left for the next sweep."""
