@@ -100,19 +100,56 @@ _CALL_STARTED = pytest.StashKey[float]()
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """pytest-xdist's scheduler, one group a module (the time-bound modules one group, ``TIMED``):
-    xdist's own ``loadgroup`` names a group by rewriting the test's id, which pytest 9 no longer
-    lets a plugin do, so the group is read from the test's file here."""
+    """pytest-xdist's scheduler, one group a module (the time-bound modules one group, ``TIMED``;
+    the browser tests one group): xdist's own ``loadgroup`` names a group by rewriting the test's
+    id, which pytest 9 no longer lets a plugin do, so the group is read from the test's file here.
+
+    With two processes or more and browser tests among others, the last process runs the browser
+    group from the start and nothing else; the others share every other group. Run last on a
+    shared process, the browser group was a tail of about ten minutes with the other processes
+    idle; and a process that ran it cannot run async tests afterwards (Playwright's sync API keeps
+    an event loop running in it)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class ModuleScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             if path.startswith("tests/browser/"):
-                # One process for the browser tests, as before the suite ran in parallel: three sites
-                # and three Chromiums at once on two cores made pairings and a computer's reply late.
+                # One process for the browser tests: three sites and three Chromiums at once on two
+                # cores made pairings and a computer's reply late.
                 return "browser"
             return "timed" if any(path.endswith(timed) for timed in TIMED) else path
+
+        def _browser_process(self):
+            """The process kept for the browser group, or None (decided once, on the whole queue)."""
+            if not hasattr(self, "_browser"):
+                scopes = set(self.workqueue)
+                split = "browser" in scopes and len(scopes) > 1 and len(self.nodes) > 1
+                self._browser = self.nodes[-1] if split else None
+            return self._browser
+
+        def _fits(self, node, scope: str) -> bool:
+            browser = self._browser_process()
+            return browser is None or (scope == "browser") == (node is browser)
+
+        def _assign_work_unit(self, node) -> None:
+            scope = next((scope for scope in self.workqueue if self._fits(node, scope)), None)
+            if scope is None:
+                return
+            work_unit = self.workqueue.pop(scope)
+            self.assigned_work.setdefault(node, {})[scope] = work_unit
+            collection = self.registered_collections[node]
+            node.send_runtest_some([collection.index(nodeid) for nodeid, done in work_unit.items() if not done])
+
+        def _reschedule(self, node) -> None:
+            if node.shutting_down:
+                return
+            if not any(self._fits(node, scope) for scope in self.workqueue):
+                node.shutdown()
+                return
+            if self._pending_of(self.assigned_work[node]) > 2:
+                return
+            self._assign_work_unit(node)
 
     return ModuleScheduling(config, log)
 
@@ -222,6 +259,57 @@ def _established_personas(settings):
     settings.NEW_ACCOUNT_MINUTES = 0
 
 
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker):
+    """Rows made once for a whole module: a module-scoped fixture that asks for this one makes
+    its rows inside ``module_rows()`` (below) and they live in a transaction rolled back when the
+    module ends. Each test's own transaction (pytest-django's) is a savepoint inside it, so a test
+    sees those rows and its own changes, never an earlier test's. Not for a module with
+    transactional tests: their flush would run inside this transaction."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def module_rows(module_db, django_db_blocker):
+    """``with module_rows():`` inside a module-scoped fixture: the database is open, with the
+    settings the function-scoped fixtures above give each test (the fast hasher, established
+    personas)."""
+    from contextlib import contextmanager
+
+    from django.test.utils import override_settings
+
+    @contextmanager
+    def rows():
+        with (
+            django_db_blocker.unblock(),
+            override_settings(
+                PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"], NEW_ACCOUNT_MINUTES=0
+            ),
+        ):
+            yield
+
+    return rows
+
+
+def make_persona(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):
+    """A user as ``make_user`` makes one (for a module-scoped fixture, which cannot ask for it)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        username=username, email=email or f"{username.lower()}@example.com", password=password, language=language
+    )
+
+
 @pytest.fixture(scope="session")
 def vectors_dir():
     """The shared engine vectors (``tests.helpers.VECTORS``), which must be there."""
@@ -232,13 +320,8 @@ def vectors_dir():
 
 
 @pytest.fixture
-def make_user(db, django_user_model):
-    def make(username: str, *, email: str | None = None, password: str = PASSWORD, language: str = "pl"):
-        return django_user_model.objects.create_user(
-            username=username, email=email or f"{username.lower()}@example.com", password=password, language=language
-        )
-
-    return make
+def make_user(db):
+    return make_persona
 
 
 @pytest.fixture

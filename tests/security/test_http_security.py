@@ -1,23 +1,19 @@
 """docs/reliability.md rows 18, 23 and 24 for every URL of the site (the list comes
 from the resolver, so later pages are covered without editing this file):
 CSRF on every POST, CSP without inline script, clickjacking headers, escaped
-usernames, Origin-checked sockets, textContent in our JavaScript."""
+usernames, textContent in our JavaScript (the sockets' Origin checks: test_socket_origin.py)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
-from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
 from games import play as services
-from games.routing import websocket_urlpatterns
-from kropki_site.asgi import application
+from tests.conftest import make_persona
 from tests.factories import make_match
 from tests.helpers import play_moves
 from tests.security.urlmap import routes, scan
@@ -27,10 +23,17 @@ XSS_NAME = "<img src=x onerror=alert(1)>"
 XSS_ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
 
 
-@pytest.fixture
-def world(alice, bob, make_user):
-    """An XSS-named player with a finished rated match, an active match, a challenge and a rating."""
-    xss = make_user(XSS_NAME, email="xss@example.com")
+@pytest.fixture(scope="module")
+def world(module_rows):
+    """An XSS-named player with a finished rated match, an active match, a challenge and a rating;
+    made once for the module (tests/conftest.py ``module_db``)."""
+    with module_rows():
+        return _world()
+
+
+def _world() -> dict:
+    alice = make_persona("alice")
+    xss = make_persona(XSS_NAME, email="xss@example.com")
     finished = make_match(xss, alice, variant="cztery-w-rzedzie", rated=True)
     play_moves(finished, [3, 4, 3, 4])
     services.match_resign(match_id=finished.pk, user_id=alice.pk)
@@ -63,6 +66,7 @@ def world(alice, bob, make_user):
             "game": "kropki",
         },
         "active": active,
+        "alice": alice,
     }
 
 
@@ -81,7 +85,8 @@ CSRF_EXEMPT = {"notifications_unsubscribe"}
 @pytest.mark.django_db
 @pytest.mark.parametrize("who", ["anonymous", "alice"])
 @pytest.mark.parametrize("route", routes(), ids=str)
-def test_every_post_without_a_csrf_token_is_refused(route, who, world, alice):
+def test_every_post_without_a_csrf_token_is_refused(route, who, world):
+    alice = world["alice"]
     if route.route.startswith("api/"):
         # The API takes a bearer token, never the session cookie (tests/games/api: a logged-in
         # browser's POST without a token is 401), so a forged cross-site POST carries no identity.
@@ -103,9 +108,9 @@ def test_every_post_without_a_csrf_token_is_refused(route, who, world, alice):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("route", routes(), ids=str)
-def test_every_post_form_carries_a_csrf_token(route, world, alice):
+def test_every_post_form_carries_a_csrf_token(route, world):
     client = Client()
-    client.force_login(alice)
+    client.force_login(world["alice"])
     response = client.get(url_for(route, world))
     if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
         return
@@ -124,10 +129,10 @@ def test_every_post_form_carries_a_csrf_token(route, world, alice):
 @pytest.mark.django_db
 @pytest.mark.parametrize("who", ["anonymous", "alice"])
 @pytest.mark.parametrize("route", routes(), ids=str)
-def test_every_page_forbids_inline_script_and_framing(route, who, world, alice):
+def test_every_page_forbids_inline_script_and_framing(route, who, world):
     client = Client()
     if who == "alice":
-        client.force_login(alice)
+        client.force_login(world["alice"])
     response = client.get(url_for(route, world))
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
@@ -174,10 +179,10 @@ def test_a_markup_username_is_inert_on_every_page(route, who, world):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", ["profile", "match", "record", "ranking", "challenge", "lobby"])
-def test_the_name_is_shown_escaped_where_it_appears(name, world, alice):
+def test_the_name_is_shown_escaped_where_it_appears(name, world):
     route = next(r for r in routes() if r.name == name)
     client = Client()
-    client.force_login(alice)
+    client.force_login(world["alice"])
     url = url_for(route, world)
     if name == "match":
         url = reverse("match", args=[world["active"].pk])
@@ -186,24 +191,6 @@ def test_the_name_is_shown_escaped_where_it_appears(name, world, alice):
     html = client.get(url).content.decode()
     assert "<img src=x" not in html
     assert XSS_ESCAPED in html or "\\u003Cimg src=x onerror=alert(1)\\u003E" in html, name
-
-
-async def test_live_frames_carry_the_name_as_data(world_async):
-    """The snapshot's names are JSON strings, and frames carry no HTML at all (boards come over HTTP)."""
-    from tests.sockets import open_user_socket
-
-    match, xss = world_async
-    ws = await open_user_socket(match.pk, xss)
-    names = {p["name"] for p in ws.first_state["snapshot"]["players"].values()}
-    assert XSS_NAME in names
-    assert "<svg" not in json.dumps(ws.first_state) and "board_svg" not in ws.first_state["snapshot"]
-    await ws.disconnect()
-
-
-@pytest.fixture
-def world_async(transactional_db, alice, make_user):
-    xss = make_user(XSS_NAME, email="xss@example.com")
-    return make_match(xss, alice, variant="kropki-10"), xss
 
 
 def test_our_javascript_never_puts_data_into_html():
@@ -220,55 +207,6 @@ def test_our_javascript_never_puts_data_into_html():
                 if rhs.strip() not in ('""', "''", "boardSvg", "svg"):
                     offenders.append(f"{path.name}:{number}: {line.strip()}")
     assert not offenders, offenders
-
-
-# -- sockets: Origin checked on every WebSocket route -------------------------------------------
-
-
-def test_allowed_hosts_is_never_a_wildcard():
-    assert "*" not in settings.ALLOWED_HOSTS
-    assert settings.ALLOWED_HOSTS
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(
-    "origin",
-    [
-        b"https://evil.example",
-        b"http://127.0.0.1.evil.example",
-        b"http://evil.example:80",
-        b"null",
-        b"",
-        None,
-    ],
-)
-@pytest.mark.parametrize("pattern", websocket_urlpatterns, ids=lambda p: str(p.pattern))
-async def test_every_socket_refuses_a_foreign_or_missing_origin(pattern, origin):
-    path = "/" + str(pattern.pattern).replace("<int:match_id>", "1").replace("<str:token>", "x")
-    headers = [(b"origin", origin)] if origin is not None else []
-    ws = WebsocketCommunicator(application, path, headers=headers)
-    connected, _code = await ws.connect(timeout=5)
-    assert not connected
-    await ws.disconnect()
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(
-    "origin, host, accepted",
-    [
-        (b"http://127.0.0.1:8000", b"127.0.0.1:8000", True),  # the page's own origin
-        (b"http://127.0.0.1", b"127.0.0.1:80", True),  # default ports folded
-        (b"http://127.0.0.1:8080", b"127.0.0.1:8000", False),  # another port on the same host
-        (b"https://127.0.0.1:8000", b"127.0.0.1:8000", False),  # another scheme
-        (b"http://localhost:8000", b"127.0.0.1:8000", False),  # another allowed host, not this page's
-    ],
-)
-async def test_a_socket_from_another_port_or_scheme_of_an_allowed_host_is_refused(origin, host, accepted):
-    """issue 24, item 21: the Origin check used to compare the host only (any port, any scheme)."""
-    ws = WebsocketCommunicator(application, "/ws/match/999999/", headers=[(b"origin", origin), (b"host", host)])
-    connected, _code = await ws.connect(timeout=5)
-    assert connected is accepted
-    await ws.disconnect()
 
 
 def test_the_csrf_cookie_is_http_only(client):
