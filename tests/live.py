@@ -7,10 +7,12 @@ caller's temporary directory; a failed start raises with the log's tail.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import http.cookiejar
 import json
 import os
+import queue
 import secrets
 import shutil
 import signal
@@ -18,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -302,24 +305,131 @@ class LiveSite:
         return proc
 
     def stop_all(self) -> None:
+        close_site_calls(self.env)
         for proc in reversed(self.procs):
             proc.stop()
         self.procs.clear()
 
 
+class _SiteCaller:
+    """One ``python -m tests.sitecalls --serve`` process with a site's environment: Django set up
+    once for many calls. Used by one thread at a time (``lock``); a reader thread hands its
+    answers over, so a call can time out."""
+
+    def __init__(self, python: str, env: dict[str, str]) -> None:
+        self.lock = threading.Lock()
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
+        self.popen = subprocess.Popen(
+            [python, "-m", "tests.sitecalls", "--serve"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            text=True,
+            start_new_session=True,
+        )
+        self.answers: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self.answers.put(line.rstrip("\n"))
+        self.answers.put(None)
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def call(self, name: str, kwargs: dict, timeout: float) -> dict:
+        assert self.popen.stdin is not None
+        self.popen.stdin.write(json.dumps({"name": name, "kwargs": kwargs}) + "\n")
+        self.popen.stdin.flush()
+        try:
+            line = self.answers.get(timeout=timeout)
+        except queue.Empty:
+            self.close()
+            raise TimeoutError(f"site call {name}({kwargs}) did not answer within {timeout} s") from None
+        if line is None:
+            raise RuntimeError(f"site call {name}({kwargs}): its process died:\n{self.stderr_tail()}")
+        if line.startswith("FAIL:"):
+            raise RuntimeError(f"site call {name}({kwargs}) failed:\n{json.loads(line[5:])}")
+        return json.loads(line.removeprefix("JSON:"))
+
+    def stderr_tail(self, size: int = 4000) -> str:
+        self.errors.seek(0, os.SEEK_END)
+        self.errors.seek(max(0, self.errors.tell() - size))
+        return self.errors.read().decode(errors="replace")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            if self.popen.stdin is not None:
+                self.popen.stdin.close()
+        try:
+            self.popen.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            stop_group(self.popen, timeout=5, sig=signal.SIGKILL)
+        self.errors.close()
+
+
+# The site-call processes by (python, environment), most recently used last; at most
+# MAX_SITE_CALLERS kept (the least recently used idle ones go), each closed when its site stops.
+_callers: dict[tuple, list[_SiteCaller]] = {}
+_callers_lock = threading.Lock()
+MAX_SITE_CALLERS = 6
+
+
+def _env_key(python: str, env: Mapping[str, str]) -> tuple:
+    return (python, *sorted(env.items()))
+
+
+def _take_caller(python: str, env: dict[str, str]) -> _SiteCaller:
+    key = _env_key(python, env)
+    with _callers_lock:
+        mine = _callers.pop(key, [])
+        _callers[key] = mine  # most recently used last
+        for caller in mine:
+            if caller.alive() and caller.lock.acquire(blocking=False):
+                return caller
+        mine[:] = [caller for caller in mine if caller.alive()]
+        caller = _SiteCaller(python, env)  # all busy (another thread's call): one more
+        caller.lock.acquire()
+        mine.append(caller)
+        spare = sum(len(each) for each in _callers.values()) - MAX_SITE_CALLERS
+        for other in list(_callers):
+            for old in list(_callers[other]):
+                if spare > 0 and old is not caller and old.lock.acquire(blocking=False):
+                    _callers[other].remove(old)
+                    old.close()
+                    spare -= 1
+            if not _callers[other]:
+                del _callers[other]
+        return caller
+
+
+def close_site_calls(env: Mapping[str, str] | None = None) -> None:
+    """Stop the site-call processes of ``env`` (every one when None): a site stopping."""
+    with _callers_lock:
+        keys = [key for key in _callers if env is None or key[1:] == tuple(sorted(env.items()))]
+        gone = [caller for key in keys for caller in _callers.pop(key)]
+    for caller in gone:
+        caller.close()
+
+
+atexit.register(close_site_calls)
+
+
 def site_call(
     env: dict[str, str], name: str, kwargs: dict | None = None, python: str = sys.executable, timeout: float = 300
 ) -> dict:
-    """``python -m tests.sitecalls name '<kwargs as JSON>'`` with the environment ``env`` (a site's
-    settings): the dict the function returned (tests/sitecalls/__init__.py)."""
-    args = [python, "-m", "tests.sitecalls", name, json.dumps(kwargs or {})]
-    result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    if result.returncode != 0:
-        raise RuntimeError(f"site call {name}({kwargs}) failed:\n{result.stdout}\n{result.stderr}")
-    line = next((line for line in result.stdout.splitlines() if line.startswith("JSON:")), None)
-    if line is None:
-        raise RuntimeError(f"site call {name}({kwargs}) printed no JSON: line:\n{result.stdout}\n{result.stderr}")
-    return json.loads(line[5:])
+    """``tests.sitecalls``' function ``name`` with ``kwargs``, run with the environment ``env`` (a
+    site's settings) in a process that serves that environment's calls (``_SiteCaller``; started at
+    the first call): the dict the function returned (tests/sitecalls/__init__.py)."""
+    caller = _take_caller(python, env)
+    try:
+        return caller.call(name, kwargs or {}, timeout)
+    finally:
+        caller.lock.release()
 
 
 def wait_for_log(proc: Proc, needle: str, timeout: float) -> None:

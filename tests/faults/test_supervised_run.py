@@ -165,8 +165,10 @@ class RunCommand:
         return found
 
     def ctrl_c(self) -> list[psutil.Process]:
-        """SIGINT to the command's process group; returns what is still running afterwards."""
+        """SIGINT to the command's process group; returns what is still running afterwards (the
+        test's own site-call processes, which carry its VAR_DIR, are stopped first)."""
         assert self.popen is not None
+        live.close_site_calls(self.env)
         os.killpg(self.popen.pid, signal.SIGINT)
         try:
             self.popen.wait(timeout=90)
