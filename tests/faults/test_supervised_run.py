@@ -271,6 +271,9 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         old_pids = kill_parts(run, part, external_redis)
         wait_until(run.home_answers, 20, f"home page after killing {part}", run.log)
         answered = time.monotonic() - killed_at
+        # The home page needs no Redis: a killed Redis may answer a moment later (supervisord
+        # starts it again); the new match's set-up and play need both services.
+        wait_until(lambda: (h := run.healthz()) is not None and not h.get("failing"), 20, "database and Redis", run.log)
         asyncio.run(play_a_match(run))
         limit = idle_deadline + GRACE_SECONDS + 10
         state = wait_until(
