@@ -9,6 +9,11 @@ The targets (issue 39): random play at most 40 %, the computer's own strongest m
 90 %, and the accuracy rising with the level, per game.
 
     .venv/bin/python bench/review_calibration.py [--games 4] [--budget 0.1] [--only kropki_10,...]
+        [--levels losowy,latwy,sredni,trudny] [--trudny-budget S]
+
+``--trudny-budget``: trudny's own seconds a move instead of ``--budget`` (its site budget is 1.8 s:
+a Kropki i kwadraty trudny at 0.1 s cannot finish its end-game solver, and plays safe moves the
+review's solver then shows to lose). The targets are judged only when all four levels ran.
 
 Prints a table; the last line is one JSON object: per game and level the median and mean
 accuracy, the games and how they ended for the level, and whether each target holds.
@@ -42,9 +47,12 @@ def cases() -> dict[str, tuple[str, dict]]:
     return out
 
 
-def play(slug: str, params: dict, level: str, side: int, seed: int, budget: float) -> list[int]:
+def play(
+    slug: str, params: dict, level: str, side: int, seed: int, budget: float, trudny_budget: float | None = None
+) -> list[int]:
     """A whole game: ``level`` plays ``side``, średni the other (a Kropki bot never ends first:
-    the board fills)."""
+    the board fills); each computer move at ``budget`` seconds (0.3 at most), trudny's at
+    ``trudny_budget`` when given."""
     state = get_game(slug, **params).new_initial_state()
     randoms = RandomPlayer(seed=seed)
     ply = 0
@@ -56,7 +64,8 @@ def play(slug: str, params: dict, level: str, side: int, seed: int, budget: floa
             legal = [a for a in state.legal_actions() if a != end] or state.legal_actions()
             action = randoms.rng.choice(legal)
         else:
-            action = choose_action(state, who, seed=seed * 1000 + ply, budget_s=min(budget, 0.3))
+            seconds = trudny_budget if who == "trudny" and trudny_budget is not None else min(budget, 0.3)
+            action = choose_action(state, who, seed=seed * 1000 + ply, budget_s=seconds)
         state.apply_action(action)
         ply += 1
     return list(state.history)
@@ -65,9 +74,17 @@ def play(slug: str, params: dict, level: str, side: int, seed: int, budget: floa
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--budget", type=float, default=0.1, help="seconds a move for trudny (and średni's cap)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.1,
+        help="seconds a computer move, 0.3 at most (trudny's too unless --trudny-budget)",
+    )
     parser.add_argument("--only", default="", help="comma-separated case names")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels (all four: the targets)")
+    parser.add_argument("--trudny-budget", type=float, default=None, help="trudny's seconds a move (default: --budget)")
     args = parser.parse_args(argv)
+    levels = [level for level in LEVELS if level in args.levels.split(",")]
     known = cases()
     names = [n for n in (args.only.split(",") if args.only else known) if n]
     figures: dict[str, dict] = {}
@@ -76,11 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         game = get_game(slug, **params)
         reviewer = import_module(f"games.{slug}.review")
         figures[name] = {}
-        for level in LEVELS:
+        for level in levels:
             accuracies, plain, results = [], [], {"win": 0, "draw": 0, "loss": 0}
             for index in range(args.games):
                 side = 1 + index % 2
-                history = play(slug, params, level, side, seed=1 + index, budget=args.budget)
+                history = play(slug, params, level, side, 1 + index, args.budget, args.trudny_budget)
                 result = analyse(game, history, reviewer)
                 accuracy = result["accuracy"][str(side)]
                 if accuracy is not None:
@@ -104,13 +121,16 @@ def main(argv: list[str] | None = None) -> int:
                 f" (plain mean of moves: median {row['plain_median']:>5})  {results}",
                 flush=True,
             )
+        if levels != list(LEVELS):
+            continue
         medians = [figures[name][level]["median"] for level in LEVELS]
         figures[name]["targets"] = {
             "random_at_most_40": medians[0] is not None and medians[0] <= 40.0,
             "trudny_at_least_90": medians[-1] is not None and medians[-1] >= 90.0,
             "monotone": all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(medians)),
         }
-    print(json.dumps({"games_each": args.games, "budget_s": args.budget, "opponent": OPPONENT, "cases": figures}))
+    summary = {"games_each": args.games, "budget_s": args.budget, "trudny_budget_s": args.trudny_budget}
+    print(json.dumps({**summary, "opponent": OPPONENT, "cases": figures}))
     return 0
 
 

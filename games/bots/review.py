@@ -7,6 +7,11 @@ game's history, turns every evaluation into pink's expected result (1 win, ½ dr
 
     drop = the mover's expected result before the move − after it (never below 0)
 
+unless the reviewer judged the played move within the search of the position before it
+(``Evaluation.regret``: the played move's value against the best move's, one search): then
+that regret is the drop. Two searches' values differ by their noise and by what a search
+makes of the side to move; one search's two values share both.
+
 =====================  ==================================================
 ``best``               the move the reviewer would play (or one as good)
 ``good``               drop < INACCURACY
@@ -54,6 +59,17 @@ class Evaluation:
     # What the number means in the game's own terms, for the page: {"win_in": 7} (plies),
     # {"loss_in": 4}, {"draw": True}, {"lead": 2.5} (expected points ahead)...
     detail: dict[str, Any] = field(default_factory=dict)
+    # The move played from here (``played``), judged in the same search: its drop on the same
+    # scale as ``expected`` (0 for a move as good as ``best``); None when the reviewer cannot
+    # tell, and the drop is then the two positions' difference.
+    regret: float | None = None
+
+
+class Evaluate(Protocol):
+    """One position's evaluation: ``(state, ply)``, and the move ``played`` from it when the
+    walk knows it (the reviewer may then judge it: ``Evaluation.regret``)."""
+
+    def __call__(self, state: Any, ply: int, played: int | None = None) -> Evaluation: ...
 
 
 class Reviewer(Protocol):
@@ -61,8 +77,8 @@ class Reviewer(Protocol):
 
     VERSION: str  # changes whenever its figures would: stored analyses of older versions are redone
 
-    def evaluator(self, game: Any) -> Callable[[Any, int], Evaluation]:
-        """A function evaluating ``(state, ply)`` of ``game``; it may keep tables between positions."""
+    def evaluator(self, game: Any) -> Evaluate:
+        """A function evaluating ``(state, ply, played)`` of ``game``; it may keep tables between positions."""
         ...
 
 
@@ -147,6 +163,7 @@ def analyse(
     total = len(states)
     found: list[dict[str, Any]] = [{}] * total
     movers: list[int | None] = [None] * total
+    regrets: list[float | None] = [None] * total
     for done, ply in enumerate(range(total - 1, -1, -1), start=1):
         state = states[ply]
         if state.is_terminal():
@@ -154,8 +171,9 @@ def analyse(
             pink = ev.expected
         else:
             movers[ply] = mover = state.current_player()
-            ev = evaluate(state, ply)
+            ev = evaluate(state, ply, played=history[ply] if ply < len(history) else None)
             pink = ev.expected if mover == 1 else 1.0 - ev.expected
+            regrets[ply] = ev.regret
         found[ply] = {"pink": round(pink, 4), "exact": ev.exact, "best": ev.best, "detail": ev.detail}
         if progress is not None:
             progress(done, total)
@@ -167,7 +185,8 @@ def analyse(
         if mover is None:  # cannot happen for a legal history: a move is made only before the end
             continue
         before, after = positions[ply - 1]["pink"], positions[ply]["pink"]
-        drop = max(0.0, before - after if mover == 1 else after - before)
+        judged = regrets[ply - 1]
+        drop = max(0.0, judged if judged is not None else before - after if mover == 1 else after - before)
         best = positions[ply - 1]["best"]
         kind = classify(drop, best == action)
         counts[str(mover)][kind] += 1
@@ -185,6 +204,7 @@ def analyse(
 __all__ = [
     "CLASSES",
     "WALK_VERSION",
+    "Evaluate",
     "Evaluation",
     "Reviewer",
     "analyse",

@@ -14,10 +14,9 @@ which it answers exactly at once. The site's early draw (no line of four possibl
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
-from games.bots.review import Evaluation, sigmoid
+from games.bots.review import Evaluate, Evaluation, sigmoid
 
 from . import book, bot, solver
 from .bits import CELLS
@@ -65,12 +64,12 @@ def _estimate(columns: list[int]) -> Evaluation:
     return Evaluation(sigmoid(top, SCALE), best, detail={"estimate": top})
 
 
-def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
+def evaluator(game: Any) -> Evaluate:
     if not solver.available():
         raise RuntimeError("the Connect Four solver is not built: no review")
     gave_up = [False]
 
-    def evaluate(state: Any, ply: int) -> Evaluation:
+    def evaluate(state: Any, ply: int, played: int | None = None) -> Evaluation:
         columns = state.columns()
         if not gave_up[0] or len(columns) <= book.plies():  # the opening book answers at once
             try:

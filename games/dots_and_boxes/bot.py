@@ -117,6 +117,9 @@ class Solver:
     def __init__(self, geo: Geometry, deadline: float) -> None:
         self.geo = geo
         self.deadline = deadline
+        # Timeout too once ``nodes`` reaches this (None: no cap): a cap in nodes gives the
+        # same answer on any machine, as the review needs
+        self.node_limit: int | None = None
         self.table: dict[int, tuple[int, int]] = {}
         self.nodes = 0
 
@@ -151,7 +154,9 @@ class Solver:
         if drawn == geo.all_drawn:
             return 0
         self.nodes += 1
-        if not self.nodes & 2047 and time.perf_counter() > self.deadline:
+        if not self.nodes & 2047 and (
+            time.perf_counter() > self.deadline or (self.node_limit is not None and self.nodes >= self.node_limit)
+        ):
             raise Timeout
         entry = self.table.get(drawn)
         if entry is not None:

@@ -42,7 +42,9 @@ from games import catalogue
 from games.bots.review import move_accuracy
 from games.catalogue.spec import FairPlayFigures
 
-VERSION = "fairplay-detect-2"  # 2: the drops  # changes whenever a game's facts would: cached facts of older versions are redone
+# Changes whenever a game's facts would: cached facts of older versions are redone (2: the drops;
+# 3: the reviewers of Kropki and Kropki i kwadraty, 5 December: other values and estimates).
+VERSION = "fairplay-detect-3"
 
 POSITIONS_PER_SIDE = 20
 DECIDED = 0.03

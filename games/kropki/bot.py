@@ -89,6 +89,29 @@ def _board(state: Any) -> tuple[Any, Any]:
     return points, counters
 
 
+def _search_args(state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int) -> list[Any]:
+    """The arguments ``kf_search`` and ``kf_review`` share, their statistics' array last."""
+    if lib is None:
+        raise RuntimeError("the compiled Kropki search is not built")
+    game = state.game
+    points, counters = _board(state)
+    params = ffi.new("double[8]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS])
+    player = state.current_player()
+    seed = rng.getrandbits(63)
+    return [
+        game.width,
+        game.height,
+        points,
+        counters,
+        player,
+        budget_s,
+        int(max_playouts),
+        seed,
+        params,
+        ffi.new("double[4]"),
+    ]
+
+
 def search(
     state: Any, budget_s: float, rng: random.Random, max_playouts: int = 0, komi: int = KOMI
 ) -> tuple[int, dict[str, float]]:
@@ -99,28 +122,35 @@ def search(
     playout is won by the side ahead at its end (the review's win rate) rather than by the
     side that gained from now on (the player's). Raises RuntimeError when the extension is
     missing or no move exists."""
-    if lib is None:
-        raise RuntimeError("the compiled Kropki search is not built")
-    game = state.game
-    points, counters = _board(state)
-    params = ffi.new("double[8]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS])
-    stats = ffi.new("double[4]")
-    pos = lib.kf_search(
-        game.width,
-        game.height,
-        points,
-        counters,
-        state.current_player(),
-        budget_s,
-        int(max_playouts),
-        rng.getrandbits(63),
-        params,
-        stats,
-    )
+    args = _search_args(state, budget_s, rng, max_playouts, komi)
+    pos = lib.kf_search(*args)
     if pos < 0:
         raise RuntimeError(f"kf_search found no move ({pos})")
+    stats = args[-1]
     info = {"playouts": stats[0], "win_rate": stats[1], "nodes": stats[2], "score_change": stats[3]}
-    return game.action_of_pos[pos], info
+    return state.game.action_of_pos[pos], info
+
+
+def review_search(
+    state: Any, played: int, max_playouts: int, played_min: int, rng: random.Random, budget_s: float
+) -> tuple[int, dict[str, float]]:
+    """(action, statistics) of the review's search (``kf_review``, ``komi=0``): ``search``'s,
+    with the ``played`` action a root child searched at least ``played_min`` playouts, so that
+    its value and the chosen move's come from one tree. ``statistics``: playouts, nodes,
+    best_rate, best_visits, best_gain (the chosen move's win rate, visits and mean gain for
+    the player to move) and played_rate, played_visits, played_gain (-1 when the played action
+    is not a point of the board)."""
+    args = _search_args(state, budget_s, rng, max_playouts, 0)
+    game = state.game
+    pos = game.pos_of_action[played] if 0 <= played < len(game.pos_of_action) else -1
+    out = ffi.new("double[6]")
+    chosen = lib.kf_review(*args, pos, int(played_min), out)
+    if chosen < 0:
+        raise RuntimeError(f"kf_review found no move ({chosen})")
+    stats = args[-1]
+    names = ("best_rate", "best_visits", "best_gain", "played_rate", "played_visits", "played_gain")
+    info = {"playouts": stats[0], "nodes": stats[2], **{name: out[k] for k, name in enumerate(names)}}
+    return game.action_of_pos[chosen], info
 
 
 def settled(state: Any, player: int, rng: random.Random, tries: int = 8) -> bool:

@@ -718,6 +718,10 @@ static int ladder_read(const KfBoard *b, int attacker, int t) {
 static int cand_buf[KF_MAX_SIZE];
 static int threat_buf[KF_MAX_SIZE];
 
+/* The review's played move (kf_review): added to the root's candidates when
+ * it is not one of them (a point far from every dot); -1 otherwise. */
+static int extra_root_pos = -1;
+
 /* Grow node's children from position b, player to move. Priors:
  * a capture, a move onto the opponent's capture point (saving dots, if the
  * save holds one more move: the escape check), a move next to a dot are
@@ -725,6 +729,13 @@ static int threat_buf[KF_MAX_SIZE];
  * dot inside one's own empty enclosure are disliked. */
 static int expand(int node_i, const KfBoard *b, int player, int tactics) {
     int n = candidates(b, cand_buf);
+    if (node_i == 0 && extra_root_pos >= 0 && is_free(b, extra_root_pos)) {
+        int k = 0;
+        while (k < n && cand_buf[k] != extra_root_pos)
+            k++;
+        if (k == n)
+            cand_buf[n++] = extra_root_pos;
+    }
     if (n == 0)
         return 0;
     int first = node_alloc(n);
@@ -842,20 +853,20 @@ static int area_buf[KF_MAX_SIZE];
 static unsigned char first_by[KF_MAX_SIZE];
 static int path_buf[KF_MAX_SIZE + 4];
 
-/* Search from the position (points, counters as kf_place) with `player`
- * to move for budget_s seconds or max_playouts playouts (0: no cap).
- * params: [0] RAVE equivalence k, [1] UCT exploration, [2] chance of a
- * playout move next to the previous one, [3] visits before a leaf grows
- * children, [4] depth down to which children get capture priors, [5] the
- * playout area's margin around the dots, [6] komi (1: a playout is won by
- * gaining from the root's score on, 0: by leading at the end), [7] playouts
- * played before the clock may stop the search (a descheduled process still
- * reads the position this far).
- * stats out: [0] playouts, [1] root win rate of the chosen move,
- * [2] nodes, [3] mean playout score change for the mover.
- * Returns the chosen board position, or -1 when there is no move. */
-int kf_search(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
-              int max_playouts, unsigned long long seed, const double *params, double *stats) {
+static double root_gain[KF_MAX_SIZE]; /* per root child: the sum of the mover's gains over its playouts */
+
+/* kf_search's search; review: the played move `played` (a board position, -1:
+ * none) is a root child that gets at least `played_min` playouts (a quarter
+ * of them until it has, all the last ones if that is not enough), the root
+ * is searched even with one child, and review_out gets [0] the chosen
+ * child's win rate, [1] its visits, [2] its mean gain, [3] the played
+ * child's win rate, [4] its visits, [5] its mean gain (all for the player to
+ * move; the played ones -1 when it is no child). The chosen child is the most
+ * visited by the search's own choice (the played one's forced playouts do
+ * not count). */
+static int run_search(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
+                      int max_playouts, unsigned long long seed, const double *params, double *stats, int played,
+                      int played_min, double *review_out) {
     static KfBoard root;
     KfBoard b;
     KfParams prm;
@@ -898,10 +909,20 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
     nodes[0].wins = 0;
     nodes[0].amaf_visits = nodes[0].amaf_wins = 0;
     nodes[0].prior = 0;
-    if (expand(0, &root, player, 2) == 0)
+    extra_root_pos = review_out ? played : -1;
+    int expanded = expand(0, &root, player, 2);
+    extra_root_pos = -1;
+    if (expanded == 0)
         return -1;
-    if (nodes[0].n_children == 1)
+    if (nodes[0].n_children == 1 && !review_out)
         return nodes[nodes[0].first_child].pos;
+    int forced = -1;     /* the played child's index */
+    int forced_runs = 0; /* playouts sent into it by force rather than chosen by the search */
+    for (int k = 0; k < nodes[0].n_children; k++) {
+        root_gain[k] = 0;
+        if (review_out && nodes[nodes[0].first_child + k].pos == played)
+            forced = nodes[0].first_child + k;
+    }
     int base_diff = root.captured[2] - root.captured[1];
     for (;;) {
         if (max_playouts > 0 && playouts >= max_playouts)
@@ -915,7 +936,15 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
         memset(first_by, 0, (size_t)root.size);
         /* descend */
         while (nodes[node].first_child >= 0) {
-            int c = select_child(node, &prm);
+            int c;
+            int need = forced >= 0 ? played_min - nodes[forced].visits : 0;
+            if (node == 0 && need > 0 &&
+                (4 * nodes[forced].visits <= playouts || (max_playouts > 0 && max_playouts - playouts <= need))) {
+                c = forced;
+                forced_runs++;
+            } else {
+                c = select_child(node, &prm);
+            }
             int pos = nodes[c].pos;
             if (!is_free(&b, pos))
                 break; /* a capture closed this point on the way: play out from here */
@@ -939,6 +968,8 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
         double r1 = komi ? (rel > 0 ? 1.0 : rel < 0 ? 0.0 : 0.5) : (diff > 0 ? 1.0 : diff < 0 ? 0.0 : 0.5);
         r1 = 0.9 * r1 + 0.1 * (0.5 + 0.5 * tanh(rel / 8.0));
         change_sum += player == 1 ? rel : -rel;
+        if (plen > 1)
+            root_gain[path_buf[1] - nodes[0].first_child] += player == 1 ? rel : -rel;
         /* back up: node i's stats are for the player who moved into it */
         int mover = player;
         for (int k = 0; k < plen; k++) {
@@ -963,13 +994,15 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
             }
         }
     }
-    /* the most visited root move */
+    /* the most visited root move (the review's played move counts only the
+     * playouts the search itself sent it) */
     int best = nodes[0].first_child;
     for (int k = 0; k < nodes[0].n_children; k++) {
-        KfNode *c = &nodes[nodes[0].first_child + k];
-        if (c->visits > nodes[best].visits ||
-            (c->visits == nodes[best].visits && c->wins > nodes[best].wins))
-            best = nodes[0].first_child + k;
+        int i = nodes[0].first_child + k;
+        int visits = nodes[i].visits - (i == forced ? forced_runs : 0);
+        int best_visits = nodes[best].visits - (best == forced ? forced_runs : 0);
+        if (visits > best_visits || (visits == best_visits && nodes[i].wins > nodes[best].wins))
+            best = i;
     }
     /* unless a tactical move (a capture or a save that holds: the priors
      * above 0.3) is not shown worse by two standard errors: random
@@ -993,7 +1026,48 @@ int kf_search(int w, int h, const unsigned char *points, const int *counters, in
         stats[2] = nodes_used;
         stats[3] = playouts ? change_sum / playouts : 0;
     }
+    if (review_out) {
+        int first = nodes[0].first_child;
+        for (int k = 0; k < 6; k++)
+            review_out[k] = -1;
+        for (int side = 0; side < 2; side++) {
+            int c = side == 0 ? best : forced;
+            if (c < 0 || nodes[c].visits == 0)
+                continue;
+            review_out[3 * side] = nodes[c].wins / nodes[c].visits;
+            review_out[3 * side + 1] = nodes[c].visits;
+            review_out[3 * side + 2] = root_gain[c - first] / nodes[c].visits;
+        }
+    }
     return nodes[best].pos;
+}
+
+/* Search from the position (points, counters as kf_place) with `player`
+ * to move for budget_s seconds or max_playouts playouts (0: no cap).
+ * params: [0] RAVE equivalence k, [1] UCT exploration, [2] chance of a
+ * playout move next to the previous one, [3] visits before a leaf grows
+ * children, [4] depth down to which children get capture priors, [5] the
+ * playout area's margin around the dots, [6] komi (1: a playout is won by
+ * gaining from the root's score on, 0: by leading at the end), [7] playouts
+ * played before the clock may stop the search (a descheduled process still
+ * reads the position this far).
+ * stats out: [0] playouts, [1] root win rate of the chosen move,
+ * [2] nodes, [3] mean playout score change for the mover.
+ * Returns the chosen board position, or -1 when there is no move. */
+int kf_search(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
+              int max_playouts, unsigned long long seed, const double *params, double *stats) {
+    return run_search(w, h, points, counters, player, budget_s, max_playouts, seed, params, stats, -1, 0, NULL);
+}
+
+/* The review's search (games/kropki/review.py): kf_search's, with the move
+ * played from the position (`played`, a board position) searched at least
+ * `played_min` playouts as a root child, so that its value and the chosen
+ * move's come from one tree (see run_search for review_out). */
+int kf_review(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
+              int max_playouts, unsigned long long seed, const double *params, double *stats, int played,
+              int played_min, double *review_out) {
+    return run_search(w, h, points, counters, player, budget_s, max_playouts, seed, params, stats, played,
+                      played_min, review_out);
 }
 
 /* Random full playouts from the position for budget_s seconds (the

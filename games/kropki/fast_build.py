@@ -28,6 +28,9 @@ int kf_board_size(int w, int h);
 int kf_place(int w, int h, unsigned char *points, int *counters, int pos, int player);
 int kf_search(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
               int max_playouts, unsigned long long seed, const double *params, double *stats);
+int kf_review(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
+              int max_playouts, unsigned long long seed, const double *params, double *stats, int played,
+              int played_min, double *review_out);
 int kf_playout_speed(int w, int h, const unsigned char *points, const int *counters, int player, double budget_s,
                      unsigned long long seed);
 int kf_settled(int w, int h, const unsigned char *points, const int *counters, int player, int tries,

@@ -1,27 +1,34 @@
-"""Kropki's review: the compiled UCT search (``bot.search``) at a fixed number of playouts.
+"""Kropki's review: the compiled UCT search (``bot.review_search``) at a fixed number of playouts.
 
 Each position gets the search's win rate for the player to move, with a playout won by
 the side ahead at its end (``komi=0``; the player's search counts a gain from now on
-instead), and the expected final lead: the mover's lead now plus the search's mean gain
+instead), and the expected final lead: the mover's lead now plus the chosen move's mean gain
 over its playouts. The seed is the ply, so the same game always gets the same figures.
 The end of the game is exact (the engine's scores).
+
+The move played from a position is judged in that position's own search: it is a root child
+searched at least ``PLAYED_MIN`` playouts (a far point, outside the search's candidates, is
+added to them), and its drop is the chosen move's win rate minus its own (``regret``), both
+from one tree. The values of two searches (the positions before and after the move) differ by
+more than the move: each search's chosen move is the best of many noisy ones, for the side
+to move each time, so every move, the search's own too, showed a drop of a few points.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-from games.bots.review import Evaluation
+from games.bots.review import Evaluate, Evaluation
 
 from . import bot
 
-VERSION = "kropki-uct-1"
+VERSION = "kropki-uct-2"  # 2: the played move judged in the search before it (regret)
 # Playouts a position, by board width: about 0.1 s on 10×10 and 0.4 s on 20×20 here
 # (bench/analysis.py), within the issue's 60 s for 100 moves and 5 min for 400.
 PLAYOUTS = {10: 30_000, 20: 15_000}
 DEFAULT_PLAYOUTS = 15_000
+PLAYED_MIN = 2_000  # playouts of the played move at least: its win rate within about ±1 point
 TIME_CAP_S = 5.0  # never reached at these playouts; a guard on a slower machine
 
 
@@ -32,18 +39,27 @@ BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [
 ]
 
 
-def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
+def evaluator(game: Any) -> Evaluate:
     if not bot.available():
         raise RuntimeError("the compiled Kropki search is not built: no review")
     playouts = PLAYOUTS.get(game.width, DEFAULT_PLAYOUTS)
 
-    def evaluate(state: Any, ply: int) -> Evaluation:
+    def evaluate(state: Any, ply: int, played: int | None = None) -> Evaluation:
         mover = state.current_player()
         pink, blue = state.scores()
         lead_now = pink - blue if mover == 1 else blue - pink
-        action, info = bot.search(state, TIME_CAP_S, random.Random(1_000_003 * ply + 7), playouts, komi=0)
-        lead = lead_now + info["score_change"]
-        return Evaluation(expected=float(info["win_rate"]), best=int(action), detail={"lead": round(lead, 1)})
+        rng = random.Random(1_000_003 * ply + 7)
+        move = -1 if played is None else played
+        action, info = bot.review_search(state, move, playouts, PLAYED_MIN, rng, TIME_CAP_S)
+        regret = None
+        if played == action:
+            regret = 0.0
+        elif info["played_visits"] > 0:
+            regret = max(0.0, info["best_rate"] - info["played_rate"])
+        lead = lead_now + info["best_gain"]
+        return Evaluation(
+            expected=float(info["best_rate"]), best=int(action), detail={"lead": round(lead, 1)}, regret=regret
+        )
 
     return evaluate
 

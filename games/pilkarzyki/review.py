@@ -9,10 +9,9 @@ is the first step of the best turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.bots.review import Evaluation, sigmoid
+from games.bots.review import Evaluate, Evaluation, sigmoid
 
 from . import bot
 from .bot_board import WIN, Board
@@ -27,8 +26,8 @@ SCALE = 60.0  # three rows nearer the opponent's goal than the own: about 73 %
 BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [("pilkarzyki", {}, None, 60.0)]
 
 
-def evaluator(game: Any) -> Callable[[Any, int], Evaluation]:
-    def evaluate(state: Any, ply: int) -> Evaluation:
+def evaluator(game: Any) -> Evaluate:
+    def evaluate(state: Any, ply: int, played: int | None = None) -> Evaluation:
         board = Board.from_state(state)
         path, value = bot.search_turns(board, BUDGET_S, MAX_DEPTH)
         best = int(path[0])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from django.urls import reverse
@@ -82,7 +82,7 @@ class _Sliding:
 
     @staticmethod
     def evaluator(game):
-        return lambda state, ply: Evaluation(expected=max(0.0, 0.9 - 0.1 * ply), best=None)
+        return lambda state, ply, played=None: Evaluation(expected=max(0.0, 0.9 - 0.1 * ply), best=None)
 
 
 def test_kropki_moves_made_alone_after_the_other_side_ended_are_left_out_of_the_accuracy():
@@ -102,6 +102,37 @@ def test_kropki_moves_made_alone_after_the_other_side_ended_are_left_out_of_the_
     assert [m["player"] for m in counted] == [1, 2, 1]  # blue's only counted move is its first
 
 
+class _Judging:
+    """A stub reviewer that flatters the side to move (0.65 for whoever moves: two positions'
+    values then differ by 0.3 at every move) and judges the moves played on even plies itself
+    (a regret of 0.07), recording what the walk told it was played."""
+
+    VERSION = "stub"
+    told: ClassVar[dict[int, int | None]] = {}
+
+    @classmethod
+    def evaluator(cls, game):
+        def evaluate(state, ply, played=None):
+            cls.told[ply] = played
+            return Evaluation(expected=0.65, best=None, regret=0.07 if ply % 2 == 0 else None)
+
+        return evaluate
+
+
+def test_a_move_judged_in_the_search_before_it_takes_its_regret_as_its_drop():
+    game = GAMES["connect4"]()
+    history = [3, 3, 2, 4, 5]
+    _Judging.told = {}
+    result = analyse(game, history, _Judging)
+    # the walk tells the reviewer the move played from each position (none from the last)
+    assert _Judging.told == {**dict(enumerate(history)), len(history): None}
+    drops = [m["drop"] for m in result["moves"]]
+    assert drops == [0.07, 0.3, 0.07, 0.3, 0.07]  # judged: the regret; not: the two positions
+    assert [m["class"] for m in result["moves"]] == ["inaccuracy", "blunder", "inaccuracy", "blunder", "inaccuracy"]
+    pink = [p["pink"] for p in result["positions"]]
+    assert result["accuracy"] == game_accuracy(pink, [1, 2, 1, 2, 1], drops)
+
+
 def test_kropki_a_dot_left_to_be_captured_is_marked_and_the_better_move_saves_it():
     game = GAMES["kropki"](width=10, height=10)
     result = analyse(game, KROPKI_DOT_LEFT, kropki_review)
@@ -112,6 +143,33 @@ def test_kropki_a_dot_left_to_be_captured_is_marked_and_the_better_move_saves_it
     assert left["best"] == kropki_xy(4, 5)  # blue should have taken the point itself
     # deterministic by seed: the same game, the same figures
     assert analyse(game, KROPKI_DOT_LEFT, kropki_review)["positions"] == result["positions"]
+
+
+def test_kropki_the_move_the_review_s_search_would_play_has_no_drop():
+    game = GAMES["kropki"](width=10, height=10)
+    result = analyse(game, KROPKI_DOT_LEFT, kropki_review)
+    capture = result["moves"][6]  # pink surrounds the dot: what the search plays too
+    assert (capture["player"], capture["best"]) == (1, kropki_xy(4, 5))
+    assert (capture["drop"], capture["class"]) == (0.0, "best")
+    # judged in one search: the two positions around it differ (each search flatters its mover)
+    before, after = result["positions"][6]["pink"], result["positions"][7]["pink"]
+    assert before != after
+
+
+def test_kropki_the_review_s_search_is_the_player_s_and_searches_the_played_move_however_far():
+    from games.kropki import bot as kropki_bot
+
+    game = GAMES["kropki"](width=10, height=10)
+    state = game.state_from_history(KROPKI_DOT_LEFT[:5])
+    # nothing played: the review's search chooses as the player's (komi 0), playout for playout
+    chosen, _ = kropki_bot.review_search(state, -1, 3000, 0, random.Random(5), 5.0)
+    assert chosen == kropki_bot.search(state, 5.0, random.Random(5), 3000, komi=0)[0]
+    # a point far from every dot (not one of the search's candidates) is searched all the same,
+    # at least PLAYED_MIN playouts, and found worse than the chosen move
+    far = kropki_xy(9, 9)
+    chosen, info = kropki_bot.review_search(state, far, 3000, 800, random.Random(5), 5.0)
+    assert chosen != far and info["played_visits"] >= 800
+    assert 0 <= info["played_rate"] < info["best_rate"] <= 1
 
 
 def test_connect4_a_missed_four_in_a_row_is_a_blunder_and_the_winning_column_is_shown():
@@ -244,6 +302,47 @@ def test_dots_and_boxes_a_chain_given_away_is_a_blunder(monkeypatch):
         assert move["drop"] == 1.0
         return
     pytest.fail("no seeded game reached a losing gift")
+
+
+def test_dots_and_boxes_the_estimate_judges_a_box_handed_out_but_not_one_safe_move_against_another():
+    game = GAMES["dots_and_boxes"](rows=5, cols=5)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    geo, drawn = dab_bot._drawn_of(state)
+    # sredni's opening until a box has two sides and safe moves are still there
+    while True:
+        state.apply_action(dab_bot.choose(state, "sredni", rng))
+        geo, drawn = dab_bot._drawn_of(state)
+        left = dab_bot.undrawn(geo, drawn)
+        gifts = [s for s in left if not dab_bot.is_safe(geo, drawn, s) and not dab_bot.completes(geo, drawn, s)]
+        if gifts:
+            break
+    safe = [s for s in left if dab_bot.is_safe(geo, drawn, s)]
+    assert len(left) > dab_bot.EXACT_MAX and safe and not dab_bot.capture_moves(geo, drawn)
+    evaluate = dab_review.evaluator(game)
+    ply = len(state.history)
+    assert all(evaluate(state, ply, played=s).regret == 0.0 for s in safe[:3])
+    assert evaluate(state, ply, played=gifts[0]).regret is None  # the two positions' values judge it
+    result = analyse(game, [*state.history, gifts[0]], dab_review)
+    assert result["moves"][-1]["drop"] > 0
+
+
+def test_dots_and_boxes_the_solver_is_bounded_in_nodes_and_earlier_positions_are_then_estimated(monkeypatch):
+    monkeypatch.setattr(dab_review, "ROLLOUTS", 4)
+    monkeypatch.setattr(dab_review, "EXACT_NODES", 20_000)
+    game, history = _dab_late_position(3)
+    state = game.state_from_history(history)
+    while not state.is_terminal():
+        state.apply_action(dab_bot.choose(state, "sredni", random.Random(len(state.history))))
+    history = list(state.history)
+    result = analyse(game, history, dab_review)
+    exact = [p["exact"] for p in result["positions"]]
+    first = exact.index(True)
+    assert first > 0 and all(exact[first:])  # estimates up to where the solver gave up, then exact
+    undrawn = len(dab_bot.undrawn(*dab_bot._drawn_of(game.state_from_history(history[: first - 1]))))
+    assert undrawn <= dab_bot.EXACT_MAX  # gave up within the exact zone: the bound, not the zone
+    # a bound in nodes, not seconds: the same game, the same figures
+    assert analyse(game, history, dab_review) == result
 
 
 def test_pilkarzyki_a_step_that_allows_an_own_goal_is_marked(monkeypatch):
