@@ -11,7 +11,9 @@ the move's: games/play/correspondence.py).
 (``nice -n 10``, as scripts/supervisord.conf runs it) makes N notifications (games/notifications:
 rows, to the bench's players, their e-mail addresses verified) and sends their N e-mails through a
 local SMTP server (aiosmtpd's own process): what 10,000 notifications cost the live moves beside
-them. The JSON gains ``notify``: rows, mails sent, seconds.
+them. The JSON gains ``notify``: rows, mails sent, seconds. ``--notify-part rows`` makes the rows
+only (no mail); ``--notify-part mails`` makes the N rows in one statement, then mails them: which
+part costs the moves.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -665,12 +667,21 @@ ids = list(User.objects.filter(username__startswith="bench").values_list("pk", f
 User.objects.filter(pk__in=ids).update(email_verified=True)
 start = time.perf_counter()
 made = 0
-with override_settings(NOTIFY_MAIL_GAP_HOURS=0):
-    while made < %(n)d:
-        made += services.notify(ids, "challenge", {"name": "bench", "variant": %(variant)r, "challenge": made})
+if %(part)r == "mails":  # the rows in one statement: the mails alone beside the moves
+    from games.notifications.models import Notification
+    data = {"name": "bench", "variant": %(variant)r}
+    Notification.objects.bulk_create(
+        Notification(user_id=ids[i %% len(ids)], kind="challenge", data={**data, "challenge": i}, mail="pending")
+        for i in range(%(n)d)
+    )
+    made = %(n)d
+else:
+    with override_settings(NOTIFY_MAIL_GAP_HOURS=0):
+        while made < %(n)d:
+            made += services.notify(ids, "challenge", {"name": "bench", "variant": %(variant)r, "challenge": made})
 rows = time.perf_counter() - start
 sent = 0
-while True:
+while %(part)r != "rows":
     done = services.mail_pending(batch=500)
     if not done:
         break
@@ -684,7 +695,7 @@ class NotifyLoad:
     its own so the clients' timing shares nothing with it), and one ``manage.py shell`` (a worker's
     work) making and mailing N notifications, started now on a thread."""
 
-    def __init__(self, site: TreeSite, n: int) -> None:
+    def __init__(self, site: TreeSite, n: int, part: str = "all") -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -711,7 +722,7 @@ class NotifyLoad:
             EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(port)
         )
         self.out: dict = {}
-        script = NOTIFY % {"n": n, "variant": "kropki-10"}
+        script = NOTIFY % {"n": n, "variant": "kropki-10", "part": part}
 
         def run() -> None:
             try:  # at the notifications worker's priority (scripts/supervisord.conf: nice 10)
@@ -788,6 +799,13 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=0, help="correspondence games: days a move (0: live)")
     parser.add_argument("--notify", type=int, default=0, help="notifications made and mailed beside the matches")
     parser.add_argument(
+        "--notify-part",
+        choices=("all", "rows", "mails"),
+        default="all",
+        help="with --notify: all (default); rows (notify's rows, no mail); mails (the rows made in one "
+        "statement first, then the mail sweeps): which part delays the moves",
+    )
+    parser.add_argument(
         "--daphnes",
         type=int,
         default=1,
@@ -835,6 +853,7 @@ def main() -> int:
         "params": args.params,
         "days": args.days,
         "notify": args.notify,
+        "notify_part": args.notify_part,
         "matches": args.matches,
         "daphnes": args.daphnes,
         "think_ms": args.think_ms,
@@ -893,7 +912,7 @@ def main() -> int:
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
         print(f"==> {args.matches} matches of {variant}, up to {args.moves} moves each", file=sys.stderr)
         phase = "matches"
-        notifier = NotifyLoad(site, args.notify) if args.notify else None
+        notifier = NotifyLoad(site, args.notify, args.notify_part) if args.notify else None
         lat, moves, secs, cpu_move = asyncio.run(
             run_matches(
                 hosts,
