@@ -95,6 +95,9 @@ def test_players_chat_spectators_apart_history_mute_and_report(new_context, live
     bob.reload()
     expect(bob.get_by_test_id("chat-mute")).to_be_checked()
     expect(bob.get_by_test_id("chat-lines")).to_be_hidden()
+    # the reloaded page's socket is open and has its history: a line said now comes as a "chat"
+    # frame (said before it opened, the line would come inside the history and no frame would)
+    wait_frames(bob, after=0, type="chat_history")
     chats = frames(bob, "chat")
     say(alice, "Halo?")
     expect(lines(alice)).to_have_count(3)
