@@ -89,6 +89,7 @@ def test_two_players_are_paired_play_and_see_ratings_and_the_replay(new_context,
     expect(board).to_have_attribute("data-ply", "7")
     expect(position).to_contain_text("Ruch 7 z 7")
     final = board.inner_html()
+    blue.wait_for_load_state("load")  # the replay's script has bound its buttons (a click before did nothing)
     blue.get_by_test_id("replay-first").click()
     expect(board).to_have_attribute("data-ply", "0")
     expect(position).to_have_text("Ruch 0 z 7")
