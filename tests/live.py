@@ -384,33 +384,36 @@ def _env_key(python: str, env: Mapping[str, str]) -> tuple:
 
 
 def _take_caller(python: str, env: dict[str, str]) -> _SiteCaller:
+    """An idle caller of this environment (a new one when all are busy), taken (its lock held)."""
     key = _env_key(python, env)
     with _callers_lock:
-        mine = _callers.pop(key, [])
+        mine = [caller for caller in _callers.pop(key, []) if caller.alive()]
         _callers[key] = mine  # most recently used last
-        for caller in mine:
-            if caller.alive() and caller.lock.acquire(blocking=False):
-                return caller
-        mine[:] = [caller for caller in mine if caller.alive()]
-        caller = _SiteCaller(python, env)  # all busy (another thread's call): one more
-        caller.lock.acquire()
-        mine.append(caller)
-        spare = sum(len(each) for each in _callers.values()) - MAX_SITE_CALLERS
-        for other in list(_callers):
-            for old in list(_callers[other]):
-                if spare > 0 and old is not caller and old.lock.acquire(blocking=False):
-                    _callers[other].remove(old)
-                    old.close()
-                    spare -= 1
-            if not _callers[other]:
-                del _callers[other]
-        return caller
+        taken = next((caller for caller in mine if caller.lock.acquire(blocking=False)), None)
+        if taken is None:
+            taken = _SiteCaller(python, env)
+            taken.lock.acquire()
+            mine.append(taken)
+            _close_idle(sum(map(len, _callers.values())) - MAX_SITE_CALLERS)
+        return taken
+
+
+def _close_idle(count: int) -> None:
+    """Close ``count`` idle callers, the least recently used environments' first (lock held)."""
+    for key, callers in list(_callers.items()):
+        for caller in list(callers):
+            if count > 0 and caller.lock.acquire(blocking=False):
+                callers.remove(caller)
+                caller.close()
+                count -= 1
+        if not callers:
+            del _callers[key]
 
 
 def close_site_calls(env: Mapping[str, str] | None = None) -> None:
     """Stop the site-call processes of ``env`` (every one when None): a site stopping."""
     with _callers_lock:
-        keys = [key for key in _callers if env is None or key[1:] == tuple(sorted(env.items()))]
+        keys = [key for key in _callers if env is None or key == _env_key(key[0], env)]
         gone = [caller for key in keys for caller in _callers.pop(key)]
     for caller in gone:
         caller.close()

@@ -16,6 +16,7 @@ write (``state_written``): without one nothing can have changed.
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import parse_qsl, urlsplit
 
@@ -103,17 +104,21 @@ _READ = re.compile(r"\s*(SELECT|SAVEPOINT|RELEASE|ROLLBACK)\b", re.I)
 _WRITTEN_TABLE = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?', re.I)
 
 
+@functools.cache
+def _bookkeeping_tables() -> frozenset[str]:
+    return frozenset(apps.get_model(label)._meta.db_table for label in NOT_STATE)
+
+
 def state_written(queries: list[dict]) -> bool:
     """Whether any statement a request ran may have changed site state: anything but a read, or a
     write to a table outside ``NOT_STATE``. The database cannot change without one (the test
     client runs the view on this connection), so only then is the state compared row by row."""
-    bookkeeping = {apps.get_model(label)._meta.db_table for label in NOT_STATE}
     for query in queries:
         sql = query["sql"]
         if _READ.match(sql):
             continue
         written = _WRITTEN_TABLE.match(sql)
-        if written is None or written.group(1) not in bookkeeping:
+        if written is None or written.group(1) not in _bookkeeping_tables():
             return True
     return False
 
