@@ -28,8 +28,14 @@ PY="$ROOT/.venv/bin/python"
 STAMP=.venv/.kropki-lock.sha256
 want="$(sha256sum requirements.lock pyproject.toml | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
-    echo "==> installing requirements.lock (a few minutes when packages are new or changed)"
-    "$PY" -m pip install --quiet --disable-pip-version-check -r requirements.lock
+    echo "==> installing requirements.lock (seconds with uv; a few minutes when packages are new)"
+    # uv (pinned in the lock) installs the lock in about 3 s where pip spends about 25 s resolving
+    # and unpacking; pip installs it when uv cannot be had.
+    if ! { "$PY" -m pip install --quiet --disable-pip-version-check "$(grep -i '^uv==' requirements.lock)" \
+        && .venv/bin/uv pip install --quiet --python "$PY" -r requirements.lock; }; then
+        echo "!! uv could not install the lock; pip installs it" >&2
+        "$PY" -m pip install --quiet --disable-pip-version-check -r requirements.lock
+    fi
     echo "$want" > "$STAMP"
 fi
 

@@ -493,7 +493,7 @@ def live_env(workdir: Path, redis_url: str, database_url: str | None = None, **e
     suffix = f"{os.getpid()}_{secrets.token_hex(2)}"
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "kropki_site.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.live_settings",
         "DATABASE_URL": database_url or live_database_url(os.environ.get("DATABASE_URL"), workdir, suffix),
         "REDIS_URL": redis_url,
         "DEBUG": "0",

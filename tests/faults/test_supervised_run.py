@@ -1,11 +1,13 @@
 """The README's run command keeps the site up (scripts/run + scripts/supervisord.conf).
 
 The command is started as a person starts it, then each of its nine parts is killed
-with SIGKILL in turn (Redis, daphne, the sweeper, the clock worker, the default
-worker, the analysis worker, the fair-play and notify workers together, beat). After each:
+with SIGKILL, in five steps: Redis alone; daphne and beat; the sweeper and the default
+worker; the clock worker and the analysis worker; the fair-play and notify workers. Two
+parts in one step never share a duty the idle match's end needs (the sweeper and the clock
+worker both end overdue turns, so they are killed in different steps). After each step:
 
 - the home page answers within 20 s of the kill, and /healthz names every part
-  alive again (the killed one with a new pid);
+  alive again (each killed one with a new pid);
 - a new match is played over WebSockets;
 - a match left idle since just before the kill ends on its clock within
   deadline + grace + 10 s.
@@ -45,18 +47,18 @@ from .conftest import PASSWORD, Player, PrivateRedis, play
 
 pytestmark = pytest.mark.slow
 
-MOVE_SECONDS = 8
+MOVE_SECONDS = 6
 GRACE_SECONDS = 2
-# Killed one step each; the two niced workers of the background queues together, in one step.
-PARTS = [
+# The steps: "a+b" kills both at once. Every part is killed once; Redis alone (every other part
+# leans on it); the sweeper and the clock worker, the two that end overdue turns, in different
+# steps. One part a step (eight steps) proved no more and took twice as long (about 170 s a
+# set-up, two set-ups: the suite's longest module).
+STEPS = [
     "redis",
-    "web",
-    "sweeper",
-    "clock-worker",
-    "worker",
-    "analysis-worker",
+    "web+beat",
+    "sweeper+worker",
+    "clock-worker+analysis-worker",
     "fairplay-worker+notify-worker",
-    "beat",
 ]
 QUEUE_OF = {
     "clock-worker": "clock",
@@ -264,12 +266,12 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
     assert f"{run.var_dir}/log/<part>.log" in run.log.read_text()
     wait_until(lambda: all_parts_alive(run.healthz()), 90, "every part alive", run.log)
     report = []
-    for part in PARTS:
+    for step in STEPS:
         idle = asyncio.run(play_a_match(run, moves=2))  # then left idle: pink's clock runs
         idle_deadline = idle["deadline"]
         killed_at = time.monotonic()
-        old_pids = kill_parts(run, part, external_redis)
-        wait_until(run.home_answers, 20, f"home page after killing {part}", run.log)
+        old_pids = kill_parts(run, step, external_redis)
+        wait_until(run.home_answers, 20, f"home page after killing {step}", run.log)
         answered = time.monotonic() - killed_at
         # The home page needs no Redis: a killed Redis may answer a moment later (supervisord
         # starts it again); the new match's set-up and play need both services.
@@ -279,24 +281,24 @@ def check_every_part_restarts(run: RunCommand, external_redis: PrivateRedis | No
         state = wait_until(
             lambda idle=idle: (s := run.match_state(idle["match"]))["status"] != "active" and s,
             max(1, limit - time.time()) + 5,
-            f"the idle match's end after killing {part}",
+            f"the idle match's end after killing {step}",
             run.log,
         )
         assert state["end_reason"] == "timeout", state
-        assert state["finished_at"] <= limit, (part, state, idle_deadline)
+        assert state["finished_at"] <= limit, (step, state, idle_deadline)
         # Every part is back: the killed ones under new pids, beating again.
         for each, old_pid in old_pids.items():
             wait_until(
                 lambda each=each, old_pid=old_pid: all_parts_alive(run.healthz(), (each, old_pid)),
                 max(5.0, 60 - (time.monotonic() - killed_at)),
-                f"every part alive after killing {part}",
+                f"every part alive after killing {step}",
                 run.log,
             )
             if not (each == "redis" and external_redis is not None):
                 assert run.pid(each) != old_pid, each
         report.append(
             {
-                "part": part,
+                "step": step,
                 "home_s": round(answered, 1),
                 "ended_after_deadline_s": round(state["finished_at"] - idle_deadline, 1),
             }
