@@ -449,7 +449,12 @@ def _withdraw_bots(tournament: Tournament) -> None:
     TournamentPlayer.objects.filter(tournament=tournament, user__is_bot=True, paused=False).update(paused=True)
 
 
-def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
+def _pair_one(tournament: Tournament, now: datetime, *, clock_given: bool = False) -> list[Match]:
+    """Pair the free players of one running arena. The matches are dated when they are made,
+    after the free players were read (``now`` itself when the caller gave the time): dated at
+    the wave's start, a match began before its player's last game had ended (the wave waits
+    for the advisory lock and reads while other games finish), and its first turn lost that
+    time."""
     _withdraw_bots(tournament)
     free = [
         _Free(*row)  # plain tuples: a thousand model instances were a fifth of a wave
@@ -493,7 +498,7 @@ def _pair_one(tournament: Tournament, now: datetime) -> list[Match]:
         rated=tournament.rated,
         tournament_id=tournament.pk,
         move_seconds=tournament.move_seconds,
-        now=now,
+        now=now if clock_given else timezone.now(),
     )
     # Each paired line points at its new match: one executemany of a keyed UPDATE (Django's
     # bulk_update writes a CASE of a thousand branches; a subquery per line was slower too).
@@ -544,10 +549,11 @@ def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
     pair the free players of every running one. Returns the new matches."""
     if drain_started() is not None:  # a planned restart: the wave waits for the new version
         return []
-    now = now or timezone.now()
+    clock_given = now is not None
     matches: list[Match] = []
     with transaction.atomic():
         _serialise_waves()
+        now = now or timezone.now()  # after the wait for another wave
         _tell_soon(now)
         for t in Tournament.objects.select_for_update().filter(
             Q(status=Tournament.Status.UPCOMING, starts_at__lte=now)
@@ -560,7 +566,7 @@ def tournaments_pair(*, now: datetime | None = None) -> list[Match]:
                 t.save(update_fields=["status"])
                 scoring.publish_on_commit(t)
         for t in Tournament.objects.filter(status=Tournament.Status.RUNNING, ends_at__gt=now):
-            matches += _pair_one(t, now)
+            matches += _pair_one(t, now, clock_given=clock_given)
     return matches
 
 

@@ -3,6 +3,7 @@ berserk), the pairing wave's constraints, the refusals, the end's freeze, the sc
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from django.utils import timezone
 from accounts.blocks import block_create
 from games.models import BLUE, PINK, Match
 from games.play import match_answer_draw, match_expire_turn, match_offer_draw, match_resign
+from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentSchedule
 from games.tournaments.scoring import game_points
 from games.tournaments.services import (
@@ -183,6 +185,30 @@ def test_the_wave_pairs_free_players_once_and_never_a_player_twice(make_user):
     ids = [m.pink_id for m in first] + [m.blue_id for m in first]
     assert len(set(ids)) == 6
     assert all(m.tournament_id == t.pk and m.rated and m.move_seconds == 30 for m in first)
+
+
+def test_a_wave_dates_its_games_when_it_makes_them(two, monkeypatch):
+    """A wave waits for the one before it (PostgreSQL's advisory lock) and reads its free players
+    while games end elsewhere: its matches are dated, and their first turns counted, from when
+    they are made, after those reads (dated at the wave's start, a CI run saw an arena game begin
+    11 ms before its player's last game had ended, and a wave that waited would have cut the
+    first turn by the wait)."""
+    read_at = []
+
+    def waiting() -> None:
+        time.sleep(0.05)
+
+    def blocked_pairs(user_ids):
+        read_at.append(timezone.now())  # the free players are read by now
+        return real_blocked_pairs(user_ids)
+
+    real_blocked_pairs = services._blocked_pairs
+    monkeypatch.setattr(services, "_serialise_waves", waiting)
+    monkeypatch.setattr(services, "_blocked_pairs", blocked_pairs)
+    (match,) = tournaments_pair()
+    match.refresh_from_db()
+    assert match.created_at >= read_at[0]
+    assert match.turn_deadline is not None and match.turn_deadline >= read_at[0] + timedelta(seconds=30)
 
 
 def test_never_the_opponent_just_played_nor_a_blocked_pair(make_user):
