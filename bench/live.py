@@ -11,9 +11,12 @@ the move's: games/play/correspondence.py).
 (``nice -n 10``, as scripts/supervisord.conf runs it) makes N notifications (games/notifications:
 rows, to the bench's players, their e-mail addresses verified) and sends their N e-mails through a
 local SMTP server (aiosmtpd's own process): what 10,000 notifications cost the live moves beside
-them. The JSON gains ``notify``: rows, mails sent, seconds. ``--notify-part rows`` makes the rows
-only (no mail); ``--notify-part mails`` makes the N rows in one statement, then mails them: which
-part costs the moves.
+them. The mails go as the site sends them: a sweep of NOTIFY_MAIL_BATCH every
+NOTIFY_MAIL_SECONDS (beat's; 200 every 20 s by default), until the matches are over;
+``--notify-rate R`` sends R a second instead (``0``: batches of 500 back to back, the sender's
+own limit). The JSON gains ``notify``: rows, mails sent, sweeps, the rate, seconds.
+``--notify-part rows`` makes the rows only (no mail); ``--notify-part mails`` makes the N rows in
+one statement, then mails them: which part costs the moves.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -659,7 +662,8 @@ class TreeSite(live.LiveSite):
 
 
 NOTIFY = """
-import json, time
+import json, os, time
+from django.conf import settings
 from django.test.utils import override_settings
 from accounts.models import User
 from games.notifications import services
@@ -680,13 +684,25 @@ else:
         while made < %(n)d:
             made += services.notify(ids, "challenge", {"name": "bench", "variant": %(variant)r, "challenge": made})
 rows = time.perf_counter() - start
-sent = 0
-while %(part)r != "rows":
-    done = services.mail_pending(batch=500)
+# The sweeps: the site's (beat sends one every NOTIFY_MAIL_SECONDS, each at most NOTIFY_MAIL_BATCH
+# mails: scripts/supervisord.conf's notify-worker), or faster (a rate in mails a second), or back
+# to back (rate 0: batches of 500 with no pause, the sender's own limit). Until all are sent or
+# the bench's matches are over (the stop file).
+every = settings.CELERY_BEAT_SCHEDULE["notifications-mail"]["schedule"]
+batch = settings.NOTIFY_MAIL_BATCH if %(rate)r != 0 else 500
+rate = %(rate)r if %(rate)r is not None else batch / every
+sent = sweeps = 0
+while %(part)r != "rows" and not os.path.exists(%(stop)r):
+    began = time.monotonic()
+    done = services.mail_pending(batch=batch)
     if not done:
         break
     sent += done["sent"]
-print("JSON:" + json.dumps({"rows": made, "mails": sent, "rows_s": round(rows, 2), "all_s": round(time.perf_counter() - start, 2)}))
+    sweeps += 1
+    while rate and time.monotonic() < began + batch / rate and not os.path.exists(%(stop)r):
+        time.sleep(0.05)
+print("JSON:" + json.dumps({"rows": made, "mails": sent, "sweeps": sweeps, "batch": batch, "rate_per_s": rate,
+                            "rows_s": round(rows, 2), "all_s": round(time.perf_counter() - start, 2)}))
 """
 
 
@@ -695,7 +711,7 @@ class NotifyLoad:
     its own so the clients' timing shares nothing with it), and one ``manage.py shell`` (a worker's
     work) making and mailing N notifications, started now on a thread."""
 
-    def __init__(self, site: TreeSite, n: int, part: str = "all") -> None:
+    def __init__(self, site: TreeSite, n: int, part: str = "all", rate: float | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -722,7 +738,8 @@ class NotifyLoad:
             EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(port)
         )
         self.out: dict = {}
-        script = NOTIFY % {"n": n, "variant": "kropki-10", "part": part}
+        self.stop = site.workdir / "notify.stop"
+        script = NOTIFY % {"n": n, "variant": "kropki-10", "part": part, "rate": rate, "stop": str(self.stop)}
 
         def run() -> None:
             try:  # at the notifications worker's priority (scripts/supervisord.conf: nice 10)
@@ -741,6 +758,8 @@ class NotifyLoad:
         self.thread.start()
 
     def result(self) -> dict:
+        """What was made and sent: the sweeps stop when the matches are over."""
+        self.stop.touch()
         self.thread.join(timeout=600)
         self.smtp.terminate()
         self.smtp.wait(timeout=10)
@@ -751,6 +770,8 @@ def make_tree_site(workdir: Path, redis_url: str, root: Path, **extra_env: str) 
     """As ``live.make_live_site`` (same environment), for the checkout at ``root``."""
     # WS_PING: the baseline's ws/ping/ sockets (not routed in production by default)
     env = live.live_env(workdir, redis_url, PYTHONPATH=str(root), **{"WS_PING": "1", **extra_env})
+    if not (root / "tests" / "live_settings.py").exists():  # a tree from before it
+        env["DJANGO_SETTINGS_MODULE"] = "kropki_site.settings"
     site = TreeSite(env, workdir, root)
     site.manage("migrate", "--noinput")
     return site
@@ -806,6 +827,13 @@ def main() -> int:
         "statement first, then the mail sweeps): which part delays the moves",
     )
     parser.add_argument(
+        "--notify-rate",
+        type=float,
+        default=None,
+        help="with --notify: mails a second the sweeps may send (default: the site's, NOTIFY_MAIL_BATCH "
+        "every NOTIFY_MAIL_SECONDS as beat sends them; 0: batches of 500 back to back)",
+    )
+    parser.add_argument(
         "--daphnes",
         type=int,
         default=1,
@@ -854,6 +882,7 @@ def main() -> int:
         "days": args.days,
         "notify": args.notify,
         "notify_part": args.notify_part,
+        "notify_rate": args.notify_rate,
         "matches": args.matches,
         "daphnes": args.daphnes,
         "think_ms": args.think_ms,
@@ -912,7 +941,7 @@ def main() -> int:
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
         print(f"==> {args.matches} matches of {variant}, up to {args.moves} moves each", file=sys.stderr)
         phase = "matches"
-        notifier = NotifyLoad(site, args.notify, args.notify_part) if args.notify else None
+        notifier = NotifyLoad(site, args.notify, args.notify_part, args.notify_rate) if args.notify else None
         lat, moves, secs, cpu_move = asyncio.run(
             run_matches(
                 hosts,
