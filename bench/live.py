@@ -16,7 +16,9 @@ NOTIFY_MAIL_SECONDS (beat's; 200 every 20 s by default), until the matches are o
 ``--notify-rate R`` sends R a second instead (``0``: batches of 500 back to back, the sender's
 own limit). The JSON gains ``notify``: rows, mails sent, sweeps, the rate, seconds.
 ``--notify-part rows`` makes the rows only (no mail); ``--notify-part mails`` makes the N rows in
-one statement, then mails them: which part costs the moves.
+one statement, then mails them: which part costs the moves. ``--notify-part fanout`` makes N
+players of their own before the matches start, then tells all of them in one ``notify`` call,
+as an arena's notice to its players is made, and mails them.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -679,6 +681,9 @@ if %(part)r == "mails":  # the rows in one statement: the mails alone beside the
         for i in range(%(n)d)
     )
     made = %(n)d
+elif %(part)r == "fanout":  # one notice to N players of their own (an arena's): one call
+    fans = list(User.objects.filter(username__startswith="fan").values_list("pk", flat=True))
+    made = services.notify(fans, "challenge", {"name": "bench", "variant": %(variant)r})
 else:
     with override_settings(NOTIFY_MAIL_GAP_HOURS=0):
         while made < %(n)d:
@@ -703,6 +708,14 @@ while %(part)r != "rows" and not os.path.exists(%(stop)r):
         time.sleep(0.05)
 print("JSON:" + json.dumps({"rows": made, "mails": sent, "sweeps": sweeps, "batch": batch, "rate_per_s": rate,
                             "rows_s": round(rows, 2), "all_s": round(time.perf_counter() - start, 2)}))
+"""
+
+
+FANS = """
+from accounts.models import User
+User.objects.bulk_create(
+    User(username=f"fan{i}", email=f"fan{i}@example.com", password="!", email_verified=True) for i in range(%(n)d)
+)
 """
 
 
@@ -738,6 +751,8 @@ class NotifyLoad:
             EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(port)
         )
         self.out: dict = {}
+        if part == "fanout":  # its players first, before the matches start
+            site.manage("shell", "-c", FANS % {"n": n})
         self.stop = site.workdir / "notify.stop"
         script = NOTIFY % {"n": n, "variant": "kropki-10", "part": part, "rate": rate, "stop": str(self.stop)}
 
@@ -821,10 +836,11 @@ def main() -> int:
     parser.add_argument("--notify", type=int, default=0, help="notifications made and mailed beside the matches")
     parser.add_argument(
         "--notify-part",
-        choices=("all", "rows", "mails"),
+        choices=("all", "rows", "mails", "fanout"),
         default="all",
         help="with --notify: all (default); rows (notify's rows, no mail); mails (the rows made in one "
-        "statement first, then the mail sweeps): which part delays the moves",
+        "statement first, then the mail sweeps): which part delays the moves; fanout (N players of "
+        "their own, then one notify call to all of them, as an arena's notice, and its mails)",
     )
     parser.add_argument(
         "--notify-rate",
