@@ -73,12 +73,14 @@ C4 = get_game("connect4")
 WIN_2 = [4, 3, 6, 2, 2, 2, 1, 6, 5, 5, 4, 5, 2, 0, 0, 1, 3]  # blue: 3, then 3 or 4 makes four
 WIN_3 = [4, 3, 6, 2, 2, 2, 1, 6, 5, 5, 4, 5, 2]
 ONLY = [1, 4, 6, 6, 6, 0, 2, 0, 3, 6, 3]
+# The Cztery w rzędzie finder's BUDGET_S is the background job's wall-clock limit; these tests
+# check what it finds and give it none (a loaded CI run, four processes on two cores, timed one out).
 
 
 @pytest.mark.parametrize(("history", "n"), [(WIN_2, 2), (WIN_3, 3)])
 def test_connect4_win_in_n_unique_at_each_move_and_any_four_at_the_last(history, n):
     state = C4.state_from_history(history)
-    found = c4_puzzles.find(C4, state)
+    found = c4_puzzles.find(C4, state, budget_s=None)
     assert found is not None and found.theme == f"win_{n}" and found.goal == "win"
     assert solver.solve(history).own_moves == n
     mover_moves = found.line[0::2]
@@ -100,13 +102,13 @@ def test_connect4_win_in_n_unique_at_each_move_and_any_four_at_the_last(history,
 
 
 def test_connect4_two_fours_at_the_last_move_are_both_accepted():
-    found = c4_puzzles.find(C4, C4.state_from_history(WIN_2))
+    found = c4_puzzles.find(C4, C4.state_from_history(WIN_2), budget_s=None)
     assert found is not None and found.accept is not None and found.accept[-1] == [3, 4]
 
 
 def test_connect4_only_move_keeps_the_result_and_is_no_plain_block():
     state = C4.state_from_history(ONLY)
-    found = c4_puzzles.find(C4, state)
+    found = c4_puzzles.find(C4, state, budget_s=None)
     assert found is not None and found.theme == "only_move" and found.line == [3]
     results = {c: v.result for c, v in solver.move_values(ONLY).items()}
     assert results[3] != "loss" and all(r == "loss" for c, r in results.items() if c != 3)
