@@ -10,8 +10,9 @@
                        Playwright loop then stops: the process may run async tests after).
                        A watchdog kills it when a context is not made in CONTEXT_SECONDS (made
                        again, once, on a fresh Chromium) or a test outlives TEST_SECONDS (that
-                       test fails; the next one gets a fresh Chromium): a stalled Chromium costs
-                       one test at most, never the run.
+                       test fails; the next one gets a fresh Chromium), or a context's close
+                       outlives CLOSE_SECONDS: a stalled Chromium costs one test at most, never
+                       the run.
 - ``page`` / ``new_context``: a fresh browser context per test (``new_context()`` for a
                        second player in the same test).
 """
@@ -79,6 +80,9 @@ def celery_beat_proc(live_site) -> live.Proc:
 # Chromium once stalled making a context (no error, no progress, the run hung until CI's limit).
 CONTEXT_SECONDS = 30.0
 TEST_SECONDS = 300.0
+# A context closing at a test's end: Chromium once hung five minutes over it (a CI run, after the
+# test had passed); past this its Chromium is killed and the next test gets a fresh one.
+CLOSE_SECONDS = 20.0
 
 
 def _descendants(root: int) -> list[int]:
@@ -136,6 +140,21 @@ class Chromium:
                 timer.cancel()
         raise AssertionError("unreachable")
 
+    def close_context(self, context: Any) -> None:
+        """Close a test's context; one that does not close in CLOSE_SECONDS kills Chromium (a
+        context of a Chromium a watchdog killed is closed already)."""
+        from playwright.sync_api import Error
+
+        timer = threading.Timer(CLOSE_SECONDS, self.kill, (f"a context not closed in {CLOSE_SECONDS:.0f} s",))
+        timer.start()
+        try:
+            context.close()
+        except Error:
+            if self.browser.is_connected():
+                raise
+        finally:
+            timer.cancel()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.alive(), name)
 
@@ -184,7 +203,7 @@ def new_context(browser, live_url):
 
     yield make
     for context in contexts:
-        context.close()
+        browser.close_context(context)
 
 
 @pytest.fixture
