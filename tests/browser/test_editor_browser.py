@@ -62,7 +62,8 @@ def test_connect_four_built_analysed_and_shared_in_polish(new_context, live_url)
     words = WORDS["pl"]
     page = in_language(new_context, live_url, "pl").new_page()
     page.goto("/analiza/cztery-w-rzedzie/?ruchy=3")
-    page.get_by_test_id("board-setup").click()
+    with page.expect_navigation():  # to "load": the editor's deferred script has bound the board
+        page.get_by_test_id("board-setup").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(words["editor"])
     board = page.get_by_test_id("editor-board")
     expect(board.locator("svg")).to_have_attribute("role", "group")
@@ -120,7 +121,8 @@ def test_kropki_built_analysed_and_shared_in_english_on_a_phone(new_context, liv
     words = WORDS["en"]
     page = in_language(new_context, live_url, "en", viewport={"width": 360, "height": 740}).new_page()
     page.goto("/analiza/kropki-10/?ruchy=44,45")
-    page.get_by_test_id("board-edit").click()  # from the board's position: its two dots come along
+    with page.expect_navigation():  # to "load" (a click on the board before its script ran did nothing)
+        page.get_by_test_id("board-edit").click()  # from the board's position: its two dots come along
     expect(page.get_by_role("heading", level=1)).to_contain_text(words["editor"])
     fits(page.get_by_test_id("editor-board"))
     fits(page.get_by_test_id("editor-form"))
