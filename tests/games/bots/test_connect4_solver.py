@@ -276,9 +276,11 @@ def test_trudny_takes_the_time_a_hard_early_position_needs(vectors_dir: Path, mo
     (PERFECT_BUDGET_S) and keeps the draw, where it used to play a losing column.
 
     Told in two parts, in CPU time: trudny gives the solver PERFECT_BUDGET_S here, and the
-    exact solve that keeps the draw needs well under its share of it of one core. (Played
+    exact solve that keeps the draw needs less than its share of it of one core. (Played
     end to end by the wall clock it failed once in a CI run, four test processes on two
-    cores: the solve got under a third of a core.)"""
+    cores: the solve got under a third of a core. The CPU time itself varies with the
+    machine: 1.8 s on one, 2.2 s idle and 2.8 s in a full run on a slower one; a bound at
+    half the share failed there.)"""
     row = next(r for r in _rows(vectors_dir, "positions_plies08-20.jsonl") if r["id"] == "a0053")
     columns = _columns(row["moves"])
     assert len(columns) < c4_bot.LONG_BEFORE_DISCS
@@ -302,7 +304,7 @@ def test_trudny_takes_the_time_a_hard_early_position_needs(vectors_dir: Path, mo
     cpu = time.process_time() - cpu
     assert row["analysis"][col] == row["score"] == 0, col
     print(f"a0053: the exact solve kept the draw in {cpu:.2f} s of CPU")
-    assert cpu < c4_bot.PERFECT_BUDGET_S * c4_bot.EXACT_SHARE / 2, cpu
+    assert cpu < c4_bot.PERFECT_BUDGET_S * c4_bot.EXACT_SHARE, cpu
 
 
 def test_trudny_varies_among_equal_columns() -> None:
