@@ -127,22 +127,22 @@ async def test_an_arena_of_eight_bots_on_the_real_stack_to_its_end():
         data = await asyncio.to_thread(
             site.call, "arena_with_players", starts=STARTS_IN, length=ARENA_SECONDS, move=MOVE_SECONDS, players=PLAYERS
         )
-        t0 = time.monotonic()
         stop = asyncio.Event()
         bots = [Bot(name, p, url, i) for i, (name, p) in enumerate(sorted(data["players"].items()))]
-        # The arena's own end on this clock (the set-up call itself may take seconds on a busy
-        # machine: a window counted from t0 once opened after the end, and no game ran past it).
-        end = t0 + (datetime.fromisoformat(data["ends_at"]).timestamp() - time.time())
+        # The arena's own end on this clock, which every time below is counted from (the set-up
+        # call itself may take seconds on a busy machine: a window counted from its return once
+        # opened after the end, and no game ran past it).
+        end = time.monotonic() + (datetime.fromisoformat(data["ends_at"]).timestamp() - time.time())
         for bot in bots:
             bot.slow = (end - 10, end + 3)
         runs = [asyncio.create_task(bot.run(stop)) for bot in bots]
         # In the middle: kill -9 the worker (a wave or a sweep may be under way) and start another.
-        await asyncio.sleep(t0 + STARTS_IN + ARENA_SECONDS / 2 - time.monotonic())
+        await asyncio.sleep(end - ARENA_SECONDS / 2 - time.monotonic())
         worker.kill()
         site.procs.remove(worker)
         site.start_worker(queues="default,clock", name="worker-2")
         # To the end, and until the games still running then are over.
-        await asyncio.sleep(t0 + STARTS_IN + ARENA_SECONDS + 2 - time.monotonic())
+        await asyncio.sleep(end + 2 - time.monotonic())
         deadline = time.monotonic() + 60
         while True:
             report = await asyncio.to_thread(site.call, "arena_report", tournament_id=data["tournament"])
