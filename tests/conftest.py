@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -97,6 +98,23 @@ def pytest_runtest_makereport(item, call):
 
 
 _CALL_STARTED = pytest.StashKey[float]()
+
+# KROPKI_TEST_TIMELINE=<file>: every test's process, id, start and end (Unix seconds) as a JSON line,
+# to see which process waited on what (docs/testing.md, "Where the time goes").
+_TIMELINE = os.environ.get("KROPKI_TEST_TIMELINE")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not _TIMELINE:
+        return (yield)
+    started = time.time()
+    try:
+        return (yield)
+    finally:
+        line = json.dumps([os.environ.get("PYTEST_XDIST_WORKER", "main"), item.nodeid, started, time.time()])
+        with open(_TIMELINE, "a") as handle:  # O_APPEND: one short line a write, whole
+            handle.write(line + "\n")
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -51,9 +51,10 @@ from .bot_board import MAX_ENDS, PLAYER_KEY, VALUE, WIN, Board, End, Path, Timeo
 class Searcher:
     """Negamax alpha-beta over turns with a transposition table."""
 
-    def __init__(self, board: Board, deadline: float) -> None:
+    def __init__(self, board: Board, deadline: float, max_nodes: int | None = None) -> None:
         self.board = board
         self.deadline = deadline
+        self.max_nodes = max_nodes
         self.nodes = 0
         self.table: dict[int, tuple[int, int, int, int]] = {}  # key -> depth, lo, hi, best zobrist
 
@@ -83,6 +84,8 @@ class Searcher:
         """Value for ``board.to_move`` of the position, looking ``depth`` turns."""
         self.nodes += 1
         if not self.nodes & 15 and time.perf_counter() > self.deadline:
+            raise Timeout
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Timeout
         board = self.board
         if depth <= 0:
@@ -135,9 +138,12 @@ class Searcher:
 LAST_SEARCH: dict[str, int] = {}
 
 
-def search_turns(board: Board, budget_s: float, max_depth: int = 12) -> tuple[Path, int | None]:
+def search_turns(
+    board: Board, budget_s: float, max_depth: int = 12, max_nodes: int | None = None
+) -> tuple[Path, int | None]:
     """trudny's search: (the best turn's path, its value for the player to move), iterative
-    deepening over whole turns until ``budget_s`` or ``max_depth``. The value is None when
+    deepening over whole turns until ``budget_s``, ``max_depth`` or ``max_nodes`` (the review's
+    bound: the same position always gets the same search). The value is None when
     no search was needed (a goal this turn, no turn left, a single turn); a value beyond
     ``WIN // 2`` is a forced win (``WIN - value`` turns ahead), below ``-WIN // 2`` a loss."""
     LAST_SEARCH.clear()
@@ -149,7 +155,7 @@ def search_turns(board: Board, budget_s: float, max_depth: int = 12) -> tuple[Pa
         return (loss or board.free(board.ball)[:1]), -WIN
     if len(quiet) == 1:
         return quiet[0][2], None
-    searcher = Searcher(board, deadline)
+    searcher = Searcher(board, deadline, max_nodes)
     ends = searcher.ordered(quiet, None)
     best = ends[0]
     value: int | None = None

@@ -346,8 +346,8 @@ def test_dots_and_boxes_the_solver_is_bounded_in_nodes_and_earlier_positions_are
 
 
 def test_pilkarzyki_a_step_that_allows_an_own_goal_is_marked(monkeypatch):
-    # A goal next turn is found at depth 2: a short budget a position keeps the test quick.
-    monkeypatch.setattr(pilkarzyki_review, "BUDGET_S", 0.03)
+    # A goal next turn is found at depth 2: a small bound a position keeps the test quick.
+    monkeypatch.setattr(pilkarzyki_review, "MAX_NODES", 1_500)
     game = GAMES["pilkarzyki"]()
     rng = random.Random(7)
     for _ in range(60):
@@ -377,6 +377,8 @@ def test_pilkarzyki_a_step_that_allows_an_own_goal_is_marked(monkeypatch):
                     move = result["moves"][-1]
                     assert move["class"] == "blunder", move
                     assert result["positions"][-1]["exact"]
+                    # a bound in nodes, not seconds: the same game, the same figures
+                    assert analyse(game, history, pilkarzyki_review) == result
                     return
             state.apply_action(rng.choice(legal))
     pytest.fail("no random game offered a step allowing a goal")
