@@ -99,20 +99,27 @@ def pytest_runtest_makereport(item, call):
 
 _CALL_STARTED = pytest.StashKey[float]()
 
-# KROPKI_TEST_TIMELINE=<file>: every test's process, id, start and end (Unix seconds) as a JSON line,
-# to see which process waited on what (docs/testing.md, "Where the time goes").
+# KROPKI_TEST_TIMELINE=<file>: every test's process, id, start and end (Unix seconds) and the CPU
+# seconds it cost (its process's and the processes it started and waited for: a live site's) as a
+# JSON line, to see where a run's time goes (docs/testing.md).
 _TIMELINE = os.environ.get("KROPKI_TEST_TIMELINE")
+
+
+def _cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     if not _TIMELINE:
         return (yield)
-    started = time.time()
+    started, cpu = time.time(), _cpu_seconds()
     try:
         return (yield)
     finally:
-        line = json.dumps([os.environ.get("PYTEST_XDIST_WORKER", "main"), item.nodeid, started, time.time()])
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        line = json.dumps([worker, item.nodeid, started, time.time(), round(_cpu_seconds() - cpu, 2)])
         with open(_TIMELINE, "a") as handle:  # O_APPEND: one short line a write, whole
             handle.write(line + "\n")
 

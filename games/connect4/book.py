@@ -88,7 +88,7 @@ def lookup(cur: int, mask: int, moves: int) -> int | None:
 def _solve_in_c(cur: int, mask: int, moves: int) -> int:
     from .solver_ext import lib  # ImportError when not built: games/connect4/solver_build.py
 
-    return int(lib.c4_solve(cur, mask, moves, 0.0))
+    return int(lib.c4_solve(cur, mask, moves, 0.0, 0))
 
 
 def _solve_chunk(chunk: list[tuple[int, int]], depth: int) -> list[int]:

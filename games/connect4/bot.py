@@ -108,11 +108,12 @@ def _col_of(bit: int) -> int:
 
 
 class Searcher:
-    """Alpha-beta negamax with a transposition table and a deadline."""
+    """Alpha-beta negamax with a transposition table and a deadline (and a bound in nodes: the review's)."""
 
-    def __init__(self, deadline: float, max_depth: int = 64) -> None:
+    def __init__(self, deadline: float, max_depth: int = 64, max_nodes: int | None = None) -> None:
         self.deadline = deadline
         self.max_depth = max_depth
+        self.max_nodes = max_nodes
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.nodes = 0
 
@@ -153,6 +154,8 @@ class Searcher:
     def search(self, pos: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
         self.nodes += 1
         if not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise Timeout
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Timeout
         possible = (mask + BOTTOM) & BOARD
         mine = winning_cells(pos, mask)

@@ -1,19 +1,23 @@
 """Cztery w rzędzie's review: exact where the solver answers in time, an estimate before.
 
 Positions are evaluated from the last to the first (``games.bots.review.analyse``), so the
-solver's table (``solver.py``, in C, kept between calls) holds the end game when the earlier
-positions are asked. Each position gets ``SOLVE_S`` for its exact value and a column that
-keeps it (``solver.keeping_move``, centre first: the quickest win, the slowest loss): won,
-drawn or lost with best play, and in how many moves. Once a position takes longer, every
-earlier one (fewer discs: harder still) is estimated instead, in ``ESTIMATE_S``, by trudny's
-Python search (alpha-beta with the threat evaluation; a forced result it finds is exact),
+solver's table (``solver.py``, in C, kept between calls; emptied when a review starts) holds
+the end game when the earlier positions are asked. Each position gets ``SOLVE_NODES`` for its
+exact value and a column that keeps it (``solver.keeping_move``, centre first: the quickest
+win, the slowest loss): won, drawn or lost with best play, and in how many moves. Once a
+position takes more, every earlier one (fewer discs: harder still) is estimated instead, in
+``ESTIMATE_NODES``, by trudny's Python search (alpha-beta with the threat evaluation; a forced
+result it finds is exact),
 except the first plies when an opening book is there (``book.py``; none is shipped: docs/bots.md),
 which it answers exactly at once. The site's early draw (no line of four possible any more) changes no value.
+
+Both bounds are nodes, not seconds (version 3): the same game always gets the same figures,
+however loaded the machine (version 2 gave the solver 0.3 s and the estimate 0.05 s).
 """
 
 from __future__ import annotations
 
-import time
+import math
 from typing import Any
 
 from games.bots.review import Evaluate, Evaluation, sigmoid
@@ -21,10 +25,11 @@ from games.bots.review import Evaluate, Evaluation, sigmoid
 from . import book, bot, solver
 from .bits import CELLS
 
-VERSION = "connect4-solver-2"  # 2: the faster solver (a prime-indexed table) makes more plies exact
+# 2: the faster solver (a prime-indexed table) makes more plies exact; 3: bounded by nodes
+VERSION = "connect4-solver-3"
 CENTRE_FIRST = [3, 2, 4, 1, 5, 0, 6]
-SOLVE_S = 0.3
-ESTIMATE_S = 0.05
+SOLVE_NODES = 2_500_000  # about 0.3 s of the solver here (7.8 M nodes a second)
+ESTIMATE_NODES = 5_000  # about 0.05 s of the Python search here
 SCALE = 120.0  # the search's threat evaluation: one good threat more (40 + 80) is about 73 %
 
 # bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
@@ -40,12 +45,12 @@ def _exact(value: solver.Value, column: int) -> Evaluation:
 
 
 def _estimate(columns: list[int]) -> Evaluation:
-    """trudny's Python search, iterative deepening for ``ESTIMATE_S``."""
+    """trudny's Python search, iterative deepening within ``ESTIMATE_NODES``."""
     board = bot.Board.from_columns(columns)
     wins = [c for c in board.legal() if board.wins_now(c)]
     if wins:
         return Evaluation(1.0, wins[0], exact=True, detail={"win_in": 1})
-    searcher = bot.Searcher(time.perf_counter() + ESTIMATE_S)
+    searcher = bot.Searcher(math.inf, max_nodes=ESTIMATE_NODES)
     order = [c for c in CENTRE_FIRST if board.can_play(c)]
     best, top = order[0], 0
     for depth in range(1, CELLS - board.moves + 1):
@@ -67,13 +72,14 @@ def _estimate(columns: list[int]) -> Evaluation:
 def evaluator(game: Any) -> Evaluate:
     if not solver.available():
         raise RuntimeError("the Connect Four solver is not built: no review")
+    solver.forget()  # what the solver finds within its nodes depends on this review alone
     gave_up = [False]
 
     def evaluate(state: Any, ply: int, played: int | None = None) -> Evaluation:
         columns = state.columns()
         if not gave_up[0] or len(columns) <= book.plies():  # the opening book answers at once
             try:
-                value, column = solver.keeping_move(columns, CENTRE_FIRST, SOLVE_S)
+                value, column = solver.keeping_move(columns, CENTRE_FIRST, max_nodes=SOLVE_NODES)
             except solver.SolverTimeout:
                 gave_up[0] = True
             else:

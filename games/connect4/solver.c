@@ -22,7 +22,9 @@
  * - Enhanced transposition cutoffs: before searching, a child whose stored
  *   upper bound already gives the node beta ends it.
  * - An optional deadline: the clock is read every 4096 nodes; a search past
- *   it returns C4_TIMEOUT, and the table keeps only true bounds.
+ *   it returns C4_TIMEOUT, and the table keeps only true bounds. An optional
+ *   bound in nodes does the same, and gives up at the same node however
+ *   loaded the machine (the review's: the same game, the same figures).
  *
  * The site's early draw (all 69 lines dead) does not change any score: once
  * no line can be completed every continuation is a draw. Built by
@@ -141,6 +143,7 @@ static inline int tt_get(u64 key, int *lower, int *score, int *move) {
 
 static u64 nodes;
 static double deadline; /* CLOCK_MONOTONIC seconds; 0 = none */
+static u64 node_stop;   /* give up when `nodes` reaches it; 0 = none */
 static int timed_out;
 
 static double now_s(void) {
@@ -169,7 +172,7 @@ static inline u64 non_losing_moves(u64 cur, u64 mask) {
  * outside. The player to move has no immediate win. */
 static int negamax(u64 cur, u64 mask, int moves, int alpha, int beta) {
     nodes++;
-    if (deadline > 0 && !(nodes & 4095) && now_s() > deadline)
+    if ((deadline > 0 && !(nodes & 4095) && now_s() > deadline) || (node_stop && nodes >= node_stop))
         timed_out = 1;
     if (timed_out)
         return 0;
@@ -280,20 +283,22 @@ static int solve_quiet(u64 cur, u64 mask, int moves) {
     return lo;
 }
 
-static void start(double budget_s) {
+static void start(double budget_s, u64 max_nodes) {
     timed_out = 0;
     deadline = budget_s > 0 ? now_s() + budget_s : 0;
+    node_stop = max_nodes ? nodes + max_nodes : 0;
 }
 
 /* ---- the interface (games/connect4/solver_build.py) --------------------- */
 
 /* Exact score for the player to move of a position (not finished, fewer than
- * 42 discs). C4_TIMEOUT past budget_s seconds (budget_s <= 0: no limit);
+ * 42 discs). C4_TIMEOUT past budget_s seconds (budget_s <= 0: no limit) or
+ * past max_nodes nodes (0: no limit);
  * C4_ILLEGAL when the table could not be allocated. */
-int c4_solve(u64 cur, u64 mask, int moves, double budget_s) {
+int c4_solve(u64 cur, u64 mask, int moves, double budget_s, u64 max_nodes) {
     if (!tt_ready())
         return C4_ILLEGAL;
-    start(budget_s);
+    start(budget_s, max_nodes);
     if (winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD))
         return (C4_CELLS + 1 - moves) / 2;
     return solve_quiet(cur, mask, moves);
@@ -302,10 +307,10 @@ int c4_solve(u64 cur, u64 mask, int moves, double budget_s) {
 /* The score for the player to move of playing each column:
  * out[c] = the mover's score after playing c, C4_ILLEGAL for a full column.
  * Returns 0, or C4_TIMEOUT past the budget. */
-int c4_move_values(u64 cur, u64 mask, int moves, double budget_s, int *out) {
+int c4_move_values(u64 cur, u64 mask, int moves, double budget_s, u64 max_nodes, int *out) {
     if (!tt_ready())
         return C4_ILLEGAL;
-    start(budget_s);
+    start(budget_s, max_nodes);
     u64 possible = (mask + BOTTOM) & BOARD;
     u64 mine = winning_cells(cur, mask);
     for (int c = 0; c < C4_W; c++) {
@@ -335,10 +340,10 @@ int c4_move_values(u64 cur, u64 mask, int moves, double budget_s, int *out) {
 
 /* 1 if the score of the position (mover without an immediate win) is at
  * least `v`, 0 if not, C4_TIMEOUT past the budget. */
-int c4_at_least(u64 cur, u64 mask, int moves, int v, double budget_s) {
+int c4_at_least(u64 cur, u64 mask, int moves, int v, double budget_s, u64 max_nodes) {
     if (!tt_ready())
         return C4_ILLEGAL;
-    start(budget_s);
+    start(budget_s, max_nodes);
     if (winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD))
         return (C4_CELLS + 1 - moves) / 2 >= v;
     int r = negamax(cur, mask, moves, v - 1, v);

@@ -82,6 +82,13 @@ def available() -> bool:
     return lib is not None
 
 
+def forget() -> None:
+    """Empty the solver's table (kept between calls): what a search bounded in nodes finds then
+    depends only on the questions asked since."""
+    _need_lib()
+    lib.c4_reset()
+
+
 def position(columns: list[int]) -> tuple[int, int, int]:
     """``(cur, mask, moves)`` after ``columns`` (0-based): ``cur`` = the
     mover's discs. Raises ValueError for an illegal sequence or a finished
@@ -108,24 +115,30 @@ def _need_lib() -> None:
 
 
 class _Clock:
-    """The deadline of one question, handed out as what is left of it."""
+    """The deadline of one question, in seconds, nodes or both, handed out as what is left of it."""
 
-    def __init__(self, budget_s: float | None) -> None:
+    def __init__(self, budget_s: float | None, max_nodes: int | None = None) -> None:
         self.deadline = None if budget_s is None else time.perf_counter() + budget_s
         self.budget_s = budget_s
+        self.max_nodes = max_nodes
+        self.nodes_at_start = int(lib.c4_nodes()) if lib is not None and max_nodes is not None else 0
 
-    def left(self) -> float:
-        """Seconds for the next C call (0.0 = no limit); SolverTimeout when none are left."""
-        if self.deadline is None:
-            return 0.0
-        left = self.deadline - time.perf_counter()
-        if left <= 0:
-            raise SolverTimeout(f"no answer within {self.budget_s} s")
-        return left
+    def left(self) -> tuple[float, int]:
+        """Seconds and nodes for the next C call (0 = no limit); SolverTimeout when none are left."""
+        seconds, nodes = 0.0, 0
+        if self.deadline is not None:
+            seconds = self.deadline - time.perf_counter()
+            if seconds <= 0:
+                raise SolverTimeout(f"no answer within {self.budget_s} s")
+        if self.max_nodes is not None:
+            nodes = self.max_nodes - (int(lib.c4_nodes()) - self.nodes_at_start)
+            if nodes <= 0:
+                raise SolverTimeout(f"no answer within {self.max_nodes} nodes")
+        return seconds, nodes
 
     def check(self, result: int) -> int:
         if result == _TIMEOUT:
-            raise SolverTimeout(f"no answer within {self.budget_s} s")
+            raise SolverTimeout(f"no answer within {self.budget_s} s or {self.max_nodes} nodes")
         return result
 
 
@@ -134,7 +147,7 @@ def _score(cur: int, mask: int, moves: int, clock: _Clock) -> int:
     if known is not None:
         return known
     _need_lib()
-    return clock.check(int(lib.c4_solve(cur, mask, moves, clock.left())))
+    return clock.check(int(lib.c4_solve(cur, mask, moves, *clock.left())))
 
 
 def solve(columns: list[int], budget_s: float | None = None) -> Value:
@@ -162,7 +175,7 @@ def move_values(columns: list[int], budget_s: float | None = None) -> dict[int, 
     if moves + 1 > book.plies():
         _need_lib()
         out = ffi.new("int[7]")
-        clock.check(int(lib.c4_move_values(cur, mask, moves, clock.left(), out)))
+        clock.check(int(lib.c4_move_values(cur, mask, moves, *clock.left(), out)))
         scores = {c: int(out[c]) for c in range(WIDTH) if out[c] != _ILLEGAL}
     else:
         scores = {c: _child_score(ncur, nmask, moves, wins, clock) for c, ncur, nmask, wins in children(cur, mask)}
@@ -184,7 +197,7 @@ def _at_least(cur: int, mask: int, moves: int, target: int, clock: _Clock) -> bo
     if known is not None:
         return known >= target
     _need_lib()
-    return clock.check(int(lib.c4_at_least(cur, mask, moves, target, clock.left()))) == 1
+    return clock.check(int(lib.c4_at_least(cur, mask, moves, target, *clock.left()))) == 1
 
 
 def _first_reaching(cur: int, mask: int, moves: int, order: list[int], target: int, clock: _Clock) -> int:
@@ -203,13 +216,15 @@ def _first_reaching(cur: int, mask: int, moves: int, order: list[int], target: i
     raise ValueError(f"no column of {order} reaches {target}")
 
 
-def keeping_move(columns: list[int], order: list[int], budget_s: float | None = None) -> tuple[Value, int]:
+def keeping_move(
+    columns: list[int], order: list[int], budget_s: float | None = None, max_nodes: int | None = None
+) -> tuple[Value, int]:
     """The position's value and the first column of ``order`` that keeps it
     exactly (the fastest win, the slowest loss). Cheaper than
     ``best_moves``: one exact solve, then one null-window test per column
-    tried. Raises SolverTimeout past ``budget_s``."""
+    tried. Raises SolverTimeout past ``budget_s`` or ``max_nodes``."""
     cur, mask, moves = position(columns)
-    clock = _Clock(budget_s)
+    clock = _Clock(budget_s, max_nodes)
     score = _score(cur, mask, moves, clock)
     return Value.from_score(score, moves), _first_reaching(cur, mask, moves, order, score, clock)
 

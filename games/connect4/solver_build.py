@@ -24,9 +24,9 @@ HERE = Path(__file__).resolve().parent
 MODULE = "games.connect4.solver_ext"
 
 CDEF = """
-int c4_solve(unsigned long long cur, unsigned long long mask, int moves, double budget_s);
-int c4_move_values(unsigned long long cur, unsigned long long mask, int moves, double budget_s, int *out);
-int c4_at_least(unsigned long long cur, unsigned long long mask, int moves, int v, double budget_s);
+int c4_solve(unsigned long long cur, unsigned long long mask, int moves, double budget_s, unsigned long long max_nodes);
+int c4_move_values(unsigned long long cur, unsigned long long mask, int moves, double budget_s, unsigned long long max_nodes, int *out);
+int c4_at_least(unsigned long long cur, unsigned long long mask, int moves, int v, double budget_s, unsigned long long max_nodes);
 unsigned long long c4_nodes(void);
 void c4_reset(void);
 """

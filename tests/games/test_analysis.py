@@ -211,6 +211,10 @@ def test_connect4_late_positions_are_the_solvers_exact_values():
         value = solver.solve(history[:ply])
         mover_expected = {"win": 1.0, "draw": 0.5, "loss": 0.0}[value.result]
         assert position["pink"] == (mover_expected if ply % 2 == 0 else 1.0 - mover_expected)
+    # the solver and the estimates before it are bounded by nodes, not seconds: the same game, the
+    # same figures, the earliest plies' estimates too
+    assert not all(p["exact"] for p in result["positions"][:14])
+    assert analyse(game, history, connect4_review) == result
 
 
 def test_kropki_a_capture_is_explained_by_the_dots_it_took():

@@ -93,17 +93,13 @@ def test_a_position_set_up_is_the_position_reached_by_moves(cls, params):
 
 
 @pytest.mark.parametrize(("cls", "params"), GAMES, ids=lambda v: getattr(v, "slug", str(v)))
-def test_the_computer_plays_and_reviews_from_a_set_up_as_from_the_moves(cls, params, monkeypatch):
+def test_the_computer_plays_and_reviews_from_a_set_up_as_from_the_moves(cls, params):
     game = cls(**params)
     state = random_position(game, 7)
     if cls is Kropki:  # a position with a capture is set up without it: take one that has none
         state = next(s for s in (random_position(game, n) for n in range(7, 60)) if s.scores() == (0, 0))
     again = set_up(state)
     reviewer = import_module(f"games.{cls.slug}.review")
-    # Cztery w rzędzie's solver stops on the clock: give it a whole solve, so the two positions
-    # get the same answer however loaded the machine (the other reviewers are bounded by nodes)
-    if cls is Connect4:
-        monkeypatch.setattr(reviewer, "SOLVE_S", 60.0)
     by_moves = reviewer.evaluator(game)(state, state.plies())
     by_set_up = reviewer.evaluator(again.game)(again, again.plies())
     assert (by_set_up.expected, by_set_up.best) == (by_moves.expected, by_moves.best)
