@@ -381,8 +381,6 @@ def test_pilkarzyki_a_step_that_allows_an_own_goal_is_marked(monkeypatch):
                     move = result["moves"][-1]
                     assert move["class"] == "blunder", move
                     assert result["positions"][-1]["exact"]
-                    # a bound in nodes, not seconds: the same game, the same figures
-                    assert analyse(game, history, pilkarzyki_review) == result
                     return
             state.apply_action(rng.choice(legal))
     pytest.fail("no random game offered a step allowing a goal")
