@@ -208,11 +208,15 @@ class SiteConsumer(LiveSocket):
             return
         if kind == "watch_tournament":
             # An arena's page: its standings now, then every change (docs/protocol.md "Tournaments").
+            # Read (it checks the id and the key), follow, then read again: a change between the
+            # first read and the subscription is in the second, so the page never keeps standings
+            # older than its socket's frames (CI: a join in that gap left a visitor at "(0)").
             frame = await db_call(self.desk.tournament)(self.user_id, content)
             if frame is None:
                 raise Refusal("tournament_not_found")
-            mine = None if self.user_id is None else await db_call(self.desk.tournament_me)(self.user_id, frame["id"])
             await self._follow(transport.tournament_topic(frame["id"]))
+            frame = await db_call(self.desk.tournament)(self.user_id, content) or frame
+            mine = None if self.user_id is None else await db_call(self.desk.tournament_me)(self.user_id, frame["id"])
             await self.send_json(frame)
             if mine is not None:  # the player's own line: their game now, if any (issue 38)
                 await self.send_json(mine)
@@ -223,6 +227,7 @@ class SiteConsumer(LiveSocket):
             if frame is None:
                 raise Refusal("tournament_not_found")
             await self._follow(transport.swiss_topic(frame["id"]))
+            frame = await db_call(self.desk.swiss)(self.user_id, content) or frame  # read again: as above
             await self.send_json(frame)
             return
         if kind == "watch_analysis":

@@ -13,6 +13,7 @@ import uuid
 
 from playwright.sync_api import expect
 
+from tests.browser.frames import wait_frames
 from tests.browser.test_after_match import PASSWORD
 from tests.browser.test_tournament_browser import player
 from tests.live_play.conftest import create_match
@@ -94,6 +95,8 @@ def test_a_visitor_not_logged_in_sees_the_standings_change_live(new_context, liv
     visitor.goto(f"/turnieje/{data['tournament']}/")
     expect(visitor.locator("html")).to_have_attribute("data-site", "connected")
     expect(visitor.get_by_test_id("player-count")).to_have_text("(0)")
+    # the standings the socket sent after following the arena: only then can a change reach it
+    wait_frames(visitor, 0, "tournament", socket="site")
     live_site.call("arena_join", tournament_id=data["tournament"], names=[data["ania"]["name"]])
     expect(visitor.get_by_test_id("player-count")).to_have_text("(1)")
     expect(visitor.locator("#standings-body")).to_contain_text(data["ania"]["name"])
