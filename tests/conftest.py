@@ -195,27 +195,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _flush_by_delete_on_postgresql():
-    """A transactional test empties every table after it (Django's ``flush``), which on
-    PostgreSQL is one ``TRUNCATE`` of every table: each table's files made anew, about 0.2 s on a
-    quiet machine and more on a loaded one, for tables that hold a few rows. ``DELETE`` of each
-    table in the same transaction (foreign keys deferred, as Django makes them) leaves the same
-    empty tables in about 10 ms. A flush that resets the sequences keeps Django's own."""
-    from django.db.backends.postgresql.operations import DatabaseOperations
-
-    truncate = DatabaseOperations.sql_flush
-
-    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
-        if reset_sequences or not tables:
-            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
-        return ["SET CONSTRAINTS ALL DEFERRED", *(f"DELETE FROM {self.quote_name(table)}" for table in tables)]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
-        yield
-
-
-@pytest.fixture(scope="session", autouse=True)
 def _embedded_redis():
     """When REDIS_URL is unset (plain `pytest`), make sure the embedded Redis answers.
 
