@@ -10,6 +10,7 @@ from collections.abc import Callable
 import hypothesis
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from tests.smtp import inbox  # noqa: F401 (a real local SMTP server: the e-mail tests' fixture)
 
@@ -274,6 +275,16 @@ def _own_limits(settings):
     # ...and its own keys in the shared cache (kropki_site/cache.py: Redis)
     caches = {**settings.CACHES, "default": {**settings.CACHES["default"], "KEY_PREFIX": f"kropki-test-{token}"}}
     settings.CACHES = caches
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language, as each request and socket does on the
+    site (its own context): the test client runs a page in the test's thread, and a page asked
+    in English left English active for the tests after it in that process."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -102,7 +102,9 @@ static inline int has_four(u64 bits) {
  * with its residue mod the prime (> 2^17) identify a key below 2^49 exactly
  * (Chinese remainder). One 8-byte entry a slot: one cache line a probe.
  * A value byte: 0 empty, 1 .. 37 an upper bound (score + 19), 64 + 1 ..
- * 64 + 37 a lower bound. */
+ * 64 + 37 a lower bound. An entry counts only in the generation it was
+ * written in (the padding's two bytes): c4_reset forgets the whole table by
+ * starting the next one, not by clearing 67 MB. */
 
 #define TT_SIZE 8388593u /* the largest prime below 2^23 */
 
@@ -110,9 +112,12 @@ typedef struct {
     uint32_t key;
     uint8_t val;
     uint8_t move; /* 1 + the column of the move that cut off, 0 none */
+    uint16_t gen; /* the generation it was written in; 0: never */
 } tt_entry;
+_Static_assert(sizeof(tt_entry) == 8, "one 8-byte entry a slot");
 
 static tt_entry *tt;
+static uint16_t gen = 1;
 
 static int tt_ready(void) {
     if (!tt)
@@ -125,13 +130,14 @@ static inline void tt_put(u64 key, int lower, int score, int move) {
     e->key = (uint32_t)key;
     e->val = (uint8_t)((lower ? 64 : 0) + score - C4_MIN_SCORE + 1);
     e->move = (uint8_t)(move + 1);
+    e->gen = gen;
 }
 
 /* 0 when absent; else fills *lower, *score and *move (-1: none). */
 static inline int tt_get(u64 key, int *lower, int *score, int *move) {
     const tt_entry *e = &tt[key % TT_SIZE];
     uint8_t v = e->val;
-    if (!v || e->key != (uint32_t)key)
+    if (!v || e->key != (uint32_t)key || e->gen != gen)
         return 0;
     *lower = v >= 64;
     *score = (v & 63) + C4_MIN_SCORE - 1;
@@ -355,8 +361,12 @@ int c4_at_least(u64 cur, u64 mask, int moves, int v, double budget_s, u64 max_no
 /* Nodes searched since the process started. */
 unsigned long long c4_nodes(void) { return nodes; }
 
-/* Forget everything the table holds. */
+/* Forget everything the table holds: the next generation (every 65,535th
+ * time, the table cleared, so an old entry never comes back). */
 void c4_reset(void) {
-    if (tt)
-        memset(tt, 0, TT_SIZE * sizeof(tt_entry));
+    if (++gen == 0) {
+        if (tt)
+            memset(tt, 0, TT_SIZE * sizeof(tt_entry));
+        gen = 1;
+    }
 }

@@ -83,8 +83,9 @@ def available() -> bool:
 
 
 def forget() -> None:
-    """Empty the solver's table (kept between calls): what a search bounded in nodes finds then
-    depends only on the questions asked since."""
+    """Forget the solver's table (kept between calls; at once: the table's next generation, not
+    a clearing of its 67 MB): what a search bounded in nodes finds then depends only on the
+    questions asked since."""
     _need_lib()
     lib.c4_reset()
 

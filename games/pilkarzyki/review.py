@@ -6,9 +6,10 @@ turns); otherwise the evaluation (the ball's distance to the goals, about 20 a r
 turned into an expected result by a logistic curve of scale ``SCALE``. The better move
 is the first step of the best turn.
 
-The search is bounded by nodes (``MAX_NODES``, about 0.25 s on the reference machine:
-depth 5 at the median), not by the clock: the same game always gets the same figures,
-however loaded the machine (version 1 stopped at 0.25 s and reached different depths).
+The search is bounded by nodes (``MAX_NODES``: depth 6 at the median, about 0.4 s a
+position here, a 100-move game 41 s: docs/analysis.md), not by the clock: the same game
+always gets the same figures, however loaded the machine (version 1 stopped at 0.25 s and
+reached different depths).
 """
 
 from __future__ import annotations

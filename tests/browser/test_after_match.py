@@ -222,6 +222,10 @@ def test_the_challenge_link_copies_and_fits(new_context, live_url, live_site):
     field = page.get_by_test_id("challenge-link")
     link = field.input_value()
     assert link == page.url
+    # the URL holds from the navigation's commit: measure once the stylesheet applies (a layout
+    # forced before it gives an input its default 20 characters) and the script shows the button
+    page.wait_for_load_state("load")
+    expect(page.get_by_test_id("copy-link")).to_be_visible()
     assert field.evaluate("el => el.scrollWidth <= el.clientWidth"), "the whole link shows in the field"
     page.get_by_test_id("copy-link").click()
     expect(page.get_by_test_id("copy-status")).to_have_text("Link skopiowany.")

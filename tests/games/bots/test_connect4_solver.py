@@ -154,6 +154,26 @@ def test_the_result_keeping_move_keeps_the_result(vectors_dir: Path) -> None:
             assert row["analysis"][col] >= min(score, 1), row["id"]
 
 
+def test_forget_leaves_nothing_of_the_questions_before(vectors_dir: Path) -> None:
+    """``forget`` (a review's start) starts the table's next generation: the same solve then
+    costs what it cost on an empty table, also after the 65,535 generations that clear it."""
+    columns = _columns(next(r for r in _rows(vectors_dir, "positions_plies08-20.jsonl") if r["plies"] == 12)["moves"])
+
+    def nodes() -> int:
+        before = int(c4_lib.c4_nodes())
+        solver.solve(columns)
+        return int(c4_lib.c4_nodes()) - before
+
+    solver.forget()
+    fresh = nodes()
+    assert nodes() < fresh / 10, "the table kept what the first solve found"
+    solver.forget()
+    assert nodes() == fresh
+    for _ in range(1 << 16):
+        solver.forget()
+    assert nodes() == fresh
+
+
 def test_perfect_play_ends_as_the_value_says(vectors_dir: Path) -> None:
     """From vector positions, both sides play a best column (the fastest win,
     the slowest loss) through the engine: the game ends with the predicted
