@@ -10,6 +10,7 @@ from . import kinds
 from .models import Notification, NotificationPrefs, PushSubscription
 
 LIST_LENGTH = 50
+UNREAD_SHOWN = 100  # the header's count says "99+" from here on: counting further is wasted
 
 
 def latest(user_id: int) -> list[Notification]:
@@ -18,7 +19,8 @@ def latest(user_id: int) -> list[Notification]:
 
 
 def unread_count(user_id: int) -> int:
-    return Notification.objects.filter(user_id=user_id, shown=True, read_at__isnull=True).count()
+    """The player's unread lines, up to ``UNREAD_SHOWN``."""
+    return Notification.objects.filter(user_id=user_id, shown=True, read_at__isnull=True)[:UNREAD_SHOWN].count()
 
 
 def welcome_frames(user_id: int) -> list[dict[str, Any]]:

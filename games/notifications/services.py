@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import IntegerField, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -24,7 +24,7 @@ from accounts.models import User
 from games.live import online, transport
 from kropki_site.lib.refusals import Refusal
 
-from . import kinds
+from . import kinds, selectors
 from .models import Notification, NotificationPrefs, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -117,13 +117,25 @@ def _push(user_ids: list[int], kind: str, data: dict[str, Any], languages: dict[
     transport.send_to_site_users(frames)
 
 
+class _CountOf(Subquery):
+    """The number of rows a (limited) subquery gives."""
+
+    template = "(SELECT COUNT(*) FROM (%(subquery)s) _rows)"
+    output_field = IntegerField()
+
+
 def unread_counts(user_ids: list[int]) -> dict[int, int]:
-    rows = (
-        Notification.objects.filter(user_id__in=user_ids, shown=True, read_at__isnull=True)
-        .values("user_id")
-        .annotate(n=Count("id"))
+    """Each player's unread lines, counted up to ``selectors.UNREAD_SHOWN`` (the header says
+    "99+"): one query, each player's count stopping there, so a player told hundreds of times
+    costs no more than one told a hundred (it counted every unread row of theirs on every new
+    one: docs/performance.md "The unread count")."""
+    first = (
+        Notification.objects.filter(user_id=OuterRef("pk"), shown=True, read_at__isnull=True)
+        .order_by()
+        .values("pk")[: selectors.UNREAD_SHOWN]
     )
-    return {row["user_id"]: row["n"] for row in rows}
+    rows = User.objects.filter(pk__in=user_ids).annotate(n=_CountOf(first)).values_list("pk", "n")
+    return {pk: n for pk, n in rows if n}
 
 
 def read_all(*, user_id: int) -> int:

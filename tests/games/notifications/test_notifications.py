@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.following.services import follow
 from games.live import online
-from games.notifications import services
+from games.notifications import selectors, services
 from games.notifications.models import Notification, NotificationPrefs
 from games.notifications.selectors import account_part
 from games.play.challenges import challenge_direct_create
@@ -280,6 +280,21 @@ def test_the_list_shows_a_follower_and_reading_it_clears_the_count(client, alice
     assert "alice obserwuje Cię." in page and 'href="/gracz/alice/"' in page
     assert services.unread_counts([bob.pk]) == {}
     assert "alice obserwuje Cię." in client.get("/powiadomienia/").content.decode()  # read, still listed
+
+
+def test_the_unread_count_stops_where_the_header_says_99_plus(alice, bob, charlie):
+    """Counting stops at 100 (the header's "99+"), in one query for many players."""
+    Notification.objects.bulk_create(
+        [Notification(user=bob, kind="challenge", data={"name": "x", "challenge": i}) for i in range(150)]
+        + [Notification(user=alice, kind="challenge", data={"name": "x", "challenge": i}) for i in range(3)]
+        + [Notification(user=alice, kind="challenge", data={"name": "x"}, read_at=timezone.now())]
+        + [Notification(user=alice, kind="challenge", data={"name": "x"}, shown=False)]
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert services.unread_counts([alice.pk, bob.pk, charlie.pk]) == {alice.pk: 3, bob.pk: 100}
+    assert len(queries) == 1
+    assert "LIMIT 100" in queries[0]["sql"]
+    assert [selectors.unread_count(u.pk) for u in (alice, bob, charlie)] == [3, 100, 0]
 
 
 def test_the_settings_turn_a_kind_off_in_the_list(client, alice, bob, charlie):
