@@ -41,7 +41,7 @@ DAPHNE_LIMITS = ["--websocket-max-message-size", str(WS_MAX_BYTES), "--websocket
 
 
 # Debian's Chromium and the flags the browser tests and the screenshots run it with.
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("KROPKI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -140,7 +140,7 @@ class SiteConsumer(LiveSocket):
             return
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.watching: set[str] = set()
-        self.watched_tournaments: set[str] = set()
+        self.watched_tournaments: dict[str, int] = {}  # topic followed -> its frames heard
         await self.listen_to_user()
         await self.listen(transport.site_topic(user_id), self.send_text)
         await self.accept()
@@ -165,7 +165,7 @@ class SiteConsumer(LiveSocket):
             return
         self.tokens = wsframes.TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.watching = set()
-        self.watched_tournaments = set()
+        self.watched_tournaments = {}
         await self.accept()
         await self.send_json({"type": "hello", "user": None})
 
@@ -208,14 +208,13 @@ class SiteConsumer(LiveSocket):
             return
         if kind == "watch_tournament":
             # An arena's page: its standings now, then every change (docs/protocol.md "Tournaments").
-            # Read (it checks the id and the key), follow, then read again: a change between the
-            # first read and the subscription is in the second, so the page never keeps standings
-            # older than its socket's frames (CI: a join in that gap left a visitor at "(0)").
+            # Read (it checks the id and the key), follow, then read again (``_read_followed``).
             frame = await db_call(self.desk.tournament)(self.user_id, content)
             if frame is None:
                 raise Refusal("tournament_not_found")
-            await self._follow(transport.tournament_topic(frame["id"]))
-            frame = await db_call(self.desk.tournament)(self.user_id, content) or frame
+            topic = transport.tournament_topic(frame["id"])
+            await self._follow(topic)
+            frame = await self._read_followed(topic, self.desk.tournament, content) or frame
             mine = None if self.user_id is None else await db_call(self.desk.tournament_me)(self.user_id, frame["id"])
             await self.send_json(frame)
             if mine is not None:  # the player's own line: their game now, if any (issue 38)
@@ -226,8 +225,9 @@ class SiteConsumer(LiveSocket):
             frame = await db_call(self.desk.swiss)(self.user_id, content)
             if frame is None:
                 raise Refusal("tournament_not_found")
-            await self._follow(transport.swiss_topic(frame["id"]))
-            frame = await db_call(self.desk.swiss)(self.user_id, content) or frame  # read again: as above
+            topic = transport.swiss_topic(frame["id"])
+            await self._follow(topic)
+            frame = await self._read_followed(topic, self.desk.swiss, content) or frame  # as above
             await self.send_json(frame)
             return
         if kind == "watch_analysis":
@@ -255,8 +255,28 @@ class SiteConsumer(LiveSocket):
             return
         if len(self.watched_tournaments) >= MAX_TOURNAMENTS_WATCHED:
             raise Refusal("rate_limited")
-        self.watched_tournaments.add(topic)
-        await self.listen(topic, self.send_text)
+        self.watched_tournaments[topic] = 0
+
+        async def hear(text: str) -> None:
+            self.watched_tournaments[topic] += 1  # before any await: _read_followed counts on it
+            await self.send_text(text)
+
+        await self.listen(topic, hear)
+
+    async def _read_followed(
+        self, topic: str, read: Callable[[int | None, dict[str, Any]], dict[str, Any] | None], content: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """A followed tournament's state, read once it is followed, so a change just before the
+        subscription is in it (CI: a join in that gap left a visitor at "(0)"); and read again
+        while a frame of the topic came in during the read: that frame may be newer than the
+        read, and the page draws the last frame it gets (CI: a join's frame, then a read from
+        before the join, left a visitor's Swiss standings empty). Three reads at most."""
+        for _attempt in range(3):
+            heard = self.watched_tournaments[topic]
+            frame = await db_call(read)(self.user_id, content)
+            if self.watched_tournaments[topic] == heard:
+                break
+        return frame
 
     async def _expire_later(self, challenge_id: int) -> None:
         """Tell both players when the challenge is past its time unanswered (their pages also count down)."""

@@ -5,7 +5,9 @@ opened after the pairing learns where the game is, and hears its end."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -13,6 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from games.play import match_resign
+from games.site_desk import SiteDesk
 from games.tournaments.swiss.models import SwissBoard, SwissTournament
 from games.tournaments.swiss.services import swiss_join, swiss_tick
 from tests.games.live.test_site_consumer import connect, error, frame_of, site_socket
@@ -55,6 +58,32 @@ async def test_an_anonymous_watcher_hears_a_join_and_a_pairing(alice, bob):
     assert paired["status"] == "running" and paired["round"] == 1
     (board,) = paired["boards"]
     assert {board["pink"], board["blue"]} == {"alice", "bob"} and board["result"] is None
+    await ws.disconnect()
+
+
+async def test_a_frame_heard_while_the_state_is_read_is_followed_by_a_newer_read(alice, monkeypatch):
+    """A page draws the last frame it gets. A join committed while the watch's read runs: its
+    frame comes first, and the read (from before the join) must not be the last word: the
+    socket reads once more (CI: a visitor's standings stayed empty)."""
+    t = await database_sync_to_async(_swiss)()
+    reads: list[Any] = []
+    read = SiteDesk.swiss
+
+    def slow_read(desk, user_id, content):
+        frame = read(desk, user_id, content)
+        reads.append(frame)
+        if len(reads) == 2:  # the read after following: the join and its frame land meanwhile
+            swiss_join(tournament_id=t.pk, user=alice)
+            time.sleep(0.5)
+        return frame
+
+    monkeypatch.setattr(SiteDesk, "swiss", slow_read)
+    ws = await watcher()
+    await ws.send_json_to({"type": "watch_swiss", "id": t.pk})
+    frames = [await frame_of(ws, "swiss"), await frame_of(ws, "swiss")]
+    assert [[line["name"] for line in f["standings"]] for f in frames] == [["alice"], ["alice"]]
+    assert [len(r["standings"]) for r in reads] == [0, 0, 1]
+    assert await ws.receive_nothing(timeout=0.3)
     await ws.disconnect()
 
 
