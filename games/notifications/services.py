@@ -16,7 +16,6 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
-from django.db.models import IntegerField, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -107,7 +106,7 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
 
 def _push(user_ids: list[int], kind: str, data: dict[str, Any], languages: dict[int, str]) -> None:
     """The header's count and the new line, to each player's open pages (site socket)."""
-    unread = unread_counts(user_ids)
+    unread = selectors.unread_counts(user_ids)
     frames = []
     for pk in user_ids:
         with translation.override(languages.get(pk) or settings.LANGUAGE_CODE):
@@ -115,27 +114,6 @@ def _push(user_ids: list[int], kind: str, data: dict[str, Any], languages: dict[
         frame = {"type": "notification", "kind": kind, "unread": unread.get(pk, 0), "text": text, "url": url}
         frames.append((pk, frame))
     transport.send_to_site_users(frames)
-
-
-class _CountOf(Subquery):
-    """The number of rows a (limited) subquery gives."""
-
-    template = "(SELECT COUNT(*) FROM (%(subquery)s) _rows)"
-    output_field = IntegerField()
-
-
-def unread_counts(user_ids: list[int]) -> dict[int, int]:
-    """Each player's unread lines, counted up to ``selectors.UNREAD_SHOWN`` (the header says
-    "99+"): one query, each player's count stopping there, so a player told hundreds of times
-    costs no more than one told a hundred (it counted every unread row of theirs on every new
-    one: docs/performance.md "The unread count")."""
-    first = (
-        Notification.objects.filter(user_id=OuterRef("pk"), shown=True, read_at__isnull=True)
-        .order_by()
-        .values("pk")[: selectors.UNREAD_SHOWN]
-    )
-    rows = User.objects.filter(pk__in=user_ids).annotate(n=_CountOf(first)).values_list("pk", "n")
-    return {pk: n for pk, n in rows if n}
 
 
 def read_all(*, user_id: int) -> int:

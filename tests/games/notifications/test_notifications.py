@@ -274,11 +274,11 @@ def test_a_sweep_sends_only_while_its_claim_lasts(bob, inbox, settings):
 def test_the_list_shows_a_follower_and_reading_it_clears_the_count(client, alice, bob):
     follow(follower=alice, username="bob")
     follow(follower=alice, username="bob")  # again: nothing new
-    assert services.unread_counts([bob.pk]) == {bob.pk: 1}
+    assert selectors.unread_counts([bob.pk]) == {bob.pk: 1}
     client.force_login(bob)
     page = client.get("/powiadomienia/").content.decode()
     assert "alice obserwuje Cię." in page and 'href="/gracz/alice/"' in page
-    assert services.unread_counts([bob.pk]) == {}
+    assert selectors.unread_counts([bob.pk]) == {}
     assert "alice obserwuje Cię." in client.get("/powiadomienia/").content.decode()  # read, still listed
 
 
@@ -291,7 +291,7 @@ def test_the_unread_count_stops_where_the_header_says_99_plus(alice, bob, charli
         + [Notification(user=alice, kind="challenge", data={"name": "x"}, shown=False)]
     )
     with CaptureQueriesContext(connection) as queries:
-        assert services.unread_counts([alice.pk, bob.pk, charlie.pk]) == {alice.pk: 3, bob.pk: 100}
+        assert selectors.unread_counts([alice.pk, bob.pk, charlie.pk]) == {alice.pk: 3, bob.pk: 100}
     assert len(queries) == 1
     assert "LIMIT 100" in queries[0]["sql"]
     assert [selectors.unread_count(u.pk) for u in (alice, bob, charlie)] == [3, 100, 0]
