@@ -41,7 +41,7 @@ from games.catalogue import variant as get_variant
 from kropki_site.lib import devredis
 from tests import live
 
-CHROMIUM, CHROMIUM_ARGS = live.CHROMIUM, live.CHROMIUM_ARGS
+CHROMIUM, CHROMIUM_ARGS = live.CHROMIUM_FULL, live.CHROMIUM_ARGS  # the pictures: the full browser
 WIDTHS = {1280: {"width": 1280, "height": 800}, 360: {"width": 360, "height": 740}}
 PASSWORD = "kropka-Trudna-2024"
 

@@ -6,7 +6,7 @@
 - ``live_url``      session: base URL of a daphne serving that site.
 - ``celery_worker_proc`` session: a real Celery worker (queues default, clock, bots) for it.
 - ``celery_beat_proc`` session: Celery beat for it.
-- ``browser``          package: headless Chromium, closed after the last browser test (its
+- ``browser``          package: Chromium's headless shell, closed after the last browser test (its
                        Playwright loop then stops: the process may run async tests after).
                        A watchdog kills it when a context is not made in CONTEXT_SECONDS (made
                        again, once, on a fresh Chromium) or a test outlives TEST_SECONDS (that
@@ -14,7 +14,8 @@
                        outlives CLOSE_SECONDS: a stalled Chromium costs one test at most, never
                        the run.
 - ``page`` / ``new_context``: a fresh browser context per test (``new_context()`` for a
-                       second player in the same test).
+                       second player in the same test; ``new_context(full=True)``: of the full
+                       Chromium, ``full_browser``, for system notifications).
 """
 
 from __future__ import annotations
@@ -104,14 +105,15 @@ def _descendants(root: int) -> list[int]:
 
 
 class Chromium:
-    """The package's Chromium, launched again when a watchdog had to kill it."""
+    """The package's Chromium (``executable``), launched again when a watchdog had to kill it."""
 
-    def __init__(self, playwright: Any) -> None:
+    def __init__(self, playwright: Any, executable: str = CHROMIUM) -> None:
         self.playwright = playwright
+        self.executable = executable
         self.browser = self._launch()
 
     def _launch(self) -> Any:
-        return self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        return self.playwright.chromium.launch(executable_path=self.executable, headless=True, args=CHROMIUM_ARGS)
 
     def kill(self, why: str) -> None:
         print(f"\n!! browser watchdog: {why}; killing Chromium", file=sys.stderr, flush=True)
@@ -159,10 +161,16 @@ class Chromium:
         return getattr(self.alive(), name)
 
 
+def _installed(path: str) -> None:
+    if not os.path.exists(path):
+        pytest.fail(
+            f"{path} is missing: apt-get install chromium chromium-headless-shell (scripts/test does it as root)"
+        )
+
+
 @pytest.fixture(scope="package")
 def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (scripts/test does it as root)")
+    _installed(CHROMIUM)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -170,6 +178,17 @@ def browser():
         yield chromium
         if chromium.browser.is_connected():
             chromium.browser.close()
+
+
+@pytest.fixture
+def full_browser(browser):
+    """The full Chromium (``new_context(full=True)``), for what the headless shell lacks: system
+    notifications. Launched for the test that asks, on the package browser's Playwright."""
+    _installed(live.CHROMIUM_FULL)
+    chromium = Chromium(browser.playwright, live.CHROMIUM_FULL)
+    yield chromium
+    if chromium.browser.is_connected():
+        chromium.browser.close()
 
 
 @pytest.fixture(autouse=True)
@@ -187,23 +206,25 @@ def _browser_watchdog(request):
 
 
 @pytest.fixture
-def new_context(browser, live_url):
+def new_context(request, browser, live_url):
     contexts = []
 
-    def make(**kwargs):
+    def make(full: bool = False, **kwargs):
+        """A context of the headless shell, or of the full Chromium (``full=True``)."""
+        chromium = request.getfixturevalue("full_browser") if full else browser
         kwargs.setdefault("locale", "pl-PL")
         # The site's service worker caches static files as it installs; a context closed during
         # that install once left Chromium unable to make the next context (the run hung at a
         # test's start). Only the app's own tests (test_app_browser.py) let it run.
         kwargs.setdefault("service_workers", "block")
-        context = browser.new_context(base_url=live_url, **kwargs)
+        context = chromium.new_context(base_url=live_url, **kwargs)
         context.set_default_timeout(10_000)
-        contexts.append(context)
+        contexts.append((chromium, context))
         return context
 
     yield make
-    for context in contexts:
-        browser.close_context(context)
+    for chromium, context in contexts:
+        chromium.close_context(context)
 
 
 @pytest.fixture

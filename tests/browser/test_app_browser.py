@@ -245,7 +245,7 @@ def test_the_worker_shows_a_push_and_a_click_opens_its_page(new_context, live_ur
     """Web Push's last step (games/notifications/push.py encrypts, the browser's push service
     delivers: outside): the service worker hears a ``push`` with the site's JSON and shows it as
     a system notification, with the page to open."""
-    context = new_context(service_workers="allow", viewport=PHONE)
+    context = new_context(full=True, service_workers="allow", viewport=PHONE)  # the shell shows no notifications
     context.grant_permissions(["notifications"], origin=live_url)
     page = context.new_page()
     page.goto("/")
