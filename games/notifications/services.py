@@ -68,8 +68,8 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
     pushable = {pk for pk in ids if kinds.wants(kind, "push", getattr(prefs.get(pk), "push", None))}
     if pushable:
         pushable = set(PushSubscription.objects.filter(user_id__in=pushable).values_list("user_id", flat=True))
-    # neither while the player is on the site (their pages hear it): one presence read a player
-    here = {pk for pk in {*mailable, *pushable} if online.is_online(pk)}
+    # neither while the player is on the site (their pages hear it): one presence read for all
+    here = online.online_among({*mailable, *pushable})
     mailable = [pk for pk in mailable if pk not in here]
     pushable -= here
     rows = []

@@ -129,6 +129,24 @@ def test_no_mail_to_an_unverified_address_nor_to_a_player_on_the_site(alice, bob
     assert inbox.messages == []
 
 
+def test_one_notice_to_many_mails_only_those_off_the_site(alice, bob, charlie, inbox, settings):
+    """One notice to several players reads who is online in one round trip (``online_among``):
+    the one on the site gets the line only, the others the mail too."""
+    for user in (alice, bob, charlie):
+        verified(user)
+    online.mark_online(bob.pk)
+    try:
+        assert online.online_among([alice.pk, bob.pk, charlie.pk]) == {bob.pk}
+        assert (
+            services.notify([alice.pk, bob.pk, charlie.pk], "challenge", {"name": "dana", "variant": "kropki-10"}) == 3
+        )
+    finally:
+        online.mark_offline_if_gone(bob.pk)
+    mailed = set(Notification.objects.filter(mail=Notification.Mail.PENDING).values_list("user_id", flat=True))
+    assert mailed == {alice.pk, charlie.pk}
+    assert online.online_among([alice.pk, bob.pk]) == set() and online.online_among([]) == set()
+
+
 def test_one_click_unsubscribe_from_the_mail_stops_that_kind(alice, bob, charlie, inbox, settings):
     settings.NOTIFY_MAIL_GAP_HOURS = 0
     verified(bob)
