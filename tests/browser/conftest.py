@@ -15,7 +15,7 @@
                        the run.
 - ``page`` / ``new_context``: a fresh browser context per test (``new_context()`` for a
                        second player in the same test; ``new_context(full=True)``: of the full
-                       Chromium, ``full_browser``, for system notifications).
+                       Chromium, launched for that test, for system notifications).
 """
 
 from __future__ import annotations
@@ -180,17 +180,6 @@ def browser():
             chromium.browser.close()
 
 
-@pytest.fixture
-def full_browser(browser):
-    """The full Chromium (``new_context(full=True)``), for what the headless shell lacks: system
-    notifications. Launched for the test that asks, on the package browser's Playwright."""
-    _installed(live.CHROMIUM_FULL)
-    chromium = Chromium(browser.playwright, live.CHROMIUM_FULL)
-    yield chromium
-    if chromium.browser.is_connected():
-        chromium.browser.close()
-
-
 @pytest.fixture(autouse=True)
 def _browser_watchdog(request):
     """A browser test that outlives TEST_SECONDS fails (its Chromium killed) instead of hanging."""
@@ -206,12 +195,17 @@ def _browser_watchdog(request):
 
 
 @pytest.fixture
-def new_context(request, browser, live_url):
+def new_context(browser, live_url):
     contexts = []
+    full_browser: list[Chromium] = []  # launched for a test that asks, closed after its contexts
 
     def make(full: bool = False, **kwargs):
-        """A context of the headless shell, or of the full Chromium (``full=True``)."""
-        chromium = request.getfixturevalue("full_browser") if full else browser
+        """A context of the headless shell, or (``full=True``) of the full Chromium, for what the
+        shell lacks: system notifications."""
+        if full and not full_browser:
+            _installed(live.CHROMIUM_FULL)
+            full_browser.append(Chromium(browser.playwright, live.CHROMIUM_FULL))
+        chromium = full_browser[0] if full else browser
         kwargs.setdefault("locale", "pl-PL")
         # The site's service worker caches static files as it installs; a context closed during
         # that install once left Chromium unable to make the next context (the run hung at a
@@ -225,6 +219,9 @@ def new_context(request, browser, live_url):
     yield make
     for chromium, context in contexts:
         chromium.close_context(context)
+    for chromium in full_browser:
+        if chromium.browser.is_connected():
+            chromium.browser.close()
 
 
 @pytest.fixture

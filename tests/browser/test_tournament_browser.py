@@ -42,6 +42,8 @@ def test_two_players_join_are_paired_play_come_back_and_a_watcher_sees_it_live(
     for page in (ania, bartek):
         page.wait_for_url(re.compile(r"/partia/\d+/$"), timeout=30_000)
         expect(page.locator("#match")).to_have_attribute("data-ready", "1")
+        # the match socket open: a click before it is refused as offline (ready is the script's)
+        expect(page.locator("#conn")).to_have_attribute("data-state", "connected")
         expect(page.get_by_test_id("arena-link")).to_have_text(f"Arena {suffix}")
     assert ania.url == bartek.url
     # The watcher heard both join and the game begin, without a reload.
