@@ -22,7 +22,8 @@ class Notification(models.Model):
         SENT = "sent", "sent"
         FAILED = "failed", "failed"  # the server refused it for good
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    # No index of its own: notification_user_idx and notification_key_once begin with it.
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications", db_index=False)
     kind = models.CharField(max_length=32)
     data = models.JSONField(default=dict)
     # The same key reaches a player once ("arena:12": an arena about to start); "" for none.
@@ -44,6 +45,10 @@ class Notification(models.Model):
         ]
         indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=["user", "-created_at"], name="notification_user_idx"),
+            # the header's count (selectors.unread_counts): a player's unread lines and nothing else
+            models.Index(
+                fields=["user"], condition=Q(shown=True, read_at__isnull=True), name="notification_unread_idx"
+            ),
             models.Index(fields=["mail", "id"], name="notification_mail_idx"),
             models.Index(fields=["push", "id"], name="notification_push_idx"),
         ]

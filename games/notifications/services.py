@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
+from django.db.models import Exists, F, OuterRef
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -38,21 +39,22 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
     (the header's unread count) go after commit. How many rows were made."""
     if kind not in kinds.KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
-    users = list(
-        User.objects.filter(pk__in=set(user_ids), is_active=True, is_deleted=False, is_guest=False).values_list(
-            "pk", "email_verified", "language"
+    # Each player, their choices and whether a browser of theirs subscribed: one read
+    players = {
+        player["pk"]: player
+        for player in User.objects.filter(pk__in=set(user_ids), is_active=True, is_deleted=False, is_guest=False)
+        .annotate(
+            subscribed=Exists(PushSubscription.objects.filter(user_id=OuterRef("pk"))),
+            on_site=F("notification_prefs__site"),
+            by_mail=F("notification_prefs__mail"),
+            by_push=F("notification_prefs__push"),
         )
-    )
-    if not users:
+        .values("pk", "email_verified", "language", "subscribed", "on_site", "by_mail", "by_push")
+    }
+    if not players:
         return 0
-    ids = [pk for pk, _verified, _lang in users]
-    prefs = {p.user_id: p for p in NotificationPrefs.objects.filter(user_id__in=ids)}
     now = timezone.now()
-    mailable = [
-        pk
-        for pk, verified, _lang in users
-        if verified and kinds.wants(kind, "mail", getattr(prefs.get(pk), "mail", None))
-    ]
+    mailable = [pk for pk, p in players.items() if p["email_verified"] and kinds.wants(kind, "mail", p["by_mail"])]
     if mailable:
         recent = Notification.objects.filter(
             user_id__in=mailable,
@@ -65,16 +67,14 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
         lately = set(recent.values_list("user_id", flat=True))
         mailable = [pk for pk in mailable if pk not in lately]
     # Web Push: to a player's browsers that subscribed
-    pushable = {pk for pk in ids if kinds.wants(kind, "push", getattr(prefs.get(pk), "push", None))}
-    if pushable:
-        pushable = set(PushSubscription.objects.filter(user_id__in=pushable).values_list("user_id", flat=True))
+    pushable = {pk for pk, p in players.items() if p["subscribed"] and kinds.wants(kind, "push", p["by_push"])}
     # neither while the player is on the site (their pages hear it): one presence read for all
     here = online.online_among({*mailable, *pushable})
     mailable = [pk for pk in mailable if pk not in here]
     pushable -= here
     rows = []
-    for pk, _verified, _lang in users:
-        shown = kinds.wants(kind, "site", getattr(prefs.get(pk), "site", None))
+    for pk, player in players.items():
+        shown = kinds.wants(kind, "site", player["on_site"])
         mail = pk in mailable
         push = pk in pushable
         if shown or mail or push:
@@ -98,14 +98,22 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
     # write waited up to 1.5-1.9 s, not 0.3 s; docs/performance.md).
     Notification.objects.bulk_create(rows, ignore_conflicts=bool(key))
     told = [row.user_id for row in rows if row.shown]
-    languages = {pk: lang for pk, _verified, lang in users}
+    languages = {pk: player["language"] for pk, player in players.items()}
     if told:
         transaction.on_commit(lambda: _push(told, kind, data, languages))
     return len(rows)
 
 
 def _push(user_ids: list[int], kind: str, data: dict[str, Any], languages: dict[int, str]) -> None:
-    """The header's count and the new line, to each player's open pages (site socket)."""
+    """The header's count and the new line, to each player's open pages (site socket): only to
+    those on the site, read after the commit. A page that opens meanwhile is marked online before
+    it reads its welcome count (site_consumer.connect), so it is either counted here or its
+    welcome sees the new row; a player elsewhere costs no count (most notices are to players
+    away: that is why they are told)."""
+    here = online.online_among(user_ids)
+    user_ids = [pk for pk in user_ids if pk in here]
+    if not user_ids:
+        return
     unread = selectors.unread_counts(user_ids)
     frames = []
     for pk in user_ids:

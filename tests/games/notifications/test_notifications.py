@@ -315,6 +315,21 @@ def test_the_unread_count_stops_where_the_header_says_99_plus(alice, bob, charli
     assert [selectors.unread_count(u.pk) for u in (alice, bob, charlie)] == [3, 100, 0]
 
 
+def test_a_notice_reads_its_players_once_and_counts_only_those_on_the_site(
+    alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    """Three players told: one read of them (their choices, their browsers), the rows in one
+    insert, and the header's count only for the one with a page open: the others' pages, when
+    they open, read it themselves (docs/performance.md "A notice's statements")."""
+    online.mark_online(bob.pk)
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+        assert services.notify([alice.pk, bob.pk, charlie.pk], "follower", {"name": "dave"}) == 3
+    counts = [q["sql"] for q in queries if "COUNT(*)" in q["sql"]]
+    assert len(counts) == 1
+    assert f'"accounts_user"."id" IN ({bob.pk})' in counts[0]
+    assert len(queries) == 3, [q["sql"][:80] for q in queries]
+
+
 def test_the_settings_turn_a_kind_off_in_the_list(client, alice, bob, charlie):
     client.force_login(bob)
     page = client.get("/powiadomienia/ustawienia/").content.decode()
