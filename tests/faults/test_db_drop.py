@@ -68,11 +68,13 @@ class Terminator(threading.Thread):
 ATTEMPTS = 40
 
 
-async def settled(player: Player, timeout: float = 30) -> None:
-    """Wait until ``player``'s socket answers a ``sync`` with a state frame and stays open a moment."""
+async def settled(player: Player, timeout: float = 60) -> None:
+    """Wait until ``player``'s socket answers a ``sync`` with a state frame and stays open a moment.
+    (While every backend is killed each 30 ms, a connect that needs the database fails often,
+    and the player backs off up to 8 s between tries, as static/js/match.js does.)"""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        await player.wait(lambda q: q.ws is not None, 20, "a connection")
+        await player.wait(lambda q: q.ws is not None, max(1.0, deadline - time.monotonic()), "a connection")
         seen = len(player.frames)
         if await player.send({"type": "sync"}):
             try:
@@ -83,6 +85,16 @@ async def settled(player: Player, timeout: float = 30) -> None:
             if player.ws is not None:
                 return
     raise TimeoutError(f"{player.name}: no lasting connection within {timeout} s (closes {player.closes[-5:]})")
+
+
+async def caught_up(player: Player, ply: int) -> None:
+    """Wait until ``player`` is connected and draws ``ply`` (a sync if it takes a while). More
+    than ``ply`` means a move was written that the test was told had failed."""
+    try:
+        await player.wait(lambda q: q.ws is not None and q.last_ply >= ply, 3, f"ply {ply}")
+    except TimeoutError:
+        await settled(player)
+    assert player.last_ply == ply, (player.name, player.last_ply, ply, player.sent[-3:], player.errors[-3:])
 
 
 async def test_database_connection_dropped_during_moves(fault_site_factory):
@@ -101,14 +113,18 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
 
     terminator = Terminator(fs.site.env["DATABASE_URL"])
     terminator.start()
+    start = a.last_ply
     committed = failed = 0
     try:
         for _ in range(ATTEMPTS):
+            # Both draw the position the test counted: a player who missed the last broadcast
+            # would send a stale ply, be refused, then catch up, and that is not his move.
+            ply = start + committed
+            await caught_up(a, ply)
             assert a.snapshot is not None
             side = a.snapshot["to_move"]
             mover, other = players[side], players[3 - side]
-            await mover.wait(lambda q: q.ws is not None, 20, "a connection")
-            ply = mover.last_ply
+            await caught_up(mover, ply)
             action = cells[side][0]
             errors_before = len(mover.errors)
             closes_before = len(mover.closes)
