@@ -18,7 +18,10 @@ own limit). The JSON gains ``notify``: rows, mails sent, sweeps, the rate, secon
 ``--notify-part rows`` makes the rows only (no mail); ``--notify-part mails`` makes the N rows in
 one statement, then mails them: which part costs the moves. ``--notify-part fanout`` makes N
 players of their own before the matches start, then tells all of them in one ``notify`` call,
-as an arena's notice to its players is made, and mails them.
+as an arena's notice to its players is made, and mails them. ``--notify-part sweep`` makes N
+correspondence games of 200 players of their own, all due, before the matches start; then beat's
+turn sweep (``turns_due``: 500 games a batch, one transaction each) tells their players, and the
+mails go.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -681,6 +684,13 @@ if %(part)r == "mails":  # the rows in one statement: the mails alone beside the
         for i in range(%(n)d)
     )
     made = %(n)d
+elif %(part)r == "sweep":  # N correspondence games due: beat's turn sweeps, 500 games a batch
+    from games.play.correspondence import turns_due
+    while made < %(n)d:
+        told = turns_due()
+        if not told:
+            break
+        made += told
 elif %(part)r == "fanout":  # one notice to N players of their own (an arena's): one call
     fans = list(User.objects.filter(username__startswith="fan").values_list("pk", flat=True))
     made = services.notify(fans, "challenge", {"name": "bench", "variant": %(variant)r})
@@ -719,6 +729,27 @@ User.objects.bulk_create(
 """
 
 
+CORR = """
+import random
+from datetime import timedelta
+from django.utils import timezone
+from accounts.models import User
+from games.models import Match
+from games.play.creating import matches_create_many
+User.objects.bulk_create(
+    User(username=f"corr{i}", email=f"corr{i}@example.com", password="!", email_verified=True) for i in range(200)
+)
+ids = list(User.objects.filter(username__startswith="corr").order_by("pk").values_list("pk", flat=True))
+rng, start, made, r = random.Random(1), timezone.now(), [], 0
+while len(made) < %(n)d:  # 100 games a call, each player in one of them, each call its own moment
+    rng.shuffle(ids)
+    pairs = [(ids[i], ids[i + 100]) for i in range(min(100, %(n)d - len(made)))]
+    made += matches_create_many(variant="kropki-10", pairs=pairs, now=start + timedelta(microseconds=r))
+    r += 1
+Match.objects.filter(pk__in=[m.pk for m in made]).update(days=1, turn_deadline=start + timedelta(days=1))
+"""
+
+
 class NotifyLoad:
     """``--notify N``: a local SMTP server (aiosmtpd's own command, its Sink handler, a process of
     its own so the clients' timing shares nothing with it), and one ``manage.py shell`` (a worker's
@@ -753,6 +784,8 @@ class NotifyLoad:
         self.out: dict = {}
         if part == "fanout":  # its players first, before the matches start
             site.manage("shell", "-c", FANS % {"n": n})
+        if part == "sweep":  # the correspondence games, due, before the matches start
+            site.manage("shell", "-c", CORR % {"n": n})
         self.stop = site.workdir / "notify.stop"
         script = NOTIFY % {"n": n, "variant": "kropki-10", "part": part, "rate": rate, "stop": str(self.stop)}
 
@@ -836,11 +869,13 @@ def main() -> int:
     parser.add_argument("--notify", type=int, default=0, help="notifications made and mailed beside the matches")
     parser.add_argument(
         "--notify-part",
-        choices=("all", "rows", "mails", "fanout"),
+        choices=("all", "rows", "mails", "fanout", "sweep"),
         default="all",
         help="with --notify: all (default); rows (notify's rows, no mail); mails (the rows made in one "
         "statement first, then the mail sweeps): which part delays the moves; fanout (N players of "
-        "their own, then one notify call to all of them, as an arena's notice, and its mails)",
+        "their own, then one notify call to all of them, as an arena's notice, and its mails); sweep "
+        "(N correspondence games of 200 players of their own, all due: beat's turn sweeps tell them, "
+        "500 a batch, and the mails)",
     )
     parser.add_argument(
         "--notify-rate",

@@ -23,9 +23,10 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
 - ``matches_started(fn)``: ``fn(matches)`` runs when matches between people start (a challenge,
   the queue, a rematch, an arena's or a Swiss's round; not the computer's), after commit, in no
   transaction: following tells the players' followers (docs/social.md).
-- ``on_notice(fn)``: ``fn(user_ids, kind, data, key)`` hears every ``notice(...)``: something a
-  player may want to hear of outside the page (a direct challenge, a follower, a review ready,
-  a tournament about to start). The core and the features tell it; the notifications feature
+- ``on_notice(fn)``: ``fn(notices)`` hears every ``notice(...)`` (a list of one) and every
+  ``notices(...)`` (a sweep's or a wave's many at once, one call): something a player may want
+  to hear of outside the page (a direct challenge, a follower, a review ready, a tournament about
+  to start, a correspondence turn). The core and the features tell it; the notifications feature
   (``games/notifications``) listens, and decides by each player's settings what reaches them.
   Called in the caller's transaction: what it writes commits with the event.
 """
@@ -33,7 +34,7 @@ A feature folder registers its hooks at start-up (its ``feature.register()``, wh
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from accounts.models import User
 from games.models import Match
@@ -44,7 +45,19 @@ MarkChanged = Callable[[int], None]
 AccountDeleted = Callable[[int], None]
 PlayerOpened = Callable[[int, int], None]
 MatchesStarted = Callable[[list[Match]], None]
-Notice = Callable[[list[int], str, dict[str, Any], str], object]
+
+
+class Notice(NamedTuple):
+    """One thing to tell ``user_ids`` of ``kind`` (``data``: JSON-ready facts; ``key``: the same
+    key is told to a player once, e.g. "arena:12")."""
+
+    user_ids: list[int]
+    kind: str
+    data: dict[str, Any]
+    key: str = ""
+
+
+NoticeListener = Callable[[list[Notice]], object]
 
 _after_finish: list[AfterFinish] = []
 _account_parts: dict[str, AccountPart] = {}
@@ -52,7 +65,7 @@ _mark_changed: list[MarkChanged] = []
 _account_deleted: list[AccountDeleted] = []
 _player_opened: list[PlayerOpened] = []
 _matches_started: list[MatchesStarted] = []
-_notice: list[Notice] = []
+_notice: list[NoticeListener] = []
 
 
 def after_finish(fn: AfterFinish) -> AfterFinish:
@@ -141,8 +154,8 @@ def run_matches_started(matches: list[Match]) -> None:
             fn(people)
 
 
-def on_notice(fn: Notice) -> Notice:
-    """Register ``fn(user_ids, kind, data, key)`` to hear every notice (once)."""
+def on_notice(fn: NoticeListener) -> NoticeListener:
+    """Register ``fn(notices)`` to hear every notice (once)."""
     if fn not in _notice:
         _notice.append(fn)
     return fn
@@ -151,6 +164,13 @@ def on_notice(fn: Notice) -> Notice:
 def notice(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") -> None:
     """Tell ``user_ids`` of ``kind`` (``data``: JSON-ready facts; ``key``: the same key is told
     to a player once, e.g. "arena:12")."""
-    if user_ids:
+    notices([Notice(list(user_ids), kind, data, key)])
+
+
+def notices(items: list[Notice]) -> None:
+    """Tell many at once (a sweep's, a wave's): the listeners hear them in one call, so what
+    they write is a few statements for all, not a few for each."""
+    items = [item for item in items if item.user_ids]
+    if items:
         for fn in list(_notice):
-            fn(list(user_ids), kind, data, key)
+            fn(items)

@@ -10,8 +10,8 @@ from games import hooks
 def register() -> None:
     from . import codes, models, tasks  # noqa: F401  (registered when imported)
     from .selectors import account_part
-    from .services import forget_account, notify
+    from .services import forget_account, notify_many
 
-    hooks.on_notice(notify)
+    hooks.on_notice(notify_many)
     hooks.account_export("notifications", account_part)
     hooks.account_deleted(forget_account)

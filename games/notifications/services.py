@@ -9,7 +9,7 @@ import logging
 import smtplib
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import User
+from games.hooks import Notice
 from games.live import online, transport
 from kropki_site.lib.refusals import Refusal
 
@@ -33,16 +34,26 @@ _UNSUBSCRIBE_SALT = "kropki.unsubscribe"
 
 
 def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") -> int:
-    """Tell ``user_ids`` of ``kind``: a row in the list of each who wants it there, and an
-    e-mail to each who wants it by mail, has a verified address, is not on the site now and had
-    no mail of this kind in NOTIFY_MAIL_GAP_HOURS. A ``key`` reaches a player once. The frames
-    (the header's unread count) go after commit. How many rows were made."""
-    if kind not in kinds.KINDS:
-        raise ValueError(f"unknown notification kind {kind!r}")
+    """One notice (``notify_many`` of one). How many rows were made."""
+    return notify_many([Notice(list(user_ids), kind, data, key)])
+
+
+def notify_many(notices: list[Notice]) -> int:
+    """The listener of ``games.hooks.notice`` and ``notices``: tell each notice's players of its
+    kind: a row in the list of each who wants it there, and an e-mail to each who wants it by
+    mail, has a verified address, is not on the site now and had no mail of this kind (of this
+    game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor one earlier in these notices. A
+    ``key`` reaches a player once. The frames (the header's unread count) go after commit. The
+    same few statements for one notice or a sweep's hundreds. How many rows were made."""
+    for notice in notices:
+        if notice.kind not in kinds.KINDS:
+            raise ValueError(f"unknown notification kind {notice.kind!r}")
     # Each player, their choices and whether a browser of theirs subscribed: one read
     players = {
         player["pk"]: player
-        for player in User.objects.filter(pk__in=set(user_ids), is_active=True, is_deleted=False, is_guest=False)
+        for player in User.objects.filter(
+            pk__in={pk for n in notices for pk in n.user_ids}, is_active=True, is_deleted=False, is_guest=False
+        )
         .annotate(
             subscribed=Exists(PushSubscription.objects.filter(user_id=OuterRef("pk"))),
             on_site=F("notification_prefs__site"),
@@ -54,36 +65,39 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
     if not players:
         return 0
     now = timezone.now()
-    mailable = [pk for pk, p in players.items() if p["email_verified"] and kinds.wants(kind, "mail", p["by_mail"])]
-    if mailable:
-        recent = Notification.objects.filter(
-            user_id__in=mailable,
-            kind=kind,
-            mail__in=[Notification.Mail.PENDING, Notification.Mail.SENDING, Notification.Mail.SENT],
-            created_at__gte=now - timedelta(hours=settings.NOTIFY_MAIL_GAP_HOURS),
-        )
-        if kinds.KINDS[kind].per_match:  # "your turn": at most one per game in the gap
-            recent = recent.filter(data__match=data.get("match"))
-        lately = set(recent.values_list("user_id", flat=True))
-        mailable = [pk for pk in mailable if pk not in lately]
+    # (notice, player) of each notice's own players, each once
+    pairs = [(i, pk) for i, n in enumerate(notices) for pk in dict.fromkeys(n.user_ids) if pk in players]
+    mailable = {
+        (i, pk)
+        for i, pk in pairs
+        if players[pk]["email_verified"] and kinds.wants(notices[i].kind, "mail", players[pk]["by_mail"])
+    }
     # Web Push: to a player's browsers that subscribed
-    pushable = {pk for pk, p in players.items() if p["subscribed"] and kinds.wants(kind, "push", p["by_push"])}
+    pushable = {
+        (i, pk)
+        for i, pk in pairs
+        if players[pk]["subscribed"] and kinds.wants(notices[i].kind, "push", players[pk]["by_push"])
+    }
     # neither while the player is on the site (their pages hear it): one presence read for all
-    here = online.online_among({*mailable, *pushable})
-    mailable = [pk for pk in mailable if pk not in here]
-    pushable -= here
+    here = online.online_among({pk for _, pk in mailable | pushable})
+    mailable = {(i, pk) for i, pk in mailable if pk not in here}
+    pushable = {(i, pk) for i, pk in pushable if pk not in here}
+    if mailable:
+        mailable = _mail_gap(notices, mailable, now)
     rows = []
-    for pk, player in players.items():
-        shown = kinds.wants(kind, "site", player["on_site"])
-        mail = pk in mailable
-        push = pk in pushable
+    told: list[tuple[int, str, dict[str, Any]]] = []
+    for i, pk in pairs:
+        notice, player = notices[i], players[pk]
+        shown = kinds.wants(notice.kind, "site", player["on_site"])
+        mail = (i, pk) in mailable
+        push = (i, pk) in pushable
         if shown or mail or push:
             rows.append(
                 Notification(
                     user_id=pk,
-                    kind=kind,
-                    data=data,
-                    key=key,
+                    kind=notice.kind,
+                    data=notice.data,
+                    key=notice.key,
                     created_at=now,
                     shown=shown,
                     read_at=None if shown else now,
@@ -91,32 +105,57 @@ def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") 
                     push=Notification.Mail.PENDING if push else Notification.Mail.NONE,
                 )
             )
+            if shown:
+                told.append((pk, notice.kind, notice.data))
     if not rows:
         return 0
     # No batch_size: Django wraps several batches in one transaction, which on SQLite holds the
     # writer lock through all of them and their making (10,000 rows in batches of 500: a move's
     # write waited up to 1.5-1.9 s, not 0.3 s; docs/performance.md).
-    Notification.objects.bulk_create(rows, ignore_conflicts=bool(key))
-    told = [row.user_id for row in rows if row.shown]
+    Notification.objects.bulk_create(rows, ignore_conflicts=any(n.key for n in notices))
     languages = {pk: player["language"] for pk, player in players.items()}
     if told:
-        transaction.on_commit(lambda: _push(told, kind, data, languages))
+        transaction.on_commit(lambda: _push(told, languages))
     return len(rows)
 
 
-def _push(user_ids: list[int], kind: str, data: dict[str, Any], languages: dict[int, str]) -> None:
+def _mail_gap(notices: list[Notice], mailable: set[tuple[int, int]], now: datetime) -> set[tuple[int, int]]:
+    """Of ``mailable`` (notice, player), those whose player had no mail of the notice's kind (of
+    its game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor from an earlier of ``notices``:
+    one read for all."""
+
+    def mark(kind: str, data: dict[str, Any]) -> tuple[str, Any]:
+        return (kind, data.get("match") if kinds.KINDS[kind].per_match else None)
+
+    recent = Notification.objects.filter(
+        user_id__in={pk for _, pk in mailable},
+        kind__in={notices[i].kind for i, _ in mailable},
+        mail__in=[Notification.Mail.PENDING, Notification.Mail.SENDING, Notification.Mail.SENT],
+        created_at__gte=now - timedelta(hours=settings.NOTIFY_MAIL_GAP_HOURS),
+    ).values_list("user_id", "kind", "data__match")
+    lately = {(pk, kind, match if kinds.KINDS[kind].per_match else None) for pk, kind, match in recent}
+    kept = set()
+    for i, pk in sorted(mailable):  # in the notices' order: the first of a kind is mailed
+        seen = (pk, *mark(notices[i].kind, notices[i].data))
+        if seen not in lately:
+            lately.add(seen)
+            kept.add((i, pk))
+    return kept
+
+
+def _push(told: list[tuple[int, str, dict[str, Any]]], languages: dict[int, str]) -> None:
     """The header's count and the new line, to each player's open pages (site socket): only to
     those on the site, read after the commit. A page that opens meanwhile is marked online before
     it reads its welcome count (site_consumer.connect), so it is either counted here or its
     welcome sees the new row; a player elsewhere costs no count (most notices are to players
     away: that is why they are told)."""
-    here = online.online_among(user_ids)
-    user_ids = [pk for pk in user_ids if pk in here]
-    if not user_ids:
+    here = online.online_among({pk for pk, _, _ in told})
+    told = [line for line in told if line[0] in here]
+    if not told:
         return
-    unread = selectors.unread_counts(user_ids)
+    unread = selectors.unread_counts(list({pk for pk, _, _ in told}))
     frames = []
-    for pk in user_ids:
+    for pk, kind, data in told:
         with translation.override(languages.get(pk) or settings.LANGUAGE_CODE):
             text, url = kinds.words(kind, data)
         frame = {"type": "notification", "kind": kind, "unread": unread.get(pk, 0), "text": text, "url": url}

@@ -6,12 +6,11 @@ the turn is left (``remind_due``, on beat). docs/protocol.md "Correspondence".""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,22 +18,20 @@ from games import catalogue, hooks
 from games.models import Match
 
 
-def _marked(ids: Iterable[int], field: str) -> Iterator[Match]:
-    """Each match of ``ids`` still waiting for a move whose ``field`` (``told_ply``,
-    ``reminded_ply``) is behind its ply, locked and marked at its ply: once a turn, however many
-    sweeps run. The caller's notice runs while the lock is held, in the same transaction."""
-    for match_id in ids:
-        with transaction.atomic():
-            match = (
-                Match.objects.select_for_update()
-                .filter(pk=match_id, status=Match.Status.ACTIVE, to_move__isnull=False)
-                .first()
-            )
-            if match is None or getattr(match, field) == match.ply:
-                continue
-            setattr(match, field, match.ply)
-            match.save(update_fields=[field])
-            yield match
+def _marked(due: QuerySet[Match], field: str, limit: int) -> list[Match]:
+    """Up to ``limit`` matches of ``due`` still waiting for a move whose ``field`` (``told_ply``,
+    ``reminded_ply``) is behind its ply, locked (one being moved now is left to the next sweep)
+    and marked at its ply: once a turn, however many sweeps run. The caller tells them in the
+    same transaction, while the locks are held: one batch, a few statements for all (they were
+    a transaction and seven statements a game: docs/performance.md)."""
+    matches = list(
+        due.filter(status=Match.Status.ACTIVE, to_move__isnull=False)
+        .exclude(**{field: F("ply")})
+        .select_for_update(skip_locked=True)[:limit]
+    )
+    if matches:
+        Match.objects.filter(pk__in=[m.pk for m in matches]).update(**{field: F("ply")})
+    return matches
 
 
 def turns_due(*, limit: int = 500) -> int:
@@ -42,59 +39,51 @@ def turns_due(*, limit: int = 500) -> int:
     game that moved on since its last notice hears it is their turn (``Match.told_ply``). The
     rows are the outbox: a move does nothing more than a live one (bench/live.py --days), and a
     notice is never lost to a broker down. How many heard."""
-    due = (
-        Match.objects.filter(status=Match.Status.ACTIVE, days__isnull=False, to_move__isnull=False)
-        .exclude(told_ply=F("ply"))
-        .values_list("pk", flat=True)[:limit]
-    )
-    return sum(tell_turn(match) for match in _marked(list(due), "told_ply"))
-
-
-def tell_turn(match: Match) -> bool:
-    """The player to move of a correspondence ``match`` hears it is their turn (the list; an
-    e-mail at most once per game in NOTIFY_MAIL_GAP_HOURS); in the caller's transaction."""
-    assert match.to_move is not None
-    to_move = match.user_id_of(match.to_move)
-    mover = match.user_id_of(3 - match.to_move)
-    if to_move is None or mover is None:
-        return False
-    name = User.objects.filter(pk=mover).values_list("username", flat=True).first() or ""
-    hooks.notice(
-        [to_move],
-        "corr_turn",
-        {"name": name, "variant": match.variant, "match": match.pk},
-        key=f"turn:{match.pk}:{match.ply}",
-    )
-    return True
+    with transaction.atomic():
+        matches = _marked(Match.objects.filter(days__isnull=False).order_by("pk"), "told_ply", limit)
+        pairs: list[tuple[Match, int, int]] = []
+        for m in matches:
+            assert m.to_move is not None  # _marked's filter
+            to_move, mover = m.user_id_of(m.to_move), m.user_id_of(3 - m.to_move)
+            if to_move is not None and mover is not None:
+                pairs.append((m, to_move, mover))
+        names = dict(User.objects.filter(pk__in={mover for _, _, mover in pairs}).values_list("pk", "username"))
+        hooks.notices(
+            [
+                hooks.Notice(
+                    [to_move],
+                    "corr_turn",
+                    {"name": names.get(mover, ""), "variant": m.variant, "match": m.pk},
+                    key=f"turn:{m.pk}:{m.ply}",
+                )
+                for m, to_move, mover in pairs
+            ]
+        )
+    return len(pairs)
 
 
 def remind_due(*, now: datetime | None = None, limit: int = 500) -> int:
     """Beat's sweep: the player to move in each correspondence game with less than
     CORRESPONDENCE_REMIND_FRACTION of the turn left hears it, once a turn. How many heard."""
     now = now or timezone.now()
-    told = 0
     fraction = settings.CORRESPONDENCE_REMIND_FRACTION
-    for days in catalogue.CORRESPONDENCE_DAYS:  # one indexed query per pace
-        due = (
-            Match.objects.filter(
-                status=Match.Status.ACTIVE,
-                days=days,
-                turn_deadline__gt=now,
-                turn_deadline__lte=now + timedelta(days=days * fraction),
-            )
-            .exclude(reminded_ply=F("ply"))
-            .order_by("turn_deadline")
-            .values_list("pk", flat=True)[:limit]
-        )
-        for match in _marked(list(due), "reminded_ply"):
-            assert match.to_move is not None and match.turn_deadline is not None  # _marked's filter, a deadline
-            player = match.user_id_of(match.to_move)
-            if player is not None:
-                hooks.notice(
-                    [player],
-                    "corr_reminder",
-                    {"variant": match.variant, "match": match.pk, "deadline": match.turn_deadline.isoformat()},
-                    key=f"remind:{match.pk}:{match.ply}",
-                )
-                told += 1
-    return told
+    told: list[hooks.Notice] = []
+    with transaction.atomic():
+        for days in catalogue.CORRESPONDENCE_DAYS:  # one indexed query per pace
+            due = Match.objects.filter(
+                days=days, turn_deadline__gt=now, turn_deadline__lte=now + timedelta(days=days * fraction)
+            ).order_by("turn_deadline")
+            for match in _marked(due, "reminded_ply", limit):
+                assert match.to_move is not None and match.turn_deadline is not None  # _marked's filter, a deadline
+                player = match.user_id_of(match.to_move)
+                if player is not None:
+                    told.append(
+                        hooks.Notice(
+                            [player],
+                            "corr_reminder",
+                            {"variant": match.variant, "match": match.pk, "deadline": match.turn_deadline.isoformat()},
+                            key=f"remind:{match.pk}:{match.ply}",
+                        )
+                    )
+        hooks.notices(told)
+    return len(told)

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.following.services import follow
+from games.hooks import Notice
 from games.live import online
 from games.notifications import selectors, services
 from games.notifications.models import Notification, NotificationPrefs
@@ -328,6 +329,32 @@ def test_a_notice_reads_its_players_once_and_counts_only_those_on_the_site(
     assert len(counts) == 1
     assert f'"accounts_user"."id" IN ({bob.pk})' in counts[0]
     assert len(queries) == 3, [q["sql"][:80] for q in queries]
+
+
+def test_many_notices_at_once_cost_the_statements_of_one_and_mail_a_kind_once(alice, bob, charlie):
+    """``notify_many`` (a sweep's, an arena wave's followers): the same three statements for
+    ten notices as for one, each player's rows, and the mail rule as if told one by one: a kind
+    mailed once in the gap, a game's kind once per game."""
+    for user in (alice, bob):
+        user.email_verified = True
+        user.save(update_fields=["email_verified"])
+    notices = [Notice([alice.pk, bob.pk], "challenge", {"name": "dana", "challenge": i}) for i in range(4)]
+    notices += [
+        Notice([alice.pk], "corr_turn", {"name": "dana", "variant": "kropki-10", "match": m}) for m in (7, 7, 8)
+    ]
+    notices += [Notice([charlie.pk, charlie.pk], "follower", {"name": "dana"}, key="follower:1")] * 3
+    with CaptureQueriesContext(connection) as queries:
+        assert services.notify_many(notices) == 4 * 2 + 3 + 3
+    assert len(queries) == 3, [q["sql"][:80] for q in queries]
+    mailed = Notification.objects.exclude(mail=Notification.Mail.NONE)
+    assert sorted(mailed.filter(kind="challenge").values_list("user_id", flat=True)) == [alice.pk, bob.pk]
+    assert sorted(mailed.filter(kind="corr_turn").values_list("data__match", flat=True)) == [7, 8]
+    assert Notification.objects.filter(user=charlie).count() == 1  # one key, one line
+    assert Notification.objects.filter(kind="challenge").count() == 8
+    with CaptureQueriesContext(connection) as queries:  # the gap now read from the rows
+        services.notify_many([Notice([alice.pk], "corr_turn", {"name": "x", "match": m}) for m in (8, 9)])
+    assert sorted(mailed.filter(kind="corr_turn").values_list("data__match", flat=True)) == [7, 8, 9]
+    assert len(queries) == 3
 
 
 def test_the_settings_turn_a_kind_off_in_the_list(client, alice, bob, charlie):

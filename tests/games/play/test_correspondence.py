@@ -122,3 +122,31 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
     assert "korespondencyjnie" in ranking and blue_user.username in ranking
     profile = client.get(f"/gracz/{blue_user.username}/").content.decode()
     assert f'data-testid="rating-{POOL}"' in profile
+
+
+def test_a_sweep_tells_every_due_game_in_the_same_few_statements(make_user, django_capture_on_commit_callbacks):
+    """The turn sweep reads, locks and marks its due games and tells their players in one batch:
+    the statements are as many for 12 games as for 3 (they were a transaction and seven
+    statements a game), every player to move hears it once, and a second sweep tells nobody."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [make_user(f"gracz{i}") for i in range(24)]
+    verified(*players)
+    statements = []
+    for games in (3, 12):
+        made = [
+            match_create(variant=C4, pink_id=players[2 * i].pk, blue_id=players[2 * i + 1].pk, days=1)
+            for i in range(games)
+        ]
+        Notification.objects.all().delete()
+        with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+            assert turns_due() == games
+        statements.append(len(queries))
+        told = Notification.objects.filter(kind="corr_turn").order_by("user_id")
+        assert sorted(told.values_list("user_id", flat=True)) == sorted(m.pink_id or 0 for m in made)
+        assert all(n.mail == Notification.Mail.PENDING for n in told)  # each game's own mail
+        assert {n.data["name"] for n in told} == {m.blue.username for m in made if m.blue}
+        assert turns_due() == 0
+        Match.objects.filter(pk__in=[m.pk for m in made]).delete()
+    assert statements[0] == statements[1], statements
