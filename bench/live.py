@@ -20,8 +20,8 @@ one statement, then mails them: which part costs the moves. ``--notify-part fano
 players of their own before the matches start, then tells all of them in one ``notify`` call,
 as an arena's notice to its players is made, and mails them. ``--notify-part sweep`` makes N
 correspondence games of 200 players of their own, all due, before the matches start; then beat's
-turn sweep (``turns_due``: 500 games a batch, one transaction each) tells their players, and the
-mails go.
+turn sweep (``turns_due``: 500 games a batch, one transaction each) tells their players, back to
+back or (``--sweep-every S``) one sweep every S seconds as beat sends them, and the mails go.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -686,11 +686,14 @@ if %(part)r == "mails":  # the rows in one statement: the mails alone beside the
     made = %(n)d
 elif %(part)r == "sweep":  # N correspondence games due: beat's turn sweeps, 500 games a batch
     from games.play.correspondence import turns_due
-    while made < %(n)d:
+    while made < %(n)d and not os.path.exists(%(stop)r):
+        began = time.monotonic()
         told = turns_due()
         if not told:
             break
         made += told
+        while time.monotonic() < began + %(every)r and not os.path.exists(%(stop)r):  # beat's pace
+            time.sleep(0.05)
 elif %(part)r == "fanout":  # one notice to N players of their own (an arena's): one call
     fans = list(User.objects.filter(username__startswith="fan").values_list("pk", flat=True))
     made = services.notify(fans, "challenge", {"name": "bench", "variant": %(variant)r})
@@ -755,7 +758,9 @@ class NotifyLoad:
     its own so the clients' timing shares nothing with it), and one ``manage.py shell`` (a worker's
     work) making and mailing N notifications, started now on a thread."""
 
-    def __init__(self, site: TreeSite, n: int, part: str = "all", rate: float | None = None) -> None:
+    def __init__(
+        self, site: TreeSite, n: int, part: str = "all", rate: float | None = None, every: float = 0.0
+    ) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -787,7 +792,14 @@ class NotifyLoad:
         if part == "sweep":  # the correspondence games, due, before the matches start
             site.manage("shell", "-c", CORR % {"n": n})
         self.stop = site.workdir / "notify.stop"
-        script = NOTIFY % {"n": n, "variant": "kropki-10", "part": part, "rate": rate, "stop": str(self.stop)}
+        script = NOTIFY % {
+            "n": n,
+            "variant": "kropki-10",
+            "part": part,
+            "rate": rate,
+            "stop": str(self.stop),
+            "every": every,
+        }
 
         def run() -> None:
             try:  # at the notifications worker's priority (scripts/supervisord.conf: nice 10)
@@ -885,6 +897,13 @@ def main() -> int:
         "every NOTIFY_MAIL_SECONDS as beat sends them; 0: batches of 500 back to back)",
     )
     parser.add_argument(
+        "--sweep-every",
+        type=float,
+        default=0.0,
+        help="with --notify-part sweep: seconds from one turn sweep's start to the next (0, the default: "
+        "back to back, a backlog worked off at full speed; the site's beat: CORRESPONDENCE_TURN_SECONDS, 10)",
+    )
+    parser.add_argument(
         "--daphnes",
         type=int,
         default=1,
@@ -934,6 +953,7 @@ def main() -> int:
         "notify": args.notify,
         "notify_part": args.notify_part,
         "notify_rate": args.notify_rate,
+        "sweep_every": args.sweep_every,
         "matches": args.matches,
         "daphnes": args.daphnes,
         "think_ms": args.think_ms,
@@ -992,7 +1012,9 @@ def main() -> int:
                 print(f"!! baseline failed: {report['baseline_error']}", file=sys.stderr)
         print(f"==> {args.matches} matches of {variant}, up to {args.moves} moves each", file=sys.stderr)
         phase = "matches"
-        notifier = NotifyLoad(site, args.notify, args.notify_part, args.notify_rate) if args.notify else None
+        notifier = (
+            NotifyLoad(site, args.notify, args.notify_part, args.notify_rate, args.sweep_every) if args.notify else None
+        )
         lat, moves, secs, cpu_move = asyncio.run(
             run_matches(
                 hosts,

@@ -11,6 +11,10 @@ The targets (issue 39): random play at most 40 %, the computer's own strongest m
     .venv/bin/python bench/review_calibration.py [--games 4] [--budget 0.1] [--only kropki_10,...]
         [--levels losowy,latwy,sredni,trudny] [--trudny-budget S]
 
+``--no-review`` plays the games only and reports each level's results and final margins (its
+score minus the opponent's: dots, boxes; 0 where a game keeps no score); ``--opponent LEVEL``
+plays every level against another than średni (``losowy``: does łatwy beat random play?).
+
 ``--trudny-budget``: trudny's own seconds a move instead of ``--budget`` (its site budget is 1.8 s:
 a Kropki i kwadraty trudny at 0.1 s cannot finish its end-game solver, and plays safe moves the
 review's solver then shows to lose). The targets are judged only when all four levels ran.
@@ -48,17 +52,24 @@ def cases() -> dict[str, tuple[str, dict]]:
 
 
 def play(
-    slug: str, params: dict, level: str, side: int, seed: int, budget: float, trudny_budget: float | None = None
+    slug: str,
+    params: dict,
+    level: str,
+    side: int,
+    seed: int,
+    budget: float,
+    trudny_budget: float | None = None,
+    opponent: str = OPPONENT,
 ) -> list[int]:
-    """A whole game: ``level`` plays ``side``, średni the other (a Kropki bot never ends first:
-    the board fills); each computer move at ``budget`` seconds (0.3 at most), trudny's at
-    ``trudny_budget`` when given."""
+    """A whole game: ``level`` plays ``side``, ``opponent`` (średni) the other (a Kropki bot never
+    ends first: the board fills); each computer move at ``budget`` seconds (0.3 at most),
+    trudny's at ``trudny_budget`` when given."""
     state = get_game(slug, **params).new_initial_state()
     randoms = RandomPlayer(seed=seed)
     ply = 0
     while not state.is_terminal():
         player = state.current_player()
-        who = level if player == side else OPPONENT
+        who = level if player == side else opponent
         if who == "losowy":
             end = getattr(state.game, "end_action", None)
             legal = [a for a in state.legal_actions() if a != end] or state.legal_actions()
@@ -83,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated case names")
     parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels (all four: the targets)")
     parser.add_argument("--trudny-budget", type=float, default=None, help="trudny's seconds a move (default: --budget)")
+    parser.add_argument("--opponent", default=OPPONENT, choices=LEVELS, help="who every level plays (default sredni)")
+    parser.add_argument(
+        "--no-review",
+        action="store_true",
+        help="play the games only: each level's results and final margins (its score minus the opponent's)",
+    )
     args = parser.parse_args(argv)
     levels = [level for level in LEVELS if level in args.levels.split(",")]
     known = cases()
@@ -95,9 +112,18 @@ def main(argv: list[str] | None = None) -> int:
         figures[name] = {}
         for level in levels:
             accuracies, plain, results = [], [], {"win": 0, "draw": 0, "loss": 0}
+            margins = []
             for index in range(args.games):
                 side = 1 + index % 2
-                history = play(slug, params, level, side, 1 + index, args.budget, args.trudny_budget)
+                history = play(slug, params, level, side, 1 + index, args.budget, args.trudny_budget, args.opponent)
+                final = game.state_from_history(history)
+                scores = final.scores()
+                margins.append(scores[side - 1] - scores[2 - side])
+                end = final.outcome()
+                winner = end.winner if end is not None else None
+                results["draw" if winner is None else "win" if winner == side else "loss"] += 1
+                if args.no_review:
+                    continue
                 result = analyse(game, history, reviewer)
                 accuracy = result["accuracy"][str(side)]
                 if accuracy is not None:
@@ -105,23 +131,22 @@ def main(argv: list[str] | None = None) -> int:
                 mine = [move_accuracy(m["drop"]) for m in result["moves"] if m["player"] == side]
                 if mine:  # the plain mean of the moves' accuracies (the review's figure before lichess' game accuracy)
                     plain.append(sum(mine) / len(mine))
-                end = game.state_from_history(history).outcome()
-                winner = end.winner if end is not None else None
-                results["draw" if winner is None else "win" if winner == side else "loss"] += 1
             row = {
                 "median": round(statistics.median(accuracies), 1) if accuracies else None,
                 "mean": round(statistics.fmean(accuracies), 1) if accuracies else None,
                 "plain_median": round(statistics.median(plain), 1) if plain else None,
                 "games": len(accuracies),
+                "margins": margins,
+                "margin_median": statistics.median(margins),
                 **results,
             }
             figures[name][level] = row
             print(
-                f"{name:16} {level:7} accuracy median {row['median']:>5} mean {row['mean']:>5}"
-                f" (plain mean of moves: median {row['plain_median']:>5})  {results}",
+                f"{name:16} {level:7} accuracy median {row['median']!s:>5} mean {row['mean']!s:>5}"
+                f" (plain mean of moves: median {row['plain_median']!s:>5})  {results} margins {margins}",
                 flush=True,
             )
-        if levels != list(LEVELS):
+        if levels != list(LEVELS) or args.no_review:
             continue
         medians = [figures[name][level]["median"] for level in LEVELS]
         figures[name]["targets"] = {
@@ -130,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             "monotone": all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(medians)),
         }
     summary = {"games_each": args.games, "budget_s": args.budget, "trudny_budget_s": args.trudny_budget}
-    print(json.dumps({**summary, "opponent": OPPONENT, "cases": figures}))
+    print(json.dumps({**summary, "opponent": args.opponent, "reviewed": not args.no_review, "cases": figures}))
     return 0
 
 
