@@ -150,3 +150,28 @@ def test_a_sweep_tells_every_due_game_in_the_same_few_statements(make_user, djan
         assert turns_due() == 0
         Match.objects.filter(pk__in=[m.pk for m in made]).delete()
     assert statements[0] == statements[1], statements
+
+
+def test_the_reminder_sweep_tells_every_due_game_in_the_same_few_statements(make_user):
+    """The reminder sweep as the turn sweep: one batch per pace, as many statements for 12 games
+    as for 3, each player to move reminded once a turn."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [make_user(f"gracz{i}") for i in range(24)]
+    statements = []
+    for games in (3, 12):
+        made = [
+            match_create(variant=C4, pink_id=players[2 * i].pk, blue_id=players[2 * i + 1].pk, days=1)
+            for i in range(games)
+        ]
+        soon = timezone.now() + timedelta(hours=2)  # under a fifth of the day left
+        Match.objects.filter(pk__in=[m.pk for m in made]).update(turn_deadline=soon)
+        with CaptureQueriesContext(connection) as queries:
+            assert remind_due() == games
+        statements.append(len(queries))
+        reminded = Notification.objects.filter(kind="corr_reminder", data__match__in=[m.pk for m in made])
+        assert sorted(reminded.values_list("user_id", flat=True)) == sorted(m.pink_id or 0 for m in made)
+        assert remind_due() == 0
+        Match.objects.filter(pk__in=[m.pk for m in made]).delete()
+    assert statements[0] == statements[1], statements
