@@ -124,8 +124,8 @@ def _mail_gap(notices: list[Notice], mailable: set[tuple[int, int]], now: dateti
     its game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor from an earlier of ``notices``:
     one read for all."""
 
-    def mark(kind: str, data: dict[str, Any]) -> tuple[str, Any]:
-        return (kind, data.get("match") if kinds.KINDS[kind].per_match else None)
+    def mark(pk: int, kind: str, match: Any) -> tuple[int, str, Any]:  # a game's kind: per game
+        return (pk, kind, match if kinds.KINDS[kind].per_match else None)
 
     recent = Notification.objects.filter(
         user_id__in={pk for _, pk in mailable},
@@ -133,10 +133,10 @@ def _mail_gap(notices: list[Notice], mailable: set[tuple[int, int]], now: dateti
         mail__in=[Notification.Mail.PENDING, Notification.Mail.SENDING, Notification.Mail.SENT],
         created_at__gte=now - timedelta(hours=settings.NOTIFY_MAIL_GAP_HOURS),
     ).values_list("user_id", "kind", "data__match")
-    lately = {(pk, kind, match if kinds.KINDS[kind].per_match else None) for pk, kind, match in recent}
+    lately = {mark(*row) for row in recent}
     kept = set()
     for i, pk in sorted(mailable):  # in the notices' order: the first of a kind is mailed
-        seen = (pk, *mark(notices[i].kind, notices[i].data))
+        seen = mark(pk, notices[i].kind, notices[i].data.get("match"))
         if seen not in lately:
             lately.add(seen)
             kept.add((i, pk))

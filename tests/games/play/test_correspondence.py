@@ -11,6 +11,8 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import catalogue
@@ -124,13 +126,23 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
     assert f'data-testid="rating-{POOL}"' in profile
 
 
-def test_a_sweep_tells_every_due_game_in_the_same_few_statements(make_user, django_capture_on_commit_callbacks):
-    """The turn sweep reads, locks and marks its due games and tells their players in one batch:
-    the statements are as many for 12 games as for 3 (they were a transaction and seven
-    statements a game), every player to move hears it once, and a second sweep tells nobody."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
+def _due_soon(matches: list[Match]) -> None:
+    """Under a fifth of the day left in each of ``matches``: the reminder is due."""
+    Match.objects.filter(pk__in=[m.pk for m in matches]).update(turn_deadline=timezone.now() + timedelta(hours=2))
 
+
+@pytest.mark.parametrize(
+    ("sweep", "kind", "prepare"),
+    [(turns_due, "corr_turn", lambda made: None), (remind_due, "corr_reminder", _due_soon)],
+    ids=["turn", "reminder"],
+)
+def test_a_sweep_tells_every_due_game_in_the_same_few_statements(
+    make_user, django_capture_on_commit_callbacks, sweep, kind, prepare
+):
+    """The turn and the reminder sweeps read, lock and mark their due games and tell their
+    players in one batch: the statements are as many for 12 games as for 3 (they were a
+    transaction and seven statements a game), every player to move hears it once, mailed, and a
+    second sweep tells nobody."""
     players = [make_user(f"gracz{i}") for i in range(24)]
     verified(*players)
     statements = []
@@ -139,39 +151,16 @@ def test_a_sweep_tells_every_due_game_in_the_same_few_statements(make_user, djan
             match_create(variant=C4, pink_id=players[2 * i].pk, blue_id=players[2 * i + 1].pk, days=1)
             for i in range(games)
         ]
-        Notification.objects.all().delete()
+        prepare(made)
+        Notification.objects.all().delete()  # no mail of the kind in the gap yet
         with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
-            assert turns_due() == games
+            assert sweep() == games
         statements.append(len(queries))
-        told = Notification.objects.filter(kind="corr_turn").order_by("user_id")
+        told = Notification.objects.filter(kind=kind, data__match__in=[m.pk for m in made])
         assert sorted(told.values_list("user_id", flat=True)) == sorted(m.pink_id or 0 for m in made)
         assert all(n.mail == Notification.Mail.PENDING for n in told)  # each game's own mail
-        assert {n.data["name"] for n in told} == {m.blue.username for m in made if m.blue}
-        assert turns_due() == 0
-        Match.objects.filter(pk__in=[m.pk for m in made]).delete()
-    assert statements[0] == statements[1], statements
-
-
-def test_the_reminder_sweep_tells_every_due_game_in_the_same_few_statements(make_user):
-    """The reminder sweep as the turn sweep: one batch per pace, as many statements for 12 games
-    as for 3, each player to move reminded once a turn."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    players = [make_user(f"gracz{i}") for i in range(24)]
-    statements = []
-    for games in (3, 12):
-        made = [
-            match_create(variant=C4, pink_id=players[2 * i].pk, blue_id=players[2 * i + 1].pk, days=1)
-            for i in range(games)
-        ]
-        soon = timezone.now() + timedelta(hours=2)  # under a fifth of the day left
-        Match.objects.filter(pk__in=[m.pk for m in made]).update(turn_deadline=soon)
-        with CaptureQueriesContext(connection) as queries:
-            assert remind_due() == games
-        statements.append(len(queries))
-        reminded = Notification.objects.filter(kind="corr_reminder", data__match__in=[m.pk for m in made])
-        assert sorted(reminded.values_list("user_id", flat=True)) == sorted(m.pink_id or 0 for m in made)
-        assert remind_due() == 0
+        if kind == "corr_turn":
+            assert {n.data["name"] for n in told} == {m.blue.username for m in made if m.blue}
+        assert sweep() == 0
         Match.objects.filter(pk__in=[m.pk for m in made]).delete()
     assert statements[0] == statements[1], statements
