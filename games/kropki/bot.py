@@ -39,7 +39,6 @@ and the pre-issue-16 Python search (``frozen``) plays instead.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
 from typing import Any
@@ -66,9 +65,6 @@ KOMI = 1  # 1: a playout counts as won when the mover gains from the current sco
 # descheduled worker can wake past its deadline, and 16 playouts then missed
 # a capture in one (CI). 256 cost at most ~50 ms on the largest board.
 MIN_PLAYOUTS = 256
-# The chance that a playout move answers the last dot (a capture next to it, else a save):
-# kf_search's params[8]. KROPKI_ANSWER overrides it for experiments (bench/bots.py).
-ANSWER = float(os.environ.get("KROPKI_ANSWER", "0"))
 
 # max_playouts (0: as many as the time allows) and the chance of a looser
 # move (a random candidate near the last moves instead of the search's).
@@ -93,15 +89,13 @@ def _board(state: Any) -> tuple[Any, Any]:
     return points, counters
 
 
-def _search_args(
-    state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int, answer: float
-) -> list[Any]:
+def _search_args(state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int) -> list[Any]:
     """The arguments ``kf_search`` and ``kf_review`` share, their statistics' array last."""
     if lib is None:
         raise RuntimeError("the compiled Kropki search is not built")
     game = state.game
     points, counters = _board(state)
-    params = ffi.new("double[9]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS, answer])
+    params = ffi.new("double[8]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS])
     player = state.current_player()
     seed = rng.getrandbits(63)
     return [
@@ -128,7 +122,7 @@ def search(
     playout is won by the side ahead at its end (the review's win rate) rather than by the
     side that gained from now on (the player's). Raises RuntimeError when the extension is
     missing or no move exists."""
-    args = _search_args(state, budget_s, rng, max_playouts, komi, ANSWER)
+    args = _search_args(state, budget_s, rng, max_playouts, komi)
     pos = lib.kf_search(*args)
     if pos < 0:
         raise RuntimeError(f"kf_search found no move ({pos})")
@@ -146,7 +140,7 @@ def review_search(
     best_rate, best_visits, best_gain (the chosen move's win rate, visits and mean gain for
     the player to move) and played_rate, played_visits, played_gain (-1 when the played action
     is not a point of the board)."""
-    args = _search_args(state, budget_s, rng, max_playouts, 0, 0.0)
+    args = _search_args(state, budget_s, rng, max_playouts, 0)
     game = state.game
     pos = game.pos_of_action[played] if 0 <= played < len(game.pos_of_action) else -1
     out = ffi.new("double[6]")

@@ -453,32 +453,8 @@ static double now_s(void) {
  * seen from player 1: dots of 2 taken by 1 minus dots of 1 taken by 2. */
 static int order_buf[KF_MAX_SIZE];
 
-static int gain_of(const KfBoard *b, int pos, int player, int *taken);
-
-/* The playouts' answer to the last dot (their first `answer` moves): a free point
- * next to it where the mover's dot takes something, else one where the
- * other side's dot would take the mover's (the mover saves them). Only a
- * point with two gaps of the colour around it can close a ring, so only
- * those are tried on a copy. Returns -1 when there is none. */
-static int answer_of(const KfBoard *b, int last, int player) {
-    int dirs[4], insides[4], taken;
-    int mine = colour_bit(player), theirs = colour_bit(3 - player);
-    int save = -1, d0 = rng_below(8);
-    for (int k = 0; k < 8; k++) {
-        int q = last + offset_of(b, (d0 + k) & 7);
-        if (!is_free(b, q))
-            continue;
-        if (gaps_of(b, q, mine, dirs, insides) >= 2 && gain_of(b, q, player, &taken) > 0 && !taken)
-            return q;
-        if (save < 0 && gaps_of(b, q, theirs, dirs, insides) >= 2 && gain_of(b, q, 3 - player, &taken) > 0 &&
-            !taken)
-            save = q;
-    }
-    return save;
-}
-
 static int playout(KfBoard *b, int player, const int *area, int area_n, unsigned char *first_by, double local,
-                   int answer, int last) {
+                   int last) {
     int n = 0;
     for (int k = 0; k < area_n; k++)
         if (is_free(b, area[k]))
@@ -489,13 +465,10 @@ static int playout(KfBoard *b, int player, const int *area, int area_n, unsigned
         order_buf[k] = order_buf[j];
         order_buf[j] = t;
     }
-    int idx = 0, steps = 0;
+    int idx = 0;
     for (;;) {
         int pos = -1;
-        if (last >= 0 && steps < answer)
-            pos = answer_of(b, last, player);
-        steps++;
-        if (pos < 0 && last >= 0 && local > 0 && rng_unit() < local) {
+        if (last >= 0 && local > 0 && rng_unit() < local) {
             int d0 = rng_below(8);
             int skip_colour = player == 2 ? 0 : KF_BLUE;
             for (int k = 0; k < 8; k++) {
@@ -561,7 +534,6 @@ typedef struct {
     double rave_k;       /* RAVE equivalence */
     double explore;      /* UCT exploration */
     double local;        /* playout locality */
-    int answer;          /* the first playout moves that answer the last dot (answer_of) */
     int expand_after;    /* visits before a node grows children */
     int tactics_depth;   /* nodes at this depth or less get capture priors */
 } KfParams;
@@ -909,7 +881,6 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
     int margin = (int)params[5];
     int komi = (int)params[6]; /* 1: a playout is won by gaining from the root's score on (oppai-rs's komi) */
     int min_playouts = (int)params[7];
-    prm.answer = (int)params[8];
     if (w < 5 || w > KF_MAX_W || h < 5 || h > KF_MAX_H || (player != 1 && player != 2))
         return -3;
     rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
@@ -990,7 +961,7 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
             expand(node, &b, to_move, depth <= prm.tactics_depth);
         }
         int area_n = playout_area(&b, margin, area_buf);
-        int diff = playout(&b, to_move, area_buf, area_n, first_by, prm.local, prm.answer, last);
+        int diff = playout(&b, to_move, area_buf, area_n, first_by, prm.local, last);
         playouts++;
         /* result for player 1: win 1, loss 0, draw 0.5, nudged by the score */
         int rel = diff - base_diff;
@@ -1079,8 +1050,7 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
  * playout area's margin around the dots, [6] komi (1: a playout is won by
  * gaining from the root's score on, 0: by leading at the end), [7] playouts
  * played before the clock may stop the search (a descheduled process still
- * reads the position this far), [8] how many of a playout's first moves
- * answer the last dot when they can (answer_of; 0: none).
+ * reads the position this far).
  * stats out: [0] playouts, [1] root win rate of the chosen move,
  * [2] nodes, [3] mean playout score change for the mover.
  * Returns the chosen board position, or -1 when there is no move. */
@@ -1122,7 +1092,7 @@ int kf_playout_speed(int w, int h, const unsigned char *points, const int *count
     while (now_s() < deadline) {
         for (int k = 0; k < 16; k++) {
             board_copy(&b, &root);
-            playout(&b, player, area_buf, area_n, NULL, 0.0, 0.0, -1);
+            playout(&b, player, area_buf, area_n, NULL, 0.0, -1);
             count++;
         }
     }
