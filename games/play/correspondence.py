@@ -64,16 +64,19 @@ def turns_due(*, limit: int = 500) -> int:
 
 def remind_due(*, now: datetime | None = None, limit: int = 500) -> int:
     """Beat's sweep: the player to move in each correspondence game with less than
-    CORRESPONDENCE_REMIND_FRACTION of the turn left hears it, once a turn. How many heard."""
+    CORRESPONDENCE_REMIND_FRACTION of the turn left hears it, once a turn; up to ``limit`` games
+    a sweep, whatever their pace (the rest go in the next). How many heard."""
     now = now or timezone.now()
     fraction = settings.CORRESPONDENCE_REMIND_FRACTION
     told: list[hooks.Notice] = []
     with transaction.atomic():
         for days in catalogue.CORRESPONDENCE_DAYS:  # one indexed query per pace
+            if len(told) >= limit:
+                break
             due = Match.objects.filter(
                 days=days, turn_deadline__gt=now, turn_deadline__lte=now + timedelta(days=days * fraction)
             ).order_by("turn_deadline")
-            for match in _marked(due, "reminded_ply", limit):
+            for match in _marked(due, "reminded_ply", limit - len(told)):
                 assert match.to_move is not None and match.turn_deadline is not None  # _marked's filter, a deadline
                 player = match.user_id_of(match.to_move)
                 if player is not None:

@@ -164,3 +164,17 @@ def test_a_sweep_tells_every_due_game_in_the_same_few_statements(
         assert sweep() == 0
         Match.objects.filter(pk__in=[m.pk for m in made]).delete()
     assert statements[0] == statements[1], statements
+
+
+def test_a_reminder_sweep_tells_at_most_its_limit_whatever_the_paces(make_user):
+    """The limit is the sweep's, not each pace's: five due games of two paces, a limit of three,
+    are told three, then two, then none."""
+    players = [make_user(f"gracz{i}") for i in range(10)]
+    made = [
+        match_create(variant=C4, pink_id=players[2 * i].pk, blue_id=players[2 * i + 1].pk, days=1 + i % 2)
+        for i in range(5)
+    ]
+    _due_soon(made)
+    assert [remind_due(limit=3), remind_due(limit=3), remind_due(limit=3)] == [3, 2, 0]
+    told = Notification.objects.filter(kind="corr_reminder")
+    assert sorted(told.values_list("data__match", flat=True)) == sorted(m.pk for m in made)
