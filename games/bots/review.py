@@ -63,6 +63,9 @@ class Evaluation:
     # scale as ``expected`` (0 for a move as good as ``best``); None when the reviewer cannot
     # tell, and the drop is then the two positions' difference.
     regret: float | None = None
+    # The moves after ``best`` that the same search already chose for the same side (Piłkarzyki:
+    # the rest of the best turn's steps): the analysis board's line takes them without searching.
+    then: tuple[int, ...] = ()
 
 
 class Evaluate(Protocol):

@@ -36,13 +36,13 @@ def evaluator(game: Any) -> Evaluate:
     def evaluate(state: Any, ply: int, played: int | None = None) -> Evaluation:
         board = Board.from_state(state)
         path, value = bot.search_turns(board, math.inf, MAX_DEPTH, MAX_NODES)
-        best = int(path[0])
+        best, then = int(path[0]), tuple(int(step) for step in path[1:])
         if value is None:
             value = board.evaluate()
         if value >= WIN // 2:
-            return Evaluation(expected=1.0, best=best, exact=True, detail={"win_in_turns": WIN - value})
+            return Evaluation(expected=1.0, best=best, exact=True, detail={"win_in_turns": WIN - value}, then=then)
         if value <= -WIN // 2:
-            return Evaluation(expected=0.0, best=best, exact=True, detail={"loss_in_turns": WIN + value})
-        return Evaluation(expected=sigmoid(value, SCALE), best=best, detail={"value": value})
+            return Evaluation(expected=0.0, best=best, exact=True, detail={"loss_in_turns": WIN + value}, then=then)
+        return Evaluation(expected=sigmoid(value, SCALE), best=best, detail={"value": value}, then=then)
 
     return evaluate

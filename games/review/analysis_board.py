@@ -110,15 +110,16 @@ def evaluate(pos: Position, *, user_id: int | None, address: str) -> dict[str, A
     state = pos.state.clone()
     first = None
     line: list[str] = []
-    for ply in range(pos.state.plies(), pos.state.plies() + LINE_PLIES):
-        if state.is_terminal():
-            break
-        found = evaluator(state, ply)
+    while len(line) < LINE_PLIES and not state.is_terminal():
+        found = evaluator(state, state.plies())
         first = first or found
         if found.best is None:
             break
-        line.append(pos.game.action_to_string(found.best))
-        state.apply_action(found.best)
+        for action in (found.best, *found.then)[: LINE_PLIES - len(line)]:  # what one search chose
+            if state.is_terminal() or action not in state.legal_actions():
+                break
+            line.append(pos.game.action_to_string(action))
+            state.apply_action(action)
     if first is None:  # the game is over
         outcome = pos.state.outcome()
         return {"over": True, "winner": outcome.winner if outcome else None, "line": []}

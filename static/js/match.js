@@ -793,6 +793,12 @@
 
   boardEl.addEventListener("click", function (event) {
     var target = event.target.closest && event.target.closest("[data-action]");
+    if (!target && event.detail !== 0) { // a pointer's click (a key's has no place)
+      // pressed on the board drawn before, released on the one that replaced it: the browser
+      // gives the click to what the two share (the holder), so the square is the one under it
+      var under = document.elementFromPoint(event.clientX, event.clientY);
+      target = under && under.closest && under.closest("[data-action]");
+    }
     if (!target || !boardEl.contains(target)) return;
     if (tapConfirm && you !== null) {
       if (selected !== target.getAttribute("data-action")) { select(target); return; }

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.forms import ask_evaluation
 from tests.browser.test_after_match import fits
 
 WORDS = {
@@ -104,7 +105,7 @@ def test_connect_four_built_analysed_and_shared_in_polish(new_context, live_url)
     expect(page.get_by_test_id("board-set-up")).to_be_visible()
     expect(page.get_by_test_id("board-to-move")).to_have_text(words["pink to move"])
 
-    page.get_by_test_id("board-evaluate").click()
+    ask_evaluation(page)
     expect(page.get_by_test_id("board-evaluation")).to_be_visible()
     expect(page.get_by_test_id("board-expected")).to_contain_text("Oczekiwany wynik")
     expect(page.get_by_test_id("board-line")).to_be_visible()
@@ -153,7 +154,7 @@ def test_kropki_built_analysed_and_shared_in_english_on_a_phone(new_context, liv
     assert setup["to_move"] == 2 and setup["score"] == [2, 1]
     assert (setup["dots"].count("1"), setup["dots"].count("2"), setup["dots"][44]) == (4, 1, ".")
     expect(page.get_by_test_id("board-to-move")).to_have_text(words["blue to move"])
-    page.get_by_test_id("board-evaluate").click()
+    ask_evaluation(page)
     expect(page.get_by_test_id("board-expected")).to_contain_text("Expected result for the side to move")
 
     shared = page.get_by_test_id("board-share").input_value()
@@ -176,5 +177,5 @@ def test_the_other_games_set_up_by_clicks(new_context, live_url, variant):
         page.get_by_test_id("editor-analyse").click()
     setup = setup_of(page.url)
     assert len(setup["by"] if variant == "pilkarzyki" else setup["lines"].replace(".", "")) == 3, setup
-    page.get_by_test_id("board-evaluate").click()
+    ask_evaluation(page)
     expect(page.get_by_test_id("board-evaluation")).to_be_visible()

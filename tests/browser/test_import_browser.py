@@ -15,6 +15,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.forms import ask_evaluation
 from tests.browser.test_a11y import BLOCKING, axe_violations
 from tests.browser.test_after_match import as_player, fits
 
@@ -110,7 +111,7 @@ def test_a_visitor_pastes_an_sgf_replays_it_has_it_reviewed_and_analyses_a_posit
     page.locator("#board [data-action='55']").click()  # f6
     expect(page).to_have_url(re.compile(r"\?ruchy=34%2C44%2C43%2C0%2C55$"))
     expect(page.get_by_test_id("board-to-move")).to_have_text("Ruch niebieskich.")
-    page.get_by_test_id("board-evaluate").click()
+    ask_evaluation(page)
     expect(page.get_by_test_id("board-evaluation")).to_be_visible(timeout=30_000)
     shown = figures(page)
     share = page.get_by_test_id("board-share").input_value()
@@ -122,7 +123,7 @@ def test_a_visitor_pastes_an_sgf_replays_it_has_it_reviewed_and_analyses_a_posit
     expect(other.get_by_test_id("board-moves").locator("li")).to_have_count(5)
     expect(other.get_by_test_id("board-to-move")).to_have_text("Blue to move.")
     assert other.get_by_test_id("board-moves").inner_text() == page.get_by_test_id("board-moves").inner_text()
-    other.get_by_test_id("board-evaluate").click()
+    ask_evaluation(other)
     expect(other.get_by_test_id("board-evaluation")).to_be_visible(timeout=30_000)
     assert figures(other) == shown
 

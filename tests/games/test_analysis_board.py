@@ -71,3 +71,27 @@ def test_evaluations_are_limited(client, settings):
     assert client.get(BOARD, {"ruchy": "3", "ocena": "1"}).status_code == 200
     limited = client.get(BOARD, {"ruchy": "4", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en")
     assert limited.status_code == 400 and "many times this minute" in limited.content.decode()
+
+
+def test_a_turns_further_steps_come_from_the_same_search(monkeypatch):
+    """Piłkarzyki: the best turn's bounce is in the line without searching its position again
+    (one search a turn, not one a step), and it is the line the searches step by step would give."""
+    import json
+
+    from games.pilkarzyki import bot
+    from games.review import analysis_board as board
+
+    params = board.read_params(json.dumps({"setup": {"by": "111", "path": "012", "to_move": 1}}))
+    pos = board.position("pilkarzyki", params, [])
+    searches: list[int] = []
+    search_turns = bot.search_turns
+
+    def counted(*args, **kwargs):
+        path, value = search_turns(*args, **kwargs)
+        searches.append(len(path))
+        return path, value
+
+    monkeypatch.setattr(bot, "search_turns", counted)
+    found = board.evaluate(pos, user_id=None, address="10.9.8.7")
+    assert found["line"] == ["N", "SW", "SE", "N"]  # blue N; pink SW and its bounce SE; blue N
+    assert searches[:2] == [1, 2] and len(searches) == 3, searches  # SE not searched again
