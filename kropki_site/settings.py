@@ -68,8 +68,11 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # --- Applications -----------------------------------------------------------
 
+# Not "daphne": as an app it only makes `manage.py runserver` an ASGI server, and it imports
+# daphne's server and Twisted into every process that sets Django up (a fifth of a second of a core
+# each: every worker, management command and site call). The site runs under the `daphne` command
+# (scripts/run, docs/deploy.md); `manage.py runserver` is not how to run it (no WebSockets).
 INSTALLED_APPS = [
-    "daphne",  # must come before staticfiles: runserver becomes the ASGI server
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

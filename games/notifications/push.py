@@ -16,15 +16,12 @@ import time
 from collections import Counter, defaultdict
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import translation
-from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush
 
 from accounts.models import User
 from kropki_site.lib.refusals import Refusal
@@ -34,12 +31,21 @@ from .models import Notification, PushSubscription
 
 log = logging.getLogger(__name__)
 
+if TYPE_CHECKING:
+    from py_vapid import Vapid02
+
+# pywebpush, py_vapid and cryptography are imported where a key or a push is needed: with aiohttp,
+# which pywebpush brings, they were a tenth of every process's start-up (a worker, a web process,
+# a management command), and most processes never push.
+
 _lock = threading.Lock()
 _vapid: Vapid02 | None = None
 
 
 def vapid() -> Vapid02:
     """The site's VAPID key pair (made and kept in VAR_DIR/vapid.pem when the settings have none)."""
+    from py_vapid import Vapid02
+
     global _vapid
     with _lock:
         if _vapid is None:
@@ -58,6 +64,8 @@ def vapid() -> Vapid02:
 
 def public_key() -> str:
     """The applicationServerKey a browser subscribes with: the public point, base64url, unpadded."""
+    from cryptography.hazmat.primitives import serialization
+
     raw = vapid().public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
@@ -113,6 +121,8 @@ def push_pending(*, batch: int | None = None) -> Counter[str]:
     taken = Notification.take("push", batch or settings.NOTIFY_MAIL_BATCH, stale=stale)
     if not taken:
         return done
+    from pywebpush import WebPushException, webpush
+
     deadline = time.monotonic() + stale.total_seconds() / 2
     subscriptions: dict[int, list[PushSubscription]] = defaultdict(list)
     for subscription in PushSubscription.objects.filter(user_id__in={row.user_id for row in taken}).order_by("id"):
