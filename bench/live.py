@@ -22,6 +22,12 @@ as an arena's notice to its players is made, and mails them. ``--notify-part swe
 correspondence games of 200 players of their own, all due, before the matches start; then beat's
 turn sweep (``turns_due``: 500 games a batch, one transaction each) tells their players, back to
 back or (``--sweep-every S``) one sweep every S seconds as beat sends them, and the mails go.
+``--evals N``: while the matches play, N visitors of their own address each ask the analysis
+board of the first daphne for the evaluation of one random Piłkarzyki position after another
+(``/analiza/pilkarzyki/?ruchy=…&ocena=1``; games/review/analysis_board.py), asking again every
+second while it is made, as the page does, within the site's limit a minute; an analysis worker
+(Celery, the ``analysis`` queue) makes them: what the evaluations cost the moves beside them.
+The JSON gains ``evals``: answered, refused, the median seconds to an answer, the visitors.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
 temporary directory), a database (a temporary SQLite file, or a fresh
@@ -99,8 +105,11 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -826,6 +835,73 @@ class NotifyLoad:
         return self.out
 
 
+class EvalLoad:
+    """``--evals N``: N visitors, each from an address of its own (``X-Forwarded-For``, which the
+    site reads as behind its proxy: ``BEHIND_PROXY=1`` with ``--evals``), each asking for the
+    evaluation of one Piłkarzyki position after another (random ones, so no visitor is answered
+    from what another asked), until ``stop``. A page that says the evaluation is being made is asked
+    again every second, as the page's own poll does, until it shows it: answered (the seconds from
+    the first ask), refused (400: the limit a minute; asked again half a second later)."""
+
+    def __init__(self, host: str, visitors: int) -> None:
+        self.host, self.visitors = host, visitors
+        self.stop = threading.Event()
+        self.answered: list[float] = []
+        self.refused = 0
+        self.threads = [threading.Thread(target=self.visit, args=(i,), daemon=True) for i in range(visitors)]
+        for thread in self.threads:
+            thread.start()
+
+    @staticmethod
+    def position(seed: int) -> str:
+        """A random Piłkarzyki position 6–12 steps from the start, the game not over: its address."""
+        from games.catalogue import variant as get_variant
+
+        rng = random.Random(seed)
+        while True:
+            state = get_variant("pilkarzyki").game().new_initial_state()
+            for _ in range(rng.randint(6, 12)):
+                if state.is_terminal():
+                    break
+                state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_terminal():
+                return "/analiza/pilkarzyki/?" + urlencode({"ruchy": ",".join(map(str, state.history)), "ocena": "1"})
+
+    def visit(self, i: int) -> None:
+        address = f"198.51.100.{i + 1}"
+        asks = 0
+        while not self.stop.is_set():
+            path = self.position(i * 100_000 + asks)
+            asks += 1
+            started = time.monotonic()
+            while not self.stop.is_set():
+                request = urllib.request.Request(f"http://{self.host}{path}", headers={"X-Forwarded-For": address})
+                try:
+                    with urllib.request.urlopen(request, timeout=120) as answer:
+                        page = answer.read().decode()
+                except urllib.error.HTTPError as exc:
+                    exc.read()
+                    self.refused += 1
+                    self.stop.wait(0.5)  # refused by the limit: ask again a little later
+                    continue
+                if 'data-testid="board-thinking"' not in page:
+                    self.answered.append(time.monotonic() - started)
+                    break
+                self.stop.wait(1.0)  # being made: the page asks again in a second
+
+    def result(self) -> dict:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=180)
+        median = statistics.median(self.answered) if self.answered else None
+        return {
+            "visitors": self.visitors,
+            "answered": len(self.answered),
+            "refused": self.refused,
+            "answer_median_s": None if median is None else round(median, 2),
+        }
+
+
 def make_tree_site(workdir: Path, redis_url: str, root: Path, **extra_env: str) -> TreeSite:
     """As ``live.make_live_site`` (same environment), for the checkout at ``root``."""
     # WS_PING: the baseline's ws/ping/ sockets (not routed in production by default)
@@ -879,6 +955,9 @@ def main() -> int:
     parser.add_argument("--params", type=json.loads, default={}, help="the matches' engine parameters (JSON)")
     parser.add_argument("--days", type=int, default=0, help="correspondence games: days a move (0: live)")
     parser.add_argument("--notify", type=int, default=0, help="notifications made and mailed beside the matches")
+    parser.add_argument(
+        "--evals", type=int, default=0, help="visitors asking the analysis board for evaluations beside the matches"
+    )
     parser.add_argument(
         "--notify-part",
         choices=("all", "rows", "mails", "fanout", "sweep"),
@@ -951,6 +1030,7 @@ def main() -> int:
         "params": args.params,
         "days": args.days,
         "notify": args.notify,
+        "evals": args.evals,
         "notify_part": args.notify_part,
         "notify_rate": args.notify_rate,
         "sweep_every": args.sweep_every,
@@ -976,7 +1056,8 @@ def main() -> int:
             file=sys.stderr,
         )
         phase = "set-up"
-        site = make_tree_site(workdir, redis_url, tree, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING")
+        proxied = {"BEHIND_PROXY": "1"} if args.evals else {}
+        site = make_tree_site(workdir, redis_url, tree, MOVE_SECONDS="3600", DJANGO_LOG_LEVEL="WARNING", **proxied)
         GAME_PARAMS.update(args.params)
         result = site.manage(
             "shell", "-c", SETUP % {"n": args.matches, "variant": variant, "params": args.params, "days": args.days}
@@ -987,6 +1068,8 @@ def main() -> int:
             raise RuntimeError(f"the set-up ran {setup['code']}, not the code of {tree}")
         hosts = [site.start_daphne(name=f"daphne{i}")[1].split("//", 1)[1] for i in range(args.daphnes)]
         cpu = CpuMeter([p.popen.pid for p in site.procs], redis_proc.pid)
+        if args.evals:  # the analysis board's evaluations are the analysis worker's (scripts/supervisord.conf)
+            site.start_worker(queues="analysis", name="analysis")
         print(
             f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
             file=sys.stderr,
@@ -1015,6 +1098,7 @@ def main() -> int:
         notifier = (
             NotifyLoad(site, args.notify, args.notify_part, args.notify_rate, args.sweep_every) if args.notify else None
         )
+        evals = EvalLoad(hosts[0], args.evals) if args.evals else None
         lat, moves, secs, cpu_move = asyncio.run(
             run_matches(
                 hosts,
@@ -1032,6 +1116,8 @@ def main() -> int:
         )
         if notifier is not None:
             report["notify"] = notifier.result()
+        if evals is not None:
+            report["evals"] = evals.result()
     except Exception as exc:  # reported in the JSON line
         if isinstance(exc, TimeoutError) and not str(exc):
             exc = TimeoutError(f"the {phase} took longer than --max-seconds {args.max_seconds}")

@@ -18,6 +18,7 @@ PAIR_SEEKS = "games.tasks.pair_seeks"
 DELETE_STALE_GUESTS = "games.tasks.delete_stale_guests"
 DELETE_UNPLAYED_COMPUTER_MATCHES = "games.tasks.delete_unplayed_computer_matches"
 ANALYSE_MATCH = "games.tasks.analyse_match"
+BOARD_EVALUATE = "games.tasks.board_evaluate"
 PAIR_TOURNAMENTS = "games.tasks.pair_tournaments"
 SCHEDULE_TOURNAMENTS = "games.tasks.schedule_tournaments"
 FAIRPLAY_CHECK = "games.tasks.fairplay_check"
@@ -33,6 +34,7 @@ ALL = (
     DELETE_STALE_GUESTS,
     DELETE_UNPLAYED_COMPUTER_MATCHES,
     ANALYSE_MATCH,
+    BOARD_EVALUATE,
     PAIR_TOURNAMENTS,
     SCHEDULE_TOURNAMENTS,
     FAIRPLAY_CHECK,

@@ -224,6 +224,7 @@ CELERY_TASK_ROUTES = {
     tasknames.BOT_MOVE: {"queue": "bots"},
     # The computer's reviews of finished matches: a worker of their own (games/review/services.py).
     tasknames.ANALYSE_MATCH: {"queue": "analysis"},
+    tasknames.BOARD_EVALUATE: {"queue": "analysis"},
     # Engine-use detection after rated games: a worker of its own too, one process, niced, so it
     # never delays a review someone asked for (games/fairplay/services.py, docs/fairplay.md).
     tasknames.FAIRPLAY_CHECK: {"queue": "fairplay"},

@@ -98,3 +98,24 @@ def cut_hub_connection() -> int:
     for client_id in ids:
         client.client_kill_filter(_id=client_id)
     return len(ids)
+
+
+def board_evaluated(client, url: str, data: dict[str, str] | None = None, **headers: Any):
+    """The analysis board's page at ``url`` (with ``data``) asked for the computer's evaluation, as
+    a visitor sees it once the analysis worker has made it: the first answer says it is being made
+    (``board-thinking``); the worker's part is run here (games/review/tasks.py ``board_evaluate``)
+    and the page asked for again. A refused evaluation is the first answer itself."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    from games.review import analysis_board
+
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query)) | (data or {}) | {"ocena": "1"}
+    asked = f"{parts.path}?{urlencode(query)}"  # the test client drops a path's query when given data
+    first = client.get(asked, **headers)
+    if 'data-testid="board-thinking"' not in first.content.decode():
+        return first
+    variant = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    params = analysis_board.read_params(query.get("opcje", ""))
+    analysis_board.evaluation_make(variant, params, analysis_board.read_actions(query.get("ruchy", "")))
+    return client.get(asked, **headers)

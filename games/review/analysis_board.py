@@ -10,22 +10,27 @@ a minute per account or address, a line of ``LINE_PLIES`` best moves."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.core.cache import cache
 from django.urls import reverse
 
-from games import catalogue
+from games import catalogue, tasknames
 from games.engine import EngineError, Game, SetupError, State
 from games.play import guard
+from games.play.publisher import send_now
 from kropki_site.lib import limits
 from kropki_site.lib.numbers import number_list
 from kropki_site.lib.refusals import Refusal
 
 LINE_PLIES = 4
+EVALUATION_SECONDS = 3600  # an evaluation kept for the next visitor of the same position
+ASKED_SECONDS = 60  # an evaluation asked for and not made by then (a worker lost it) is asked again
 MAX_MOVES = 1700  # a 40×40 Kropki game's length, and more than any other game's
 
 
@@ -93,8 +98,13 @@ def position(variant: str, params: dict[str, Any], actions: list[int]) -> Positi
     return Position(variant, params, game, state, actions)
 
 
-def evaluate(pos: Position, *, user_id: int | None, address: str) -> dict[str, Any]:
-    """The computer's evaluation of ``pos`` for the player to move, and its best line (notation).
+def evaluation(pos: Position, *, user_id: int | None, address: str) -> dict[str, Any] | None:
+    """The computer's evaluation of ``pos`` for the player to move and its best line (notation),
+    or None while the analysis worker makes it: asked for once (the page asks again until it is
+    there), never in the web process, whose sockets and pages a search would hold up (two
+    visitors asking made the live moves beside them 70 times slower: docs/analysis.md). Kept
+    ``EVALUATION_SECONDS``. The guard is asked every time values would be shown, a kept
+    evaluation's too; only a new evaluation counts against the limit.
     Refusals: ``rated_game_in_progress``, ``position_in_rated_match`` (the guard),
     ``analysis_unavailable`` (no reviewer), ``board_too_often``."""
     spec = catalogue.variant(pos.variant).game_spec
@@ -103,9 +113,24 @@ def evaluate(pos: Position, *, user_id: int | None, address: str) -> dict[str, A
     guard.require_no_rated_match(user_id)
     if guard.standing(pos.variant, pos.state):
         raise Refusal("position_in_rated_match")
+    key = _evaluation_key(pos.variant, pos.params, pos.actions)
+    if (found := cache.get(key)) is not None:
+        return dict(found)
+    if cache.get(key + ":asked"):
+        return None
     per_minute = settings.BOARD_EVALS_PER_MINUTE
     if not limits.hit_account_and_address("board-eval", user_id, address, limit=per_minute, window=60):
         raise Refusal("board_too_often")
+    cache.set(key + ":asked", True, ASKED_SECONDS)
+    send_now(tasknames.BOARD_EVALUATE, (pos.variant, pos.params, pos.actions))
+    return None
+
+
+def evaluation_make(variant: str, params: dict[str, Any], actions: list[int]) -> dict[str, Any]:
+    """The analysis worker's part (``BOARD_EVALUATE``): the evaluation made and kept."""
+    pos = position(variant, params, actions)
+    spec = catalogue.variant(variant).game_spec
+    assert spec.review is not None  # asked for only where there is a reviewer
     evaluator = spec.review.evaluator(pos.game)
     state = pos.state.clone()
     first = None
@@ -122,13 +147,25 @@ def evaluate(pos: Position, *, user_id: int | None, address: str) -> dict[str, A
             state.apply_action(action)
     if first is None:  # the game is over
         outcome = pos.state.outcome()
-        return {"over": True, "winner": outcome.winner if outcome else None, "line": []}
-    mover = pos.state.current_player()
-    return {
-        "over": False,
-        "mover": mover,
-        "expected": round(first.expected, 3),
-        "exact": first.exact,
-        "detail": first.detail,
-        "line": line,
-    }
+        made: dict[str, Any] = {"over": True, "winner": outcome.winner if outcome else None, "line": []}
+    else:
+        made = {
+            "over": False,
+            "mover": pos.state.current_player(),
+            "expected": round(first.expected, 3),
+            "exact": first.exact,
+            "detail": first.detail,
+            "line": line,
+        }
+    key = _evaluation_key(variant, params, actions)
+    cache.set(key, made, EVALUATION_SECONDS)
+    cache.delete(key + ":asked")
+    return made
+
+
+def _evaluation_key(variant: str, params: dict[str, Any], actions: list[int]) -> str:
+    """The cache's key of a position's evaluation by the reviewer's present version."""
+    review = catalogue.variant(variant).game_spec.review
+    version = review.VERSION if review is not None else ""
+    text = address_json([variant, params, actions, version])
+    return "board-eval:" + hashlib.sha256(text.encode()).hexdigest()

@@ -1,10 +1,14 @@
-"""The review's Celery task, on the ``analysis`` queue (a worker of its own; kropki_site/settings.py).
+"""The review's Celery tasks, on the ``analysis`` queue (a worker of its own;
+kropki_site/settings.py): a match's review, and the analysis board's evaluation of a position.
 
 Thin, like games/tasks.py's; ``games/review/feature.py`` imports this module as the app loads,
-which is how a worker knows it. Its name stays the one games/tasknames.py gives (``ANALYSE_MATCH``).
+which is how a worker knows them. Their names are the ones games/tasknames.py gives
+(``ANALYSE_MATCH``, ``BOARD_EVALUATE``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from celery import shared_task
 
@@ -19,3 +23,12 @@ def analyse_match(analysis_id: int) -> bool:
     from games.review.services import analysis_run
 
     return analysis_run(analysis_id)
+
+
+@shared_task(name=tasknames.BOARD_EVALUATE, ignore_result=True, time_limit=120)  # type: ignore[untyped-decorator]
+def board_evaluate(variant: str, params: dict[str, Any], actions: list[int]) -> None:
+    """The analysis board's evaluation of one position (the "analysis" queue): made and kept for
+    the page that asked, which asks again until it is there."""
+    from games.review.analysis_board import evaluation_make
+
+    evaluation_make(variant, params, actions)

@@ -65,12 +65,13 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
         pos = board.position(variant, params, actions)
     except Refusal as exc:
         return render(request, "games/analysis_board.html", {"error": exc.message}, status=400)
-    evaluation = None
+    evaluation, thinking = None, False
     if request.GET.get("ocena") == "1":
         try:
-            evaluation = board.evaluate(
+            evaluation = board.evaluation(
                 pos, user_id=request.user.pk if request.user.is_authenticated else None, address=client_ip(request)
             )
+            thinking = evaluation is None  # the analysis worker makes it: the page asks again
         except Refusal as exc:
             error = exc.message
     game, state = pos.game, pos.state
@@ -101,10 +102,12 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
             "editor_url": editor.from_position(variant, game, state),
             "empty_editor_url": editor.editor_url(variant, game.rules_params(), None) if game.setup_tools else "",
             "evaluation": evaluation,
+            "thinking": thinking,
             "error": error,
             "variants": catalogue.variant_choices(),
         },
-        status=400 if error else 200,
+        # the slot's own poll (htmx) swaps a refusal in too: htmx leaves a 4xx unshown
+        status=400 if error and not request.headers.get("HX-Request") else 200,
     )
 
 

@@ -12,12 +12,14 @@ def fill_sign_up(page, username: str, password: str) -> None:
     page.get_by_role("button", name="Załóż konto").click()
 
 
-# The analysis board's "Ask the computer" is answered in the request: up to about 3 s of one core
-# (Piłkarzyki: three searches of 20,000 nodes for the value and a line of four steps), and in a
-# run of the suite the site has a third of a core or less, so its page may take ten seconds.
+# The analysis board's "Ask the computer": the analysis worker makes the evaluation (up to about
+# 3 s of one core: Piłkarzyki's three searches of 20,000 nodes), and in a run of the suite the site
+# has a third of a core or less, so it may take ten seconds to appear on the page.
 EVALUATION_MS = 30_000
 
 
 def ask_evaluation(page) -> None:
-    """Click the analysis board's "Ask the computer" and wait for the evaluated page."""
-    page.get_by_test_id("board-evaluate").click(timeout=EVALUATION_MS)
+    """Click the analysis board's "Ask the computer" and wait until the page shows the evaluation
+    (its slot asks for it every second while it is made) or the refusal."""
+    page.get_by_test_id("board-evaluate").click()
+    page.locator('[data-testid="board-evaluation"], [data-testid="board-error"]').first.wait_for(timeout=EVALUATION_MS)

@@ -15,6 +15,8 @@ from playwright.sync_api import expect
 from tests.browser.forms import ask_evaluation
 from tests.browser.test_after_match import fits
 
+pytestmark = pytest.mark.usefixtures("celery_worker_proc")  # the analysis worker makes the evaluations
+
 WORDS = {
     "pl": {
         "editor": "Edytor pozycji",

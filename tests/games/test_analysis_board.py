@@ -9,8 +9,9 @@ import pytest
 
 from games.play.creating import match_create
 from games.play.moves import match_play
+from games.review import analysis_board as board
 from tests.factories import finished_match
-from tests.helpers import C4
+from tests.helpers import C4, board_evaluated
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +33,14 @@ def test_moves_for_both_sides_by_the_address(client):
 
 
 def test_the_computers_evaluation_and_best_line(client):
-    """The reviewer's figures: an estimate in the opening, the solver's exact value later (pink
-    wins in 7 from this 12th ply, and the line starts with the solver's move, column 3)."""
-    opening = client.get(BOARD, {"ruchy": "3,3,2", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    """The reviewer's figures, made by the analysis worker (the page says so until they are there):
+    an estimate in the opening, the solver's exact value later (pink wins in 7 from this 12th ply,
+    and the line starts with the solver's move, column 3)."""
+    asked = client.get(BOARD, {"ruchy": "3,3,2", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="board-thinking"' in asked and 'data-testid="board-evaluation"' not in asked
+    opening = board_evaluated(client, BOARD, {"ruchy": "3,3,2"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-testid="board-evaluation"' in opening and "exact (solved)" not in opening
-    later = client.get(BOARD, {"ruchy": "0,1,2,3,4,5,6,0,1,2,3,4", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en")
+    later = board_evaluated(client, BOARD, {"ruchy": "0,1,2,3,4,5,6,0,1,2,3,4"}, HTTP_ACCEPT_LANGUAGE="en")
     page = later.content.decode()
     assert "exact (solved)" in page and "Expected result for the side to move: 1.00" in page
     assert 'data-testid="board-line">Best line: 3 ' in page
@@ -53,8 +57,9 @@ def test_a_record_opens_on_the_board_at_any_ply(client, alice, bob):
 
 
 def test_no_values_for_a_position_standing_in_a_live_rated_match(client, alice, bob, charlie):
-    live = match_create(variant=C4, pink_id=alice.pk, blue_id=bob.pk, rated=True)
     columns = [0, 1, 2, 3, 4, 5, 6, 0, 1, 2]  # past the exempt opening
+    board.evaluation_make(C4, {}, columns)  # made and kept before the match reached it: still refused
+    live = match_create(variant=C4, pink_id=alice.pk, blue_id=bob.pk, rated=True)
     for ply, column in enumerate(columns):
         match_play(match_id=live.pk, user_id=(alice if ply % 2 == 0 else bob).pk, ply=ply, action=column)
     client.force_login(charlie)
@@ -69,8 +74,16 @@ def test_no_values_for_a_position_standing_in_a_live_rated_match(client, alice, 
 def test_evaluations_are_limited(client, settings):
     settings.BOARD_EVALS_PER_MINUTE = 1
     assert client.get(BOARD, {"ruchy": "3", "ocena": "1"}).status_code == 200
+    # asking again while it is made (the page's own poll), and reading it once made, are free
+    assert client.get(BOARD, {"ruchy": "3", "ocena": "1"}).status_code == 200
+    board.evaluation_make(C4, {}, [3])
+    made = client.get(BOARD, {"ruchy": "3", "ocena": "1"})
+    assert made.status_code == 200 and 'data-testid="board-evaluation"' in made.content.decode()
     limited = client.get(BOARD, {"ruchy": "4", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en")
     assert limited.status_code == 400 and "many times this minute" in limited.content.decode()
+    # the page's poll is shown the refusal (htmx swaps no 4xx in)
+    polled = client.get(BOARD, {"ruchy": "4", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en", HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200 and "many times this minute" in polled.content.decode()
 
 
 def test_a_turns_further_steps_come_from_the_same_search(monkeypatch):
@@ -79,7 +92,6 @@ def test_a_turns_further_steps_come_from_the_same_search(monkeypatch):
     import json
 
     from games.pilkarzyki import bot
-    from games.review import analysis_board as board
 
     params = board.read_params(json.dumps({"setup": {"by": "111", "path": "012", "to_move": 1}}))
     pos = board.position("pilkarzyki", params, [])
@@ -92,6 +104,6 @@ def test_a_turns_further_steps_come_from_the_same_search(monkeypatch):
         return path, value
 
     monkeypatch.setattr(bot, "search_turns", counted)
-    found = board.evaluate(pos, user_id=None, address="10.9.8.7")
+    found = board.evaluation_make(pos.variant, pos.params, pos.actions)
     assert found["line"] == ["N", "SW", "SE", "N"]  # blue N; pink SW and its bounce SE; blue N
     assert searches[:2] == [1, 2] and len(searches) == 3, searches  # SE not searched again

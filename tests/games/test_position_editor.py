@@ -16,7 +16,7 @@ from games.kropki.engine import KropkiState
 from games.play import guard
 from games.play.creating import match_create
 from games.play.moves import match_play
-from tests.helpers import C4
+from tests.helpers import C4, board_evaluated
 
 pytestmark = pytest.mark.django_db
 
@@ -59,11 +59,11 @@ def test_a_position_built_in_the_editor_is_analysed_and_shared(client):
     # moves from the set-up, and the computer's answer there
     played = client.get(analysed + "&ruch=0")
     assert played.status_code == 302 and query(played["Location"])["ruchy"] == "0"
-    evaluated = client.get(played["Location"] + "&ocena=1", HTTP_ACCEPT_LANGUAGE="en")
+    evaluated = board_evaluated(client, played["Location"], HTTP_ACCEPT_LANGUAGE="en")
     assert evaluated.status_code == 200 and 'data-testid="board-expected"' in evaluated.content.decode()
     # the same position reached by moves is valued the same
-    by_moves = client.get(
-        "/analiza/cztery-w-rzedzie/", {"ruchy": "3,3,2,4,1,0", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en"
+    by_moves = board_evaluated(
+        client, "/analiza/cztery-w-rzedzie/", {"ruchy": "3,3,2,4,1,0"}, HTTP_ACCEPT_LANGUAGE="en"
     )
     expected = 'data-testid="board-expected">'
     ours, theirs = evaluated.content.decode(), by_moves.content.decode()
@@ -182,7 +182,7 @@ def test_no_values_for_an_edited_position_that_stands_in_a_live_rated_match(clie
     assert "This position stands in a rated game being played right now" in text
     # another position of the same discs' count is free
     other_url = submit(client, drop(client, EDITOR, [6, 5, 4, 3, 2, 1, 0, 0, 1, 6]), akcja="analizuj")
-    other = client.get(other_url + "&ocena=1")
+    other = board_evaluated(client, other_url)
     assert other.status_code == 200 and 'data-testid="board-evaluation"' in other.content.decode()
 
 

@@ -63,9 +63,15 @@ class Visitor(Browser):
         return self.get(headers["Location"])[1] if status == 302 else text
 
     def evaluation(self, columns: list[int]) -> tuple[int, bool]:
-        """The analysis board's "Ask the computer" at the position after ``columns``: (status, values shown)."""
-        status, page = self.get(f"{BOARD}?ruchy={','.join(map(str, columns))}&ocena=1")
-        return status, 'data-testid="board-expected"' in page
+        """The analysis board's "Ask the computer" at the position after ``columns``: (status, values
+        shown), asked again, as the page does, while the analysis worker makes them."""
+        deadline = time.monotonic() + 60
+        while True:
+            status, page = self.get(f"{BOARD}?ruchy={','.join(map(str, columns))}&ocena=1")
+            if 'data-testid="board-thinking"' not in page:
+                return status, 'data-testid="board-expected"' in page
+            assert time.monotonic() < deadline, "no evaluation from the analysis worker within 60 s"
+            time.sleep(0.3)
 
     def import_moves(self, columns: list[int]) -> int:
         """/import/ the moves as this site's JSON: the new record's match id."""
