@@ -23,8 +23,9 @@ correspondence games of 200 players of their own, all due, before the matches st
 turn sweep (``turns_due``: 500 games a batch, one transaction each) tells their players, back to
 back or (``--sweep-every S``) one sweep every S seconds as beat sends them, and the mails go.
 ``--evals N``: while the matches play, N visitors of their own address each ask the analysis
-board of the first daphne for the evaluation of one random Piłkarzyki position after another
-(``/analiza/pilkarzyki/?ruchy=…&ocena=1``; games/review/analysis_board.py), asking again every
+board of the first daphne for the evaluation of one random position of a random game (every
+game with a reviewer) after another (``/analiza/<variant>/?ruchy=…&ocena=1``;
+games/review/analysis_board.py), asking again every
 second while it is made, as the page does, within the site's limit a minute; an analysis worker
 (Celery, the ``analysis`` queue) makes them: what the evaluations cost the moves beside them.
 The JSON gains ``evals``: answered, refused, the median seconds to an answer, the visitors.
@@ -838,7 +839,7 @@ class NotifyLoad:
 class EvalLoad:
     """``--evals N``: N visitors, each from an address of its own (``X-Forwarded-For``, which the
     site reads as behind its proxy: ``BEHIND_PROXY=1`` with ``--evals``), each asking for the
-    evaluation of one Piłkarzyki position after another (random ones, so no visitor is answered
+    evaluation of one random position of a random game after another (so no visitor is answered
     from what another asked), until ``stop``. A page that says the evaluation is being made is asked
     again every second, as the page's own poll does, until it shows it: answered (the seconds from
     the first ask), refused (400: the limit a minute; asked again half a second later)."""
@@ -854,18 +855,22 @@ class EvalLoad:
 
     @staticmethod
     def position(seed: int) -> str:
-        """A random Piłkarzyki position 6–12 steps from the start, the game not over: its address."""
-        from games.catalogue import variant as get_variant
+        """A random position 6–12 moves from the start of a random game with a reviewer, the game
+        not over: its analysis board's address, asking for the evaluation."""
+        from games import catalogue
 
         rng = random.Random(seed)
+        reviewed = [key for key in catalogue.variant_keys() if catalogue.variant(key).game_spec.review is not None]
         while True:
-            state = get_variant("pilkarzyki").game().new_initial_state()
+            variant = rng.choice(reviewed)
+            state = catalogue.variant(variant).game().new_initial_state()
             for _ in range(rng.randint(6, 12)):
                 if state.is_terminal():
                     break
                 state.apply_action(rng.choice(state.legal_actions()))
             if not state.is_terminal():
-                return "/analiza/pilkarzyki/?" + urlencode({"ruchy": ",".join(map(str, state.history)), "ocena": "1"})
+                query = urlencode({"ruchy": ",".join(map(str, state.history)), "ocena": "1"})
+                return f"/analiza/{variant}/?{query}"
 
     def visit(self, i: int) -> None:
         address = f"198.51.100.{i + 1}"
@@ -1068,8 +1073,8 @@ def main() -> int:
             raise RuntimeError(f"the set-up ran {setup['code']}, not the code of {tree}")
         hosts = [site.start_daphne(name=f"daphne{i}")[1].split("//", 1)[1] for i in range(args.daphnes)]
         cpu = CpuMeter([p.popen.pid for p in site.procs], redis_proc.pid)
-        if args.evals:  # the analysis board's evaluations are the analysis worker's (scripts/supervisord.conf)
-            site.start_worker(queues="analysis", name="analysis")
+        if args.evals:  # the analysis board's evaluations: the analysis worker's, at its priority (supervisord.conf)
+            site.start_worker(queues="analysis", name="analysis", nice=5)
         print(
             f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
             file=sys.stderr,

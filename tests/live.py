@@ -259,12 +259,18 @@ class LiveSite:
         return proc, url
 
     def start_worker(
-        self, queues: str = "default,clock,bots,analysis", name: str = "worker", concurrency: int = 1, extra: tuple = ()
+        self,
+        queues: str = "default,clock,bots,analysis",
+        name: str = "worker",
+        concurrency: int = 1,
+        extra: tuple = (),
+        nice: int = 0,
     ) -> Proc:
         hostname = f"{name}-{secrets.token_hex(3)}@%h"
         proc = start(
             name,
             [
+                *(["nice", "-n", str(nice)] if nice else []),
                 str(VENV_BIN / "celery"),
                 "-A",
                 "kropki_site",

@@ -74,6 +74,10 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
             thinking = evaluation is None  # the analysis worker makes it: the page asks again
         except Refusal as exc:
             error = exc.message
+        if request.headers.get("HX-Request"):  # the slot's own poll: the slot alone (htmx shows no 4xx)
+            here = board.board_url(variant, pos.actions, params)
+            slot = {"evaluation": evaluation, "thinking": thinking, "error": error, "here": here}
+            return render(request, "games/_board_eval_slot.html", slot)
     game, state = pos.game, pos.state
     legal = [] if state.is_terminal() else state.legal_actions()
     moves = [
@@ -106,8 +110,7 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
             "error": error,
             "variants": catalogue.variant_choices(),
         },
-        # the slot's own poll (htmx) swaps a refusal in too: htmx leaves a 4xx unshown
-        status=400 if error and not request.headers.get("HX-Request") else 200,
+        status=400 if error else 200,
     )
 
 

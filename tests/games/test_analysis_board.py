@@ -81,9 +81,11 @@ def test_evaluations_are_limited(client, settings):
     assert made.status_code == 200 and 'data-testid="board-evaluation"' in made.content.decode()
     limited = client.get(BOARD, {"ruchy": "4", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en")
     assert limited.status_code == 400 and "many times this minute" in limited.content.decode()
-    # the page's poll is shown the refusal (htmx swaps no 4xx in)
+    # the page's poll is answered with its slot alone (no board to draw), a refusal too (htmx swaps no 4xx in)
     polled = client.get(BOARD, {"ruchy": "4", "ocena": "1"}, HTTP_ACCEPT_LANGUAGE="en", HTTP_HX_REQUEST="true")
-    assert polled.status_code == 200 and "many times this minute" in polled.content.decode()
+    text = polled.content.decode()
+    assert polled.status_code == 200 and "many times this minute" in text
+    assert text.startswith('<div id="board-eval-slot"') and "<svg" not in text
 
 
 def test_a_turns_further_steps_come_from_the_same_search(monkeypatch):
