@@ -104,7 +104,8 @@ def evaluation(pos: Position, *, user_id: int | None, address: str) -> dict[str,
     there), never in the web process, whose sockets and pages a search would hold up (two
     visitors asking made the live moves beside them 70 times slower: docs/analysis.md). Kept
     ``EVALUATION_SECONDS``. The guard is asked every time values would be shown, a kept
-    evaluation's too; only a new evaluation counts against the limit.
+    evaluation's too; only a new evaluation counts against the limit, and an account or address
+    has one evaluation being made at a time.
     Refusals: ``rated_game_in_progress``, ``position_in_rated_match`` (the guard),
     ``analysis_unavailable`` (no reviewer), ``board_too_often``."""
     spec = catalogue.variant(pos.variant).game_spec
@@ -118,10 +119,16 @@ def evaluation(pos: Position, *, user_id: int | None, address: str) -> dict[str,
         return dict(found)
     if cache.get(key + ":asked"):
         return None
+    # One evaluation at a time an account and an address: another position is asked for once the
+    # last one is made (the page asks again meanwhile), so one visitor's evaluations are never more
+    # than one in the worker's queue, before the reviews' tokens.
+    askers = [f"board-eval-asker:{address}"] + ([f"board-eval-asker:u{user_id}"] if user_id else [])
+    if any((last := cache.get(asker)) and cache.get(last + ":asked") for asker in askers):
+        return None
     per_minute = settings.BOARD_EVALS_PER_MINUTE
     if not limits.hit_account_and_address("board-eval", user_id, address, limit=per_minute, window=60):
         raise Refusal("board_too_often")
-    cache.set(key + ":asked", True, ASKED_SECONDS)
+    cache.set_many({key + ":asked": True, **dict.fromkeys(askers, key)}, ASKED_SECONDS)
     send_now(tasknames.BOARD_EVALUATE, (pos.variant, pos.params, pos.actions))
     return None
 

@@ -109,3 +109,22 @@ def test_a_turns_further_steps_come_from_the_same_search(monkeypatch):
     found = board.evaluation_make(pos.variant, pos.params, pos.actions)
     assert found["line"] == ["N", "SW", "SE", "N"]  # blue N; pink SW and its bounce SE; blue N
     assert searches[:2] == [1, 2] and len(searches) == 3, searches  # SE not searched again
+
+
+def test_one_evaluation_at_a_time_for_a_visitor(client, settings):
+    """A visitor who asks about other positions while the last is being made is told the computer
+    is thinking, and the next is asked for (and counted) only once the last one is made."""
+    settings.BOARD_EVALS_PER_MINUTE = 2
+
+    def ask(column: int) -> tuple[int, bool]:
+        page = client.get(BOARD, {"ruchy": str(column), "ocena": "1"})
+        return page.status_code, 'data-testid="board-thinking"' in page.content.decode()
+
+    assert ask(3) == (200, True)  # the first this minute
+    assert ask(4) == (200, True) and ask(5) == (200, True)  # waiting for 3: neither asked nor counted
+    board.evaluation_make(C4, {}, [3])
+    assert ask(4) == (200, True)  # asked now: the second this minute
+    assert ask(5) == (200, True)  # waiting for 4
+    board.evaluation_make(C4, {}, [4])
+    assert ask(4) == (200, False)  # made and shown
+    assert ask(5) == (400, False)  # the third this minute
