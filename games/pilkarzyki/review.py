@@ -40,9 +40,11 @@ def evaluator(game: Any) -> Evaluate:
         if value is None:
             value = board.evaluate()
         if value >= WIN // 2:
-            return Evaluation(expected=1.0, best=best, exact=True, detail={"win_in_turns": WIN - value}, then=then)
-        if value <= -WIN // 2:
-            return Evaluation(expected=0.0, best=best, exact=True, detail={"loss_in_turns": WIN + value}, then=then)
-        return Evaluation(expected=sigmoid(value, SCALE), best=best, detail={"value": value}, then=then)
+            expected, exact, detail = 1.0, True, {"win_in_turns": WIN - value}
+        elif value <= -WIN // 2:
+            expected, exact, detail = 0.0, True, {"loss_in_turns": WIN + value}
+        else:
+            expected, exact, detail = sigmoid(value, SCALE), False, {"value": value}
+        return Evaluation(expected=expected, best=best, exact=exact, detail=detail, then=then)
 
     return evaluate

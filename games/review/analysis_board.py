@@ -115,15 +115,18 @@ def evaluation(pos: Position, *, user_id: int | None, address: str) -> dict[str,
     if guard.standing(pos.variant, pos.state):
         raise Refusal("position_in_rated_match")
     key = _evaluation_key(pos.variant, pos.params, pos.actions)
-    if (found := cache.get(key)) is not None:
-        return dict(found)
-    if cache.get(key + ":asked"):
-        return None
     # One evaluation at a time an account and an address: another position is asked for once the
     # last one is made (the page asks again meanwhile), so one visitor's evaluations are never more
     # than one in the worker's queue, before the reviews' tokens.
     askers = [f"board-eval-asker:{address}"] + ([f"board-eval-asker:u{user_id}"] if user_id else [])
-    if any((last := cache.get(asker)) and cache.get(last + ":asked") for asker in askers):
+    known = cache.get_many([key, key + ":asked", *askers])  # one round trip
+    if key in known:
+        made: dict[str, Any] = known[key]
+        return made
+    if key + ":asked" in known:
+        return None
+    lasts = [known[asker] + ":asked" for asker in askers if asker in known]
+    if lasts and cache.get_many(lasts):  # this visitor's last evaluation is still being made
         return None
     per_minute = settings.BOARD_EVALS_PER_MINUTE
     if not limits.hit_account_and_address("board-eval", user_id, address, limit=per_minute, window=60):

@@ -65,6 +65,8 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
         pos = board.position(variant, params, actions)
     except Refusal as exc:
         return render(request, "games/analysis_board.html", {"error": exc.message}, status=400)
+    here = board.board_url(variant, pos.actions, params)
+    evaluate_url = here + ("&" if "?" in here else "?") + "ocena=1"
     evaluation, thinking = None, False
     if request.GET.get("ocena") == "1":
         try:
@@ -75,8 +77,7 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
         except Refusal as exc:
             error = exc.message
         if request.headers.get("HX-Request"):  # the slot's own poll: the slot alone (htmx shows no 4xx)
-            here = board.board_url(variant, pos.actions, params)
-            slot = {"evaluation": evaluation, "thinking": thinking, "error": error, "here": here}
+            slot = {"evaluation": evaluation, "thinking": thinking, "error": error, "evaluate_url": evaluate_url}
             return render(request, "games/_board_eval_slot.html", slot)
     game, state = pos.game, pos.state
     legal = [] if state.is_terminal() else state.legal_actions()
@@ -84,7 +85,6 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
         {"notation": game.action_to_string(a), "url": board.board_url(variant, pos.actions[: i + 1], params)}
         for i, a in enumerate(pos.actions)
     ]
-    here = board.board_url(variant, pos.actions, params)
     return render(
         request,
         "games/analysis_board.html",
@@ -97,6 +97,7 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
             "start_url": board.board_url(variant, [], params),
             "back_url": board.board_url(variant, pos.actions[:-1], params) if pos.actions else "",
             "here": here,
+            "evaluate_url": evaluate_url,
             "share": request.build_absolute_uri(here),
             "legal": [(a, game.action_to_string(a)) for a in legal],
             "ruchy": ",".join(map(str, pos.actions)),
