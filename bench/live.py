@@ -27,7 +27,7 @@ board of the first daphne for the evaluation of one random position of a random 
 game with a reviewer) after another (``/analiza/<variant>/?ruchy=…&ocena=1``;
 games/review/analysis_board.py), asking again every
 second while it is made, as the page does, within the site's limit a minute; an analysis worker
-(Celery, the ``analysis`` queue) makes them: what the evaluations cost the moves beside them.
+(Celery, the ``analysis`` and ``board`` queues) makes them: what the evaluations cost the moves beside them.
 The JSON gains ``evals``: answered, refused, the median seconds to an answer, the visitors.
 
 Starts everything it needs: its own Redis (redis-server on a unix socket in a
@@ -1074,7 +1074,7 @@ def main() -> int:
         hosts = [site.start_daphne(name=f"daphne{i}")[1].split("//", 1)[1] for i in range(args.daphnes)]
         cpu = CpuMeter([p.popen.pid for p in site.procs], redis_proc.pid)
         if args.evals:  # the analysis board's evaluations: the analysis worker's, at its priority (supervisord.conf)
-            site.start_worker(queues="analysis", name="analysis", nice=5)
+            site.start_worker(queues="analysis,board", name="analysis", nice=5)
         print(
             f"==> daphne at {', '.join(hosts)}; baseline: {args.matches} ping pairs x {args.moves} relays",
             file=sys.stderr,

@@ -65,7 +65,7 @@ def check_broker() -> None:
 
 
 CHECKS = {"database": check_database, "redis": check_redis, "broker": check_broker}
-QUEUES = ("clock", "default", "bots", "analysis", "fairplay", "notify")
+QUEUES = ("clock", "default", "bots", "analysis", "board", "fairplay", "notify")
 SINGLETONS = ("beat", "sweeper")
 
 

@@ -224,7 +224,9 @@ CELERY_TASK_ROUTES = {
     tasknames.BOT_MOVE: {"queue": "bots"},
     # The computer's reviews of finished matches: a worker of their own (games/review/services.py).
     tasknames.ANALYSE_MATCH: {"queue": "analysis"},
-    tasknames.BOARD_EVALUATE: {"queue": "analysis"},
+    # The analysis board's evaluations: the same worker, a queue of their own, which it takes in
+    # turn with the reviews' (so many visitors' evaluations never stand all before one review).
+    tasknames.BOARD_EVALUATE: {"queue": "board"},
     # Engine-use detection after rated games: a worker of its own too, one process, niced, so it
     # never delays a review someone asked for (games/fairplay/services.py, docs/fairplay.md).
     tasknames.FAIRPLAY_CHECK: {"queue": "fairplay"},

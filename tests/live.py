@@ -260,7 +260,7 @@ class LiveSite:
 
     def start_worker(
         self,
-        queues: str = "default,clock,bots,analysis",
+        queues: str = "default,clock,bots,analysis,board",
         name: str = "worker",
         concurrency: int = 1,
         extra: tuple = (),

@@ -21,7 +21,7 @@ def analyses_asked(user: User) -> list[dict[str, Any]]:
 
 
 def register() -> None:
-    # its refusal codes (registered when imported), its row (Django registers it here), the analysis queue's task
+    # its refusal codes (registered when imported), its row (Django registers it here), the analysis worker's tasks
     from . import codes, models, tasks  # noqa: F401
 
     hooks.account_export("analyses_asked", analyses_asked)

@@ -1,5 +1,6 @@
-"""The review's Celery tasks, on the ``analysis`` queue (a worker of its own;
-kropki_site/settings.py): a match's review, and the analysis board's evaluation of a position.
+"""The review's Celery tasks, for the analysis worker (one process of its own; kropki_site/settings.py):
+a match's review on the ``analysis`` queue, and the analysis board's evaluation of a position on
+``board``, which the worker takes in turn with the reviews.
 
 Thin, like games/tasks.py's; ``games/review/feature.py`` imports this module as the app loads,
 which is how a worker knows them. Their names are the ones games/tasknames.py gives
@@ -27,7 +28,7 @@ def analyse_match(analysis_id: int) -> bool:
 
 @shared_task(name=tasknames.BOARD_EVALUATE, ignore_result=True, time_limit=120)  # type: ignore[untyped-decorator]
 def board_evaluate(variant: str, params: dict[str, Any], actions: list[int]) -> None:
-    """The analysis board's evaluation of one position (the "analysis" queue): made and kept for
+    """The analysis board's evaluation of one position (the "board" queue): made and kept for
     the page that asked, which asks again until it is there."""
     from games.review.analysis_board import evaluation_make
 

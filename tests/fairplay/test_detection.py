@@ -280,4 +280,4 @@ def test_the_check_has_a_queue_and_a_worker_of_its_own(settings):
     program = conf.split("[program:fairplay-worker]", 1)[1].split("[program:", 1)[0]
     assert "nice -n 10" in program and "-Q fairplay " in program and "--concurrency 1" in program
     analysis = conf.split("[program:analysis-worker]", 1)[1].split("priority", 1)[0]  # its command
-    assert "-Q analysis " in analysis and "fairplay" not in analysis
+    assert "-Q analysis,board " in analysis and "fairplay" not in analysis

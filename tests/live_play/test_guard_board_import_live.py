@@ -8,7 +8,7 @@ nothing is queued). Once Alice has moved on, the same evaluation and the same re
 values (the review runs on the ``analysis`` queue's own worker and shows on the record page); the
 new position is refused in its turn, until the match has ended, and then it too has its values.
 
-Real daphne, Redis and a Celery worker (``-Q default,analysis``), ``BEHIND_PROXY=1`` (each
+Real daphne, Redis and a Celery worker (``-Q default,analysis,board``), ``BEHIND_PROXY=1`` (each
 visitor's address through ``X-Forwarded-For``); the rated clock is long so that it cannot end the
 match meanwhile.
 """
@@ -40,7 +40,7 @@ REFUSED = "stands in a rated game being played right now"
 def board_site():
     with live.own_site("guardboard", BEHIND_PROXY="1", MOVE_SECONDS="600") as site:
         _proc, url = site.start_daphne()
-        site.start_worker(queues="default,analysis", name="worker", concurrency=1)
+        site.start_worker(queues="default,analysis,board", name="worker", concurrency=1)
         yield site, url
 
 

@@ -196,15 +196,17 @@ def guard_rated_resign(*, match_id: int, user_id: int) -> dict[str, Any]:
     return {}
 
 
-def review_flood_setup(*, plies: int) -> dict[str, Any]:
+def review_flood_setup(*, plies: int, suffix: str = "") -> dict[str, Any]:
     """Issue 37, item 2: honest "uczciwa" (joined two days ago) and three fresh accounts
     nowy1-3, each with a finished Kropki match of ``plies`` random moves (resigned) to ask the
-    review of. ``{name: {"match": id, "cookie": ..., "cookie_name": ...}}``."""
+    review of. ``{name: {"match": id, "cookie": ..., "cookie_name": ...}}`` (the accounts'
+    usernames end in ``suffix``, the keys do not)."""
     from datetime import timedelta
 
     from django.utils import timezone
 
-    people = {name: user_made(name, language="en") for name in ("uczciwa", "nowy1", "nowy2", "nowy3", "rywal")}
+    names = ("uczciwa", "nowy1", "nowy2", "nowy3", "rywal")
+    people = {name: user_made(name + suffix, language="en") for name in names}
     User.objects.filter(pk=people["uczciwa"].pk).update(date_joined=timezone.now() - timedelta(days=2))
     out: dict[str, Any] = {}
     for seed, name in enumerate(("uczciwa", "nowy1", "nowy2", "nowy3")):

@@ -26,7 +26,7 @@ def own_heartbeats(monkeypatch):
 def test_healthz_is_200_and_ok_when_everything_answers_and_every_part_beats(client):
     heartbeat.alive("worker:clock@m1", queues=["clock"])
     heartbeat.alive("worker:work@m1", queues=["bots", "default"])
-    heartbeat.alive("worker:analysis@m1", queues=["analysis"])
+    heartbeat.alive("worker:analysis@m1", queues=["analysis", "board"])
     heartbeat.alive("worker:fairplay@m1", queues=["fairplay"])
     heartbeat.alive("worker:notify@m1", queues=["notify"])
     heartbeat.alive("beat")
@@ -43,6 +43,7 @@ def test_healthz_is_200_and_ok_when_everything_answers_and_every_part_beats(clie
         "default": "ok",
         "bots": "ok",
         "analysis": "ok",
+        "board": "ok",
         "fairplay": "ok",
         "notify": "ok",
     }
@@ -59,7 +60,7 @@ def test_healthz_is_degraded_naming_the_parts_not_seen(client):
     assert response.status_code == 200  # this web process can serve; the sweeper keeps the clock
     body = response.json()
     assert body["status"] == "degraded"
-    assert body["missing"] == ["queue:clock", "queue:analysis", "queue:fairplay", "queue:notify", "beat"]
+    assert body["missing"] == ["queue:clock", "queue:analysis", "queue:board", "queue:fairplay", "queue:notify", "beat"]
     assert body["parts"]["queues"]["clock"] == "no worker seen"
     assert body["parts"]["beat"]["state"].startswith("not seen")
 
