@@ -60,7 +60,8 @@ def open_svg(slug: str, width: float, height: float, label: str, title: str, des
 
 
 def targets(actions: list[int], roving: bool | None, colrow: Any, label: Any, shape: Any) -> list[str]:
-    """Wrap each action's hit shape into a focusable target element."""
+    """Wrap each action's hit shape (an element of class ``hit``: the boards' CSS styles it by
+    that class) into a focusable target element."""
     if roving is None:
         roving = len(actions) > 12
     out = ['<g class="targets">']

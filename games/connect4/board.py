@@ -186,6 +186,7 @@ def render(
                     height=rows * _C_CELL + _C_MARGIN,
                     fill="#000",
                     fill_opacity=0,
+                    class_="hit",
                 ),
             )
         )

@@ -211,9 +211,25 @@ def render(
             xa, ya = _box_xy(r1, c1)
             if r1 == r2:  # horizontal
                 return el(
-                    "rect", x=xa + 5, y=ya - half, width=_B_STEP - 10, height=2 * half, fill="#000", fill_opacity=0
+                    "rect",
+                    x=xa + 5,
+                    y=ya - half,
+                    width=_B_STEP - 10,
+                    height=2 * half,
+                    fill="#000",
+                    fill_opacity=0,
+                    class_="hit",
                 )
-            return el("rect", x=xa - half, y=ya + 5, width=2 * half, height=_B_STEP - 10, fill="#000", fill_opacity=0)
+            return el(
+                "rect",
+                x=xa - half,
+                y=ya + 5,
+                width=2 * half,
+                height=_B_STEP - 10,
+                fill="#000",
+                fill_opacity=0,
+                class_="hit",
+            )
 
         out.extend(
             targets(

@@ -225,7 +225,13 @@ def render(
                 lambda a: spot(a),
                 lambda a: f"{words['direction']} {dirs[a]} ({point_name(*spot(a))})",
                 lambda a: el(
-                    "circle", cx=_xy(*spot(a))[0], cy=_xy(*spot(a))[1], r=STEP / 2.2, fill="#000", fill_opacity=0
+                    "circle",
+                    cx=_xy(*spot(a))[0],
+                    cy=_xy(*spot(a))[1],
+                    r=STEP / 2.2,
+                    fill="#000",
+                    fill_opacity=0,
+                    class_="hit",
                 ),
             )
         )

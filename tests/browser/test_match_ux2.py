@@ -336,3 +336,24 @@ def test_a_guests_tap_choice_is_remembered_by_the_browser(new_context, live_url)
     page.locator('#board [data-action="42"]').tap()  # one tap plays (the computer may answer at once)
     page.wait_for_function("() => +document.getElementById('match').dataset.ply >= 1")
     expect(page.get_by_test_id("moves").locator("li").first).to_contain_text("c3")
+
+
+def test_a_hovered_point_shows_the_players_colour_on_their_turn_only(new_context, live_url, live_site):
+    """The preview under the pointer (static/css/match.css, the hit shapes by their class)."""
+    data = create_match(live_site, "kropki-10")
+    alice = open_match(new_context, live_url, data["match"], data["alice"])
+    bob = open_match(new_context, live_url, data["match"], data["bob"])
+    shape = '#board [data-action="{}"] > .hit'
+    opacity = "s => getComputedStyle(s).fillOpacity"
+    alice.locator(shape.format(33)).hover()
+    expect(alice.locator(shape.format(33))).to_have_css("fill-opacity", "0.45")  # after its 0.1 s transition
+    assert alice.locator(shape.format(33)).evaluate("s => getComputedStyle(s).fill") == "rgb(194, 24, 91)"
+    bob.locator(shape.format(44)).hover()  # not his turn: nothing shows
+    bob.wait_for_timeout(300)
+    assert bob.locator(shape.format(44)).evaluate(opacity) == "0"
+    alice.locator(shape.format(33)).click()
+    at_ply(bob, 1)
+    bob.mouse.move(0, 0)
+    bob.locator(shape.format(44)).hover()  # now it is
+    expect(bob.locator(shape.format(44))).to_have_css("fill-opacity", "0.45")
+    assert bob.locator(shape.format(44)).evaluate("s => getComputedStyle(s).fill") == "rgb(31, 79, 163)"

@@ -60,7 +60,7 @@
       var q = [view.ball[0] + P_DIRECTIONS[action][0], view.ball[1] + P_DIRECTIONS[action][1]], t = pxy(q[0], q[1]);
       var g = el("g", ["class", "target", "data-action", action, "data-col", q[0], "data-row", q[1], "role", "button",
         "tabindex", "0", "aria-label", w.direction + " " + dirs[action] + " (" + pointName(q) + ")"]);
-      g.appendChild(el("circle", ["cx", t[0], "cy", t[1], "r", P_STEP / 2.2, "fill", "#000", "fill-opacity", 0]));
+      g.appendChild(el("circle", ["cx", t[0], "cy", t[1], "r", P_STEP / 2.2, "fill", "#000", "fill-opacity", 0, "class", "hit"]));
       targets.appendChild(g);
     });
   }

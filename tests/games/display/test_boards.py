@@ -218,3 +218,16 @@ def test_no_board_word_is_claimed_twice():
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError):
         render_board({}, "szachy")
+
+
+@pytest.mark.parametrize("key", catalogue.variant_keys())
+def test_every_target_holds_one_hit_shape_of_class_hit(key):
+    """The boards' CSS styles a target's shape by its class (``.target > .hit``: a rule ending in
+    ``*`` under the page's turn class restyled the whole board at every move)."""
+    variant = catalogue.variant(key)
+    state = variant.game().new_initial_state()
+    root = parse(render_board(state.view(), variant.game_slug, interactive=True))
+    targets = by_class(root, "target")
+    assert targets
+    for target in targets:
+        assert [child.get("class") for child in target] == ["hit"], ET.tostring(target)
