@@ -4,7 +4,8 @@ sockets, a 5 s move clock and a 70 s arena, to the end.
 
 Each bot listens on its site socket; when the wave pairs it (``tournament_paired``) it
 opens the match socket and plays Cztery w rzędzie (four stack a column, the others play at
-random), two go berserk at the start of every game (over the site socket), one never
+random), two go berserk at the start of every game (over the site socket, once the
+game's socket is open), one never
 moves (so it times out twice and is paused). In the middle the worker is killed with
 SIGKILL and another started. After the end: every player was paired repeatedly, no
 player was ever in two games at once or met the same opponent again but after the
@@ -75,19 +76,24 @@ class Bot:
                     continue
                 if frame.get("type") == "tournament_paired" and frame["match"] not in self.paired:
                     self.paired.append(frame["match"])
-                    if self.name in BERSERKERS:
-                        await site.send(json.dumps({"type": "tournament_berserk", "match": frame["match"]}))
-                    games.append(asyncio.create_task(self.play(frame["match"])))
+                    games.append(asyncio.create_task(self.play(frame["match"], site)))
                 elif frame.get("type") == "error":
                     self.errors.append(frame)
         finally:
             await asyncio.gather(*games, return_exceptions=True)
             await site.close()
 
-    async def play(self, match_id: int) -> None:
+    async def play(self, match_id: int, site) -> None:
         ws = await connect(self.base_url, f"/ws/match/{match_id}/", self.player)
         try:
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if self.name in BERSERKERS:
+                # From the game's page, as a person does: half a clock from now. (Sent as the
+                # pairing came, it halved the clock before the game's socket was open, and on a
+                # loaded machine opening it can take most of that half: the likely reason a
+                # berserker was paired only twice in one CI run, its first moves late twice and
+                # so paused; not reproduced here, the assertion below now shows its games.)
+                await site.send(json.dumps({"type": "tournament_berserk", "match": match_id}))
             snap = first["snapshot"]
             side = 1 if snap["players"]["1"]["name"] == self.name else 2
             ply, to_move, status = snap["ply"], snap["to_move"], snap["status"]
@@ -161,7 +167,8 @@ async def test_an_arena_of_eight_bots_on_the_real_stack_to_its_end():
     # Every player but the sleeper paired repeatedly; the sleeper paused after two timeouts.
     for bot in bots:
         if bot.name != SLEEPER:
-            assert len(bot.paired) >= 3, (bot.name, bot.paired)
+            mine = [m for m in matches.values() if lines[bot.name]["user"] in (m["pink"], m["blue"])]
+            assert len(bot.paired) >= 3, (bot.name, bot.paired, lines[bot.name], mine, bot.errors)
     sleeper = lines[SLEEPER]["user"]
     sleeper_games = [m for m in matches.values() if sleeper in (m["pink"], m["blue"])]
     assert lines[SLEEPER]["paused"] and len(sleeper_games) == 2, sleeper_games
