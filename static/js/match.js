@@ -557,9 +557,9 @@
     if (!svg) return;
     var canPlay = myTurn();
     if (!holder) {
-      boardEl.classList.toggle("my-turn", canPlay);
       boardEl.classList.toggle("preview-p1", you === 1);
       boardEl.classList.toggle("preview-p2", you === 2);
+      showPreview();
     }
     if (you === null) {
       // spectators: the same picture, but nothing to press
@@ -863,13 +863,31 @@
     if (best) { setRoving(best); best.focus(); }
   });
 
-  boardEl.addEventListener("focusin", function (event) {
-    var target = event.target.closest && event.target.closest("[data-action]");
-    if (target) target.classList.add("preview");
+  // The preview of the player's dot, in their colour, on the point under the mouse and on the
+  // focused one, on their turn only. Drawn here (the class "preview") rather than by CSS rules
+  // keyed on a class of the board's holder that changes at every turn: such rules made Chromium
+  // restyle the board's every target each turn (docs/performance.md).
+  var pointed = null; // the target under the mouse
+  var focused = null; // the focused target
+  function showPreview() {
+    var want = myTurn() ? [pointed, focused].filter(function (t) { return t && boardEl.contains(t); }) : [];
+    Array.prototype.forEach.call(boardEl.querySelectorAll(".preview"), function (t) {
+      if (want.indexOf(t) < 0) t.classList.remove("preview");
+    });
+    want.forEach(function (t) { t.classList.add("preview"); });
+  }
+  function targetOf(event) { return (event.target.closest && event.target.closest("[data-action]")) || null; }
+  boardEl.addEventListener("focusin", function (event) { focused = targetOf(event); showPreview(); });
+  boardEl.addEventListener("focusout", function () { focused = null; showPreview(); });
+  boardEl.addEventListener("pointerover", function (event) {
+    if (event.pointerType !== "mouse") return; // a touch has no hover: tap to confirm shows its choice
+    pointed = targetOf(event);
+    showPreview();
   });
-  boardEl.addEventListener("focusout", function (event) {
-    var target = event.target.closest && event.target.closest("[data-action]");
-    if (target) target.classList.remove("preview");
+  boardEl.addEventListener("pointerout", function (event) {
+    if (event.pointerType !== "mouse" || targetOf(event) !== pointed) return;
+    pointed = null;
+    showPreview();
   });
 
   // -- buttons ----------------------------------------------------------------

@@ -65,6 +65,8 @@ def test_connect_four_built_analysed_and_shared_in_polish(new_context, live_url)
     words = WORDS["pl"]
     page = in_language(new_context, live_url, "pl").new_page()
     page.goto("/analiza/cztery-w-rzedzie/?ruchy=3")
+    # a column to play says so under the pointer (a rule for a match's turns once hid it here)
+    assert page.locator("#board [data-action='2']").evaluate("t => getComputedStyle(t).cursor") == "pointer"
     with page.expect_navigation():  # to "load": the editor's deferred script has bound the board
         page.get_by_test_id("board-setup").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(words["editor"])

@@ -349,11 +349,17 @@ def test_a_hovered_point_shows_the_players_colour_on_their_turn_only(new_context
     expect(alice.locator(shape.format(33))).to_have_css("fill-opacity", "0.45")  # after its 0.1 s transition
     assert alice.locator(shape.format(33)).evaluate("s => getComputedStyle(s).fill") == "rgb(194, 24, 91)"
     bob.locator(shape.format(44)).hover()  # not his turn: nothing shows
+    focus = bob.locator('#board [data-action="55"]')
+    focus.focus()  # nor on the focused point (its focus ring only)
     bob.wait_for_timeout(300)
     assert bob.locator(shape.format(44)).evaluate(opacity) == "0"
+    expect(focus).not_to_have_class(re.compile(r"\bpreview\b"))
     alice.locator(shape.format(33)).click()
-    at_ply(bob, 1)
-    bob.mouse.move(0, 0)
-    bob.locator(shape.format(44)).hover()  # now it is
+    at_ply(bob, 1)  # his turn: both show at once, the pointer and the focus where they were
     expect(bob.locator(shape.format(44))).to_have_css("fill-opacity", "0.45")
+    expect(bob.locator(shape.format(55))).to_have_css("fill-opacity", "0.45")
+    assert bob.locator(shape.format(55)).evaluate("s => getComputedStyle(s).fill") == "rgb(31, 79, 163)"
     assert bob.locator(shape.format(44)).evaluate("s => getComputedStyle(s).fill") == "rgb(31, 79, 163)"
+    bob.mouse.move(0, 0)  # the pointer leaves: its point's preview goes, the focused one's stays
+    expect(bob.locator(shape.format(44))).to_have_css("fill-opacity", "0")
+    expect(bob.locator(shape.format(55))).to_have_css("fill-opacity", "0.45")

@@ -29,6 +29,7 @@ def test_a_win_in_two_solved_by_clicks_and_the_rating_rises(new_context, live_ur
     expect(page.get_by_test_id("puzzle-task")).to_contain_text("Ruch niebieskich: znajdź najlepszy ruch.")
     expect(page.get_by_test_id("puzzle-task")).to_contain_text("Wygrana w 2")
     first, _reply, last = puzzle["line"]
+    assert page.locator(f"#board [data-action='{first}']").evaluate("t => getComputedStyle(t).cursor") == "pointer"
     page.locator(f"#board [data-action='{first}']").first.click()
     expect(page.get_by_test_id("puzzle-going")).to_have_text(
         "Dobrze. Dalej: odpowiedź przeciwnika już jest na planszy."
