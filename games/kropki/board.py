@@ -263,8 +263,8 @@ def render(
                     cy=_kropki_xy(a % width, a // width)[1],
                     r=_K_STEP / 2,
                     fill="#000",
-                    class_="hit",
                     fill_opacity=0,
+                    class_="hit",
                 ),
             )
         )
