@@ -658,10 +658,13 @@
 
   // -- the clock --------------------------------------------------------------
 
+  // Four times a second; the clock's text is written only when it changes (written every time, it
+  // made the page lay itself out and paint four times a second while nothing moved).
+  function showClock(clock, text) { if (clock.textContent !== text) clock.textContent = text; }
   function tick() {
     var clock = $("clock");
     if (!active() || !snap.deadline) {
-      clock.textContent = "";
+      showClock(clock, "");
       clock.classList.remove("low");
       return;
     }
@@ -669,7 +672,7 @@
     var now = Date.now() + clockOffset;
     var ms = deadline - now;
     var secs = Math.max(0, Math.ceil(ms / 1000));
-    clock.textContent = clockWords(secs);
+    showClock(clock, clockWords(secs));
     clock.classList.toggle("low", secs <= lowLimit(secs));
     warnLowTime(secs);
     var grace = (snap.grace_seconds || 0) * 1000;

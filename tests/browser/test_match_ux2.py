@@ -363,3 +363,21 @@ def test_a_hovered_point_shows_the_players_colour_on_their_turn_only(new_context
     bob.mouse.move(0, 0)  # the pointer leaves: its point's preview goes, the focused one's stays
     expect(bob.locator(shape.format(44))).to_have_css("fill-opacity", "0")
     expect(bob.locator(shape.format(55))).to_have_css("fill-opacity", "0.45")
+
+
+def test_a_match_page_waiting_for_a_move_lays_itself_out_once_a_second(new_context, live_url, live_site):
+    """The clock ticks four times a second and writes its text only when the seconds change (a
+    phone's battery: written every tick, the page laid itself out and painted four times a second)."""
+    data = create_match(live_site, "kropki-20")
+    page = open_match(new_context, live_url, data["match"], data["alice"])
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+
+    def layouts() -> float:
+        return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "LayoutCount")
+
+    page.wait_for_timeout(500)
+    before = layouts()
+    page.wait_for_timeout(4000)
+    assert layouts() - before <= 6  # four seconds shown; every tick: 16
+    expect(page.locator("#clock")).to_have_text(re.compile(r"\d+"))
