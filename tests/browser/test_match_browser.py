@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.live_play.conftest import create_match
@@ -28,8 +29,15 @@ def open_match(new_context, live_url, match_id: int, player: dict | None, **kwar
 
 
 def at_ply(page, ply: int) -> None:
-    """Wait until the page has drawn position ``ply`` (match.js keeps it in #match[data-ply])."""
-    expect(page.locator("#match")).to_have_attribute("data-ply", str(ply))
+    """Wait until the page has drawn position ``ply`` (match.js keeps it in #match[data-ply]).
+    A wait in the page, not ``expect``: Playwright's expect takes an aria snapshot of the element
+    at every poll that does not match yet (for its message), here the whole board; on a 30×30
+    game that was three times the page's own work (a CPU profile of the page)."""
+    try:
+        page.wait_for_function("(ply) => document.getElementById('match').dataset.ply === ply", arg=str(ply))
+    except PlaywrightTimeout:
+        shown = page.locator("#match").get_attribute("data-ply")
+        raise AssertionError(f"the page shows ply {shown}, not {ply}") from None
 
 
 def until(page, condition, what: str, timeout: float = 5.0) -> None:
