@@ -30,7 +30,8 @@ def test_a_win_in_two_solved_by_clicks_and_the_rating_rises(new_context, live_ur
     expect(page.get_by_test_id("puzzle-task")).to_contain_text("Wygrana w 2")
     first, _reply, last = puzzle["line"]
     assert page.locator(f"#board [data-action='{first}']").evaluate("t => getComputedStyle(t).cursor") == "pointer"
-    page.locator(f"#board [data-action='{first}']").first.click()
+    with page.expect_navigation():  # to "load": the next page's deferred script binds the board
+        page.locator(f"#board [data-action='{first}']").first.click()
     expect(page.get_by_test_id("puzzle-going")).to_have_text(
         "Dobrze. Dalej: odpowiedź przeciwnika już jest na planszy."
     )
@@ -57,7 +58,8 @@ def test_a_capture_failed_shows_the_solution_and_the_rating_falls(new_context, l
     change = page.get_by_test_id("puzzle-rating-change").inner_text()
     assert change.startswith("Your puzzle rating: 1500 →") and int(change.split("→")[1]) < 1500
     # a second try is not rated
-    page.get_by_test_id("puzzle-again").click()
+    with page.expect_navigation():  # to "load", as above
+        page.get_by_test_id("puzzle-again").click()
     page.locator(f"#board [data-action='{CLOSE}']").click()
     expect(page.get_by_test_id("puzzle-solved")).to_be_visible()
     expect(page.get_by_test_id("puzzle-rating")).to_contain_text("only the first try at a puzzle counts")
