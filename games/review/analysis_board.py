@@ -61,11 +61,14 @@ def address_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def board_url(variant: str, actions: list[int], params: dict[str, Any]) -> str:
-    """The analysis board's address of the position after ``actions`` of a game with ``params``."""
+def board_url(variant: str, actions: list[int], params: dict[str, Any], *, evaluate: bool = False) -> str:
+    """The analysis board's address of the position after ``actions`` of a game with ``params``
+    (``evaluate``: asking for the computer's evaluation, ``?ocena=1``)."""
     query = {"ruchy": ",".join(map(str, actions))} if actions else {}
     if params:
         query["opcje"] = address_json(params)
+    if evaluate:
+        query["ocena"] = "1"
     url = reverse("analysis_board", args=[variant])
     return f"{url}?{urlencode(query)}" if query else url
 

@@ -66,7 +66,7 @@ def analysis_board(request: HttpRequest, variant: str) -> HttpResponse:
     except Refusal as exc:
         return render(request, "games/analysis_board.html", {"error": exc.message}, status=400)
     here = board.board_url(variant, pos.actions, params)
-    evaluate_url = here + ("&" if "?" in here else "?") + "ocena=1"
+    evaluate_url = board.board_url(variant, pos.actions, params, evaluate=True)
     evaluation, thinking = None, False
     if request.GET.get("ocena") == "1":
         try:

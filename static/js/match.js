@@ -871,8 +871,8 @@
   // keyed on a class of the board's holder that changes at every turn: such rules made Chromium
   // restyle the board's every target each turn (docs/performance.md).
   var pointed = null; // the target under the mouse
-  var focused = null; // the focused target
   function showPreview() {
+    var focused = document.activeElement && document.activeElement.closest("[data-action]");
     var want = myTurn() ? [pointed, focused].filter(function (t) { return t && boardEl.contains(t); }) : [];
     Array.prototype.forEach.call(boardEl.querySelectorAll(".preview"), function (t) {
       if (want.indexOf(t) < 0) t.classList.remove("preview");
@@ -880,8 +880,8 @@
     want.forEach(function (t) { t.classList.add("preview"); });
   }
   function targetOf(event) { return (event.target.closest && event.target.closest("[data-action]")) || null; }
-  boardEl.addEventListener("focusin", function (event) { focused = targetOf(event); showPreview(); });
-  boardEl.addEventListener("focusout", function () { focused = null; showPreview(); });
+  boardEl.addEventListener("focusin", showPreview);
+  boardEl.addEventListener("focusout", function () { setTimeout(showPreview); }); // once the focus has moved
   boardEl.addEventListener("pointerover", function (event) {
     if (event.pointerType !== "mouse") return; // a touch has no hover: tap to confirm shows its choice
     pointed = targetOf(event);

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import time
-import urllib.parse
 import urllib.request
 
 import pytest
@@ -68,6 +67,7 @@ def board_positions(count: int) -> list[str]:
     """``count`` different Kropki 10×10 positions 10 random moves in: their analysis board
     addresses, asking for the evaluation (about a second each of the worker's)."""
     from games import catalogue
+    from games.review.analysis_board import board_url
 
     paths = []
     for seed in range(count):
@@ -75,8 +75,7 @@ def board_positions(count: int) -> list[str]:
         state = catalogue.variant("kropki-10").game().new_initial_state()
         for _ in range(10):
             state.apply_action(rng.choice(state.legal_actions()))
-        query = urllib.parse.urlencode({"ruchy": ",".join(map(str, state.history)), "ocena": "1"})
-        paths.append(f"/analiza/kropki-10/?{query}")
+        paths.append(board_url("kropki-10", list(state.history), {}, evaluate=True))
     return paths
 
 
