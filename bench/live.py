@@ -8,10 +8,12 @@ parameters (a game's own settings, ``Match.params``: Kropki 40×40, say) instead
 ``--days N``: correspondence games (N days a move; their "your turn" notices are beat's, not
 the move's: games/play/correspondence.py).
 ``--notify N``: while the matches play, another process at the notifications worker's priority
-(``nice -n 10``, as scripts/supervisord.conf runs it) makes N notifications (games/notifications:
-rows, to the bench's players, their e-mail addresses verified) and sends their N e-mails through a
-local SMTP server (aiosmtpd's own process): what 10,000 notifications cost the live moves beside
-them. The mails go as the site sends them: a sweep of NOTIFY_MAIL_BATCH every
+(``nice -n 10``, as scripts/supervisord.conf runs it) tells N notifications (games/notifications:
+to the bench's players, their e-mail addresses verified) into the outbox, makes their rows as
+beat's delivery does (a run of NOTIFY_DELIVER_BATCH players every NOTIFY_DELIVER_SECONDS) and
+sends their N e-mails through a local SMTP server (aiosmtpd's own process): what 10,000
+notifications cost the live moves beside them. The mails go as the site sends them, once the
+rows are made: a sweep of NOTIFY_MAIL_BATCH every
 NOTIFY_MAIL_SECONDS (beat's; 200 every 20 s by default), until the matches are over;
 ``--notify-rate R`` sends R a second instead (``0``: batches of 500 back to back, the sender's
 own limit). The JSON gains ``notify``: rows, mails sent, sweeps, the rate, seconds.
@@ -686,6 +688,9 @@ ids = list(User.objects.filter(username__startswith="bench").values_list("pk", f
 User.objects.filter(pk__in=ids).update(email_verified=True)
 start = time.perf_counter()
 made = 0
+told_s = None
+def stopped():
+    return os.path.exists(%(stop)r)
 if %(part)r == "mails":  # the rows in one statement: the mails alone beside the moves
     from games.notifications.models import Notification
     data = {"name": "bench", "variant": %(variant)r}
@@ -694,23 +699,37 @@ if %(part)r == "mails":  # the rows in one statement: the mails alone beside the
         for i in range(%(n)d)
     )
     made = %(n)d
-elif %(part)r == "sweep":  # N correspondence games due: beat's turn sweeps, 500 games a batch
-    from games.play.correspondence import turns_due
-    while made < %(n)d and not os.path.exists(%(stop)r):
-        began = time.monotonic()
-        told = turns_due()
-        if not told:
-            break
-        made += told
-        while time.monotonic() < began + %(every)r and not os.path.exists(%(stop)r):  # beat's pace
-            time.sleep(0.05)
-elif %(part)r == "fanout":  # one notice to N players of their own (an arena's): one call
-    fans = list(User.objects.filter(username__startswith="fan").values_list("pk", flat=True))
-    made = services.notify(fans, "challenge", {"name": "bench", "variant": %(variant)r})
 else:
-    with override_settings(NOTIFY_MAIL_GAP_HOURS=0):
-        while made < %(n)d:
-            made += services.notify(ids, "challenge", {"name": "bench", "variant": %(variant)r, "challenge": made})
+    # The notices go into the outbox as their callers tell them: 625 calls back to back (all, rows),
+    # one call (fanout), or beat's turn sweeps (sweep: back to back, or one every `every` seconds);
+    # beat's delivery (the notify worker's) makes their rows, one run every NOTIFY_DELIVER_SECONDS,
+    # until the outbox is empty or the matches are over.
+    told = 0
+    if %(part)r == "fanout":  # one notice to N players of their own (an arena's): one call
+        fans = list(User.objects.filter(username__startswith="fan").values_list("pk", flat=True))
+        told = services.notify(fans, "challenge", {"name": "bench", "variant": %(variant)r})
+    elif %(part)r != "sweep":
+        while told < %(n)d:
+            told += services.notify(ids, "challenge", {"name": "bench", "variant": %(variant)r, "challenge": told})
+    told_s = time.perf_counter() - start
+    from games.play.correspondence import turns_due
+    sweeping = %(part)r == "sweep"
+    next_sweep = next_run = time.monotonic()
+    gap = settings.NOTIFY_MAIL_GAP_HOURS if sweeping else 0  # the same 16 players told 625 times: all mailed
+    with override_settings(NOTIFY_MAIL_GAP_HOURS=gap):
+        while not stopped():
+            now = time.monotonic()
+            if sweeping and now >= next_sweep:
+                sweeping = bool(turns_due())
+                next_sweep = now + %(every)r
+                continue
+            if now >= next_run:
+                delivered = services.deliver_pending()
+                made += delivered
+                next_run = now + settings.NOTIFY_DELIVER_SECONDS
+                if not delivered and not sweeping:
+                    break
+            time.sleep(0.01)
 rows = time.perf_counter() - start
 # The sweeps: the site's (beat sends one every NOTIFY_MAIL_SECONDS, each at most NOTIFY_MAIL_BATCH
 # mails: scripts/supervisord.conf's notify-worker), or faster (a rate in mails a second), or back
@@ -720,17 +739,18 @@ every = settings.CELERY_BEAT_SCHEDULE["notifications-mail"]["schedule"]
 batch = settings.NOTIFY_MAIL_BATCH if %(rate)r != 0 else 500
 rate = %(rate)r if %(rate)r is not None else batch / every
 sent = sweeps = 0
-while %(part)r != "rows" and not os.path.exists(%(stop)r):
+while %(part)r != "rows" and not stopped():
     began = time.monotonic()
     done = services.mail_pending(batch=batch)
     if not done:
         break
     sent += done["sent"]
     sweeps += 1
-    while rate and time.monotonic() < began + batch / rate and not os.path.exists(%(stop)r):
+    while rate and time.monotonic() < began + batch / rate and not stopped():
         time.sleep(0.05)
 print("JSON:" + json.dumps({"rows": made, "mails": sent, "sweeps": sweeps, "batch": batch, "rate_per_s": rate,
-                            "rows_s": round(rows, 2), "all_s": round(time.perf_counter() - start, 2)}))
+                            "told_s": told_s and round(told_s, 2), "rows_s": round(rows, 2),
+                            "all_s": round(time.perf_counter() - start, 2)}))
 """
 
 

@@ -24,6 +24,7 @@ SCHEDULE_TOURNAMENTS = "games.tasks.schedule_tournaments"
 FAIRPLAY_CHECK = "games.tasks.fairplay_check"
 SWISS_TICK = "games.tasks.swiss_tick"
 NOTIFY_MAIL = "games.tasks.notifications_mail"
+NOTIFY_DELIVER = "games.tasks.notifications_deliver"
 CORRESPONDENCE_REMIND = "games.tasks.correspondence_remind"
 CORRESPONDENCE_TURN = "games.tasks.correspondence_turn"
 
@@ -40,6 +41,7 @@ ALL = (
     FAIRPLAY_CHECK,
     SWISS_TICK,
     NOTIFY_MAIL,
+    NOTIFY_DELIVER,
     CORRESPONDENCE_REMIND,
     CORRESPONDENCE_TURN,
 )

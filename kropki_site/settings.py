@@ -233,9 +233,15 @@ CELERY_TASK_ROUTES = {
     # Notifications' sweeps (e-mail and Web Push, correspondence turns and reminders): a worker of
     # their own at a lower CPU priority, so 10,000 e-mails never delay a move (bench/live.py --notify).
     tasknames.NOTIFY_MAIL: {"queue": "notify"},
+    tasknames.NOTIFY_DELIVER: {"queue": "notify"},
     tasknames.CORRESPONDENCE_TURN: {"queue": "notify"},
     tasknames.CORRESPONDENCE_REMIND: {"queue": "notify"},
 }
+# Notices (games/notifications): beat's delivery turns the outbox's notices into their players'
+# rows every NOTIFY_DELIVER_SECONDS, at most NOTIFY_DELIVER_BATCH players a run (a burst of
+# 10,000 goes out over 20 s at the defaults, beside the moves: docs/performance.md).
+NOTIFY_DELIVER_SECONDS = env_float("NOTIFY_DELIVER_SECONDS", 1)
+NOTIFY_DELIVER_BATCH = env_int("NOTIFY_DELIVER_BATCH", 500)
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
 # ends every overdue turn through the (status, turn_deadline) index, so a timeout
 # lands within deadline + grace + SWEEP_SECONDS (docs/protocol.md, "The clock").
@@ -266,6 +272,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": tasknames.SWISS_TICK,
         "schedule": float(TOURNAMENT_PAIR_SECONDS),
         "options": {"expires": float(TOURNAMENT_PAIR_SECONDS)},
+    },
+    # Notices (games/notifications): the outbox's notices become their players' rows, a batch a
+    # run, so a burst of them reaches the database at a steady pace (docs/social.md).
+    "notifications-deliver": {
+        "task": tasknames.NOTIFY_DELIVER,
+        "schedule": NOTIFY_DELIVER_SECONDS,
+        "options": {"expires": NOTIFY_DELIVER_SECONDS},
     },
     # Notifications by e-mail (games/notifications): the sweep sends what is waiting; the rows
     # are the outbox, so a mail is never lost to a broker down (docs/social.md "Notifications").

@@ -101,6 +101,27 @@ class Notification(models.Model):
 _AT = {"mail": "mailed_at", "push": "pushed_at"}
 
 
+class PendingNotice(models.Model):
+    """A notice told and not yet delivered: the outbox. ``services.notify_many`` writes one a
+    notice in the caller's transaction (one insert, whatever the players); beat's delivery
+    (``services.deliver_pending``, the notify worker) turns them into each player's rows, at most
+    NOTIFY_DELIVER_BATCH players a run, and deletes them. So a burst of notices costs its callers
+    an insert each and reaches the database's rows at a steady pace beside the moves
+    (docs/performance.md, "Notices through an outbox")."""
+
+    user_ids = models.JSONField(default=list)
+    kind = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    key = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        app_label = "games"
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {len(self.user_ids)} players"
+
+
 class PushSubscription(models.Model):
     """One browser's Web Push subscription (its push service's ``endpoint`` and the keys that
     encrypt for it), made on the settings page with the player's consent."""

@@ -26,7 +26,7 @@ from games.live import online, transport
 from kropki_site.lib.refusals import Refusal
 
 from . import kinds, selectors
-from .models import Notification, NotificationPrefs, PushSubscription
+from .models import Notification, NotificationPrefs, PendingNotice, PushSubscription
 
 log = logging.getLogger(__name__)
 
@@ -34,20 +34,65 @@ _UNSUBSCRIBE_SALT = "kropki.unsubscribe"
 
 
 def notify(user_ids: list[int], kind: str, data: dict[str, Any], key: str = "") -> int:
-    """One notice (``notify_many`` of one). How many rows were made."""
+    """One notice (``notify_many`` of one). How many players it is to reach."""
     return notify_many([Notice(list(user_ids), kind, data, key)])
 
 
 def notify_many(notices: list[Notice]) -> int:
-    """The listener of ``games.hooks.notice`` and ``notices``: tell each notice's players of its
-    kind: a row in the list of each who wants it there, and an e-mail to each who wants it by
-    mail, has a verified address, is not on the site now and had no mail of this kind (of this
-    game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor one earlier in these notices. A
-    ``key`` reaches a player once. The frames (the header's unread count) go after commit. The
-    same few statements for one notice or a sweep's hundreds. How many rows were made."""
+    """The listener of ``games.hooks.notice`` and ``notices``: the notices into the outbox
+    (``PendingNotice``), one insert in the caller's transaction, so they commit with the event
+    and cost it nothing more however many players they name; beat's delivery
+    (``deliver_pending``, within NOTIFY_DELIVER_SECONDS) makes each player's rows. How many
+    players they are to reach (each once a notice)."""
     for notice in notices:
         if notice.kind not in kinds.KINDS:
             raise ValueError(f"unknown notification kind {notice.kind!r}")
+    pending = [
+        PendingNotice(user_ids=list(dict.fromkeys(n.user_ids)), kind=n.kind, data=n.data, key=n.key)
+        for n in notices
+        if n.user_ids
+    ]
+    PendingNotice.objects.bulk_create(pending)
+    return sum(len(p.user_ids) for p in pending)
+
+
+def deliver_pending(*, batch: int | None = None) -> int:
+    """Beat's delivery (every NOTIFY_DELIVER_SECONDS, the notify worker): the oldest notices of
+    the outbox, up to ``batch`` players (NOTIFY_DELIVER_BATCH; a notice to more is split, its
+    rest left for the next run), become their players' rows (``_deliver``) and leave the
+    outbox, in one transaction. Locked with ``skip_locked``: two runs never take the same
+    notice. A burst of notices therefore reaches the rows at a steady pace, never all at once
+    beside the moves. How many players were taken (0: the outbox is empty)."""
+    batch = batch or settings.NOTIFY_DELIVER_BATCH
+    with transaction.atomic():
+        taken: list[Notice] = []
+        done: list[int] = []
+        room = batch
+        for row in PendingNotice.objects.select_for_update(skip_locked=True).order_by("id")[:batch]:
+            ids = row.user_ids[:room]
+            taken.append(Notice(ids, row.kind, row.data, row.key))
+            room -= len(ids)
+            if len(ids) < len(row.user_ids):  # the rest of a big notice: the next run's
+                row.user_ids = row.user_ids[len(ids) :]
+                row.save(update_fields=["user_ids"])
+            else:
+                done.append(row.pk)
+            if room <= 0:
+                break
+        if not taken:
+            return 0
+        PendingNotice.objects.filter(pk__in=done).delete()
+        _deliver(taken)
+    return batch - room
+
+
+def _deliver(notices: list[Notice]) -> int:
+    """Tell each notice's players of its kind: a row in the list of each who wants it there, and
+    an e-mail to each who wants it by mail, has a verified address, is not on the site now and
+    had no mail of this kind (of this game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor one
+    earlier in these notices. A ``key`` reaches a player once. The frames (the header's unread
+    count) go after commit. The same few statements for one notice or a delivery's hundreds.
+    How many rows were made."""
     # Each player, their choices and whether a browser of theirs subscribed: one read
     players = {
         player["pk"]: player
@@ -123,6 +168,9 @@ def _mail_gap(notices: list[Notice], mailable: set[tuple[int, int]], now: dateti
     """Of ``mailable`` (notice, player), those whose player had no mail of the notice's kind (of
     its game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor from an earlier of ``notices``:
     one read for all."""
+
+    if settings.NOTIFY_MAIL_GAP_HOURS <= 0:  # no gap: every one is mailed
+        return mailable
 
     def mark(pk: int, kind: str, match: Any) -> tuple[int, str, Any]:  # a game's kind: per game
         return (pk, kind, match if kinds.KINDS[kind].per_match else None)

@@ -1,5 +1,5 @@
-"""Notifications' Celery task: the sweep that sends what waits (e-mails, then Web Push), sent by
-beat (kropki_site/settings.py)."""
+"""Notifications' Celery tasks, sent by beat (kropki_site/settings.py): the delivery that turns
+the outbox's notices into rows, and the sweep that sends what waits (e-mails, then Web Push)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from celery import shared_task
 from games import tasknames
 
 from . import push, services
+
+
+@shared_task(name=tasknames.NOTIFY_DELIVER, ignore_result=True)  # type: ignore[untyped-decorator]
+def notifications_deliver() -> int:
+    return services.deliver_pending()
 
 
 @shared_task(name=tasknames.NOTIFY_MAIL, ignore_result=True)  # type: ignore[untyped-decorator]

@@ -25,6 +25,9 @@ def social_site():
     # A Redis of its own: presence is per Redis.
     with live.own_site("social", DIRECT_CHALLENGE_SECONDS=str(EXPIRY_SECONDS), MOVE_SECONDS="60") as site:
         _proc, url = site.start_daphne(name="daphne-social")
+        # notices reach their players through beat's delivery, on the notify worker (games/notifications)
+        site.start_worker(queues="notify", name="notify-worker")
+        site.start_beat()
         users = site.call("players_signed_in", names=["alice", "bob", "charlie"])
         yield url, users, site
 

@@ -16,6 +16,7 @@ from games import play as services
 from games.catalogue import variant as get_variant
 from games.following.services import follow
 from games.models import Match
+from games.notifications.services import deliver_pending
 from games.puzzles import builder
 from games.puzzles.models import Puzzle
 from games.tournaments.swiss.models import SwissTournament
@@ -101,6 +102,7 @@ def a11y_pages() -> dict[str, Any]:
         services.match_play(match_id=active.pk, user_id=pink.pk, ply=0, action=44)
         services.match_play(match_id=active.pk, user_id=xss.pk, ply=1, action=45)
         follow(follower=xss, username=pink.username)  # a line in the notifications, with the odd name
+        deliver_pending()  # beat's delivery
         out["lang"][lang] = {
             "username": pink.username,
             "cookie": session_cookie(pink),
@@ -139,6 +141,7 @@ def layout_pages() -> dict[str, Any]:
         players = {1: me, 2: rival}
         follow(follower=rival, username=me.username)  # a line in the notifications
         follow(follower=me, username=rival.username)
+        deliver_pending()  # beat's delivery
         for n in range(3):
             done = services.match_create(variant="cztery-w-rzedzie", pink_id=me.pk, blue_id=rival.pk, rated=True)
             play(done, players, 6, n)

@@ -522,11 +522,14 @@ async def test_the_header_hears_its_unread_count_on_opening_and_a_new_line_at_on
     """games/notifications: the welcome carries the unread count; a follower arriving is pushed
     with its sentence in the reader's language and the new count."""
     from games.following.services import follow
+    from games.notifications.services import deliver_pending  # beat's delivery, every second
 
     await database_sync_to_async(follow)(follower=charlie, username="bob")
+    await database_sync_to_async(deliver_pending)()
     ws = await site_socket(bob)
     assert await frame_of(ws, "notification") == {"type": "notification", "unread": 1}
     await database_sync_to_async(follow)(follower=alice, username="bob")
+    await database_sync_to_async(deliver_pending)()
     pushed = await frame_of(ws, "notification")
     assert pushed == {
         "type": "notification",

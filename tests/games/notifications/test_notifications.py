@@ -48,6 +48,12 @@ def verified(user: User) -> User:
     return user
 
 
+def delivered() -> None:
+    """Beat's delivery, run until the outbox is empty (the notify worker's, every second)."""
+    while services.deliver_pending():
+        pass
+
+
 def rows(user: User, kind: str | None = None):
     found = Notification.objects.filter(user=user)
     return found.filter(kind=kind) if kind else found
@@ -101,6 +107,8 @@ def test_links_are_limited_and_a_link_dies_with_its_address(client, bob, inbox, 
 def test_a_challenge_reaches_the_list_and_a_verified_away_player_by_email_once_in_a_while(alice, bob, charlie, inbox):
     verified(bob)
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    assert not rows(bob).exists()  # in the outbox until beat's delivery
+    delivered()
     [row] = rows(bob, "challenge")
     assert row.shown and row.read_at is None and row.mail == Notification.Mail.PENDING
     assert services.mail_pending()["sent"] == 1
@@ -111,6 +119,7 @@ def test_a_challenge_reaches_the_list_and_a_verified_away_player_by_email_once_i
     assert unsubscribe is not None and mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     # a second challenge within the gap: in the list, not mailed
     challenge_direct_create(user_id=charlie.pk, target_name="bob", variant="kropki-10", rated=False)
+    delivered()
     assert rows(bob, "challenge").count() == 2
     assert rows(bob, "challenge").filter(mail=Notification.Mail.PENDING).count() == 0
     assert services.mail_pending()["sent"] == 0 and len(inbox.messages) == 1
@@ -118,11 +127,13 @@ def test_a_challenge_reaches_the_list_and_a_verified_away_player_by_email_once_i
 
 def test_no_mail_to_an_unverified_address_nor_to_a_player_on_the_site(alice, bob, charlie, inbox):
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    delivered()
     assert rows(bob, "challenge").get().mail == Notification.Mail.NONE  # not verified
     verified(charlie)
     online.mark_online(charlie.pk)
     try:
         challenge_direct_create(user_id=alice.pk, target_name="charlie", variant="kropki-10", rated=False)
+        delivered()  # while charlie is on the site
     finally:
         online.mark_offline_if_gone(charlie.pk)
     assert rows(charlie, "challenge").get().mail == Notification.Mail.NONE  # on the site: the live notice
@@ -141,6 +152,7 @@ def test_one_notice_to_many_mails_only_those_off_the_site(alice, bob, charlie, i
         assert (
             services.notify([alice.pk, bob.pk, charlie.pk], "challenge", {"name": "dana", "variant": "kropki-10"}) == 3
         )
+        delivered()
     finally:
         online.mark_offline_if_gone(bob.pk)
     mailed = set(Notification.objects.filter(mail=Notification.Mail.PENDING).values_list("user_id", flat=True))
@@ -152,6 +164,7 @@ def test_one_click_unsubscribe_from_the_mail_stops_that_kind(alice, bob, charlie
     settings.NOTIFY_MAIL_GAP_HOURS = 0
     verified(bob)
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    delivered()
     services.mail_pending()
     url = re.fullmatch(r"<http://testserver(\S+)>", unfolded(inbox.messages[0]["List-Unsubscribe"]))
     assert url is not None
@@ -162,6 +175,7 @@ def test_one_click_unsubscribe_from_the_mail_stops_that_kind(alice, bob, charlie
     assert answer.status_code == 200 and "Gotowe" in answer.content.decode()
     assert NotificationPrefs.objects.get(user=bob).mail == {"challenge": False}
     challenge_direct_create(user_id=charlie.pk, target_name="bob", variant="kropki-10", rated=False)
+    delivered()
     assert services.mail_pending()["sent"] == 0 and len(inbox.messages) == 1
     forged = mail_program.post(url.group(1)[:-5] + "xxxx/")
     assert forged.status_code == 400
@@ -170,6 +184,7 @@ def test_one_click_unsubscribe_from_the_mail_stops_that_kind(alice, bob, charlie
 def test_a_server_down_leaves_the_mail_for_the_next_sweep(alice, bob, inbox, settings):
     verified(bob)
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    delivered()
     port = settings.EMAIL_PORT
     settings.EMAIL_PORT = 1  # nothing listens there
     with pytest.raises(OSError):
@@ -187,6 +202,7 @@ def waiting_mails(user: User, n: int, settings) -> list[int]:
     settings.NOTIFY_MAIL_GAP_HOURS = 0
     for i in range(n):
         services.notify([user.pk], "challenge", {"name": "alice", "variant": "kropki-10", "challenge": i})
+    delivered()
     return list(rows(user).filter(mail=Notification.Mail.PENDING).values_list("pk", flat=True))
 
 
@@ -293,6 +309,7 @@ def test_a_sweep_sends_only_while_its_claim_lasts(bob, inbox, settings):
 def test_the_list_shows_a_follower_and_reading_it_clears_the_count(client, alice, bob):
     follow(follower=alice, username="bob")
     follow(follower=alice, username="bob")  # again: nothing new
+    delivered()
     assert selectors.unread_counts([bob.pk]) == {bob.pk: 1}
     client.force_login(bob)
     page = client.get("/powiadomienia/").content.decode()
@@ -316,25 +333,35 @@ def test_the_unread_count_stops_where_the_header_says_99_plus(alice, bob, charli
     assert [selectors.unread_count(u.pk) for u in (alice, bob, charlie)] == [3, 100, 0]
 
 
+def statements(queries: CaptureQueriesContext) -> list[str]:
+    """The statements captured, without the savepoints of a transaction inside the test's."""
+    return [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
 def test_a_notice_reads_its_players_once_and_counts_only_those_on_the_site(
     alice, bob, charlie, django_capture_on_commit_callbacks
 ):
-    """Three players told: one read of them (their choices, their browsers), the rows in one
+    """Told, a notice costs its caller one insert (the outbox); delivered, three players: the
+    outbox taken and emptied, one read of them (their choices, their browsers), the rows in one
     insert, and the header's count only for the one with a page open: the others' pages, when
     they open, read it themselves (docs/performance.md "A notice's statements")."""
     online.mark_online(bob.pk)
-    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+    with CaptureQueriesContext(connection) as told:
         assert services.notify([alice.pk, bob.pk, charlie.pk], "follower", {"name": "dave"}) == 3
-    counts = [q["sql"] for q in queries if "COUNT(*)" in q["sql"]]
+    assert len(statements(told)) == 1 and statements(told)[0].startswith("INSERT")
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+        assert services.deliver_pending() == 3
+    counts = [sql for sql in statements(queries) if "COUNT(*)" in sql]
     assert len(counts) == 1
     assert f'"accounts_user"."id" IN ({bob.pk})' in counts[0]
-    assert len(queries) == 3, [q["sql"][:80] for q in queries]
+    assert len(statements(queries)) == 5, [sql[:80] for sql in statements(queries)]
+    assert services.deliver_pending() == 0 and rows(alice).count() == 1
 
 
 def test_many_notices_at_once_cost_the_statements_of_one_and_mail_a_kind_once(alice, bob, charlie):
-    """``notify_many`` (a sweep's, an arena wave's followers): the same three statements for
-    ten notices as for one, each player's rows, and the mail rule as if told one by one: a kind
-    mailed once in the gap, a game's kind once per game."""
+    """``notify_many`` (a sweep's, an arena wave's followers): one insert for ten notices as for
+    one, and their delivery the same statements too: each player's rows, and the mail rule as if
+    told one by one: a kind mailed once in the gap, a game's kind once per game."""
     for user in (alice, bob):
         user.email_verified = True
         user.save(update_fields=["email_verified"])
@@ -343,18 +370,54 @@ def test_many_notices_at_once_cost_the_statements_of_one_and_mail_a_kind_once(al
         Notice([alice.pk], "corr_turn", {"name": "dana", "variant": "kropki-10", "match": m}) for m in (7, 7, 8)
     ]
     notices += [Notice([charlie.pk, charlie.pk], "follower", {"name": "dana"}, key="follower:1")] * 3
-    with CaptureQueriesContext(connection) as queries:
+    with CaptureQueriesContext(connection) as told:
         assert services.notify_many(notices) == 4 * 2 + 3 + 3
-    assert len(queries) == 3, [q["sql"][:80] for q in queries]
+    assert len(statements(told)) == 1
+    with CaptureQueriesContext(connection) as queries:
+        assert services.deliver_pending() == 4 * 2 + 3 + 3
+    many = len(statements(queries))
     mailed = Notification.objects.exclude(mail=Notification.Mail.NONE)
     assert sorted(mailed.filter(kind="challenge").values_list("user_id", flat=True)) == [alice.pk, bob.pk]
     assert sorted(mailed.filter(kind="corr_turn").values_list("data__match", flat=True)) == [7, 8]
     assert Notification.objects.filter(user=charlie).count() == 1  # one key, one line
     assert Notification.objects.filter(kind="challenge").count() == 8
+    services.notify_many([Notice([alice.pk], "corr_turn", {"name": "x", "match": m}) for m in (8, 9)])
     with CaptureQueriesContext(connection) as queries:  # the gap now read from the rows
-        services.notify_many([Notice([alice.pk], "corr_turn", {"name": "x", "match": m}) for m in (8, 9)])
+        assert services.deliver_pending() == 2
     assert sorted(mailed.filter(kind="corr_turn").values_list("data__match", flat=True)) == [7, 8, 9]
-    assert len(queries) == 3
+    assert len(statements(queries)) == many == 5, [sql[:80] for sql in statements(queries)]
+
+
+def test_a_notice_to_more_players_than_a_delivery_takes_goes_out_over_several(alice, bob, charlie, make_user):
+    """A delivery takes at most ``batch`` players, oldest notice first: a notice to more (an
+    arena's to its thousands) is split, its rest left in the outbox for the next run; a key
+    still reaches a player once."""
+    dave = make_user("dave")
+    services.notify([alice.pk, bob.pk, charlie.pk], "tournament_soon", {"name": "A", "url": "/t/1/"}, key="t:1")
+    services.notify([dave.pk, alice.pk], "follower", {"name": "eve"})
+    assert services.deliver_pending(batch=2) == 2
+    assert set(Notification.objects.values_list("user_id", flat=True)) == {alice.pk, bob.pk}
+    assert services.deliver_pending(batch=2) == 2  # charlie's line, then the next notice's first
+    assert services.deliver_pending(batch=2) == 1
+    assert services.deliver_pending(batch=2) == 0
+    soon = [(user.pk, "tournament_soon") for user in (alice, bob, charlie)]
+    assert sorted(Notification.objects.values_list("user_id", "kind")) == sorted(
+        [*soon, (dave.pk, "follower"), (alice.pk, "follower")]
+    )
+    services.notify([alice.pk], "tournament_soon", {"name": "A", "url": "/t/1/"}, key="t:1")
+    assert services.deliver_pending() == 1  # taken, and no second line: the key was told
+    assert rows(alice, "tournament_soon").count() == 1
+
+
+def test_a_notice_commits_with_its_event_or_not_at_all(alice, bob):
+    """The outbox row is written in the caller's transaction: an event rolled back tells nothing."""
+    from django.db import transaction
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        follow(follower=alice, username="bob")
+        raise RuntimeError("the event fails after telling")
+    assert services.deliver_pending() == 0
+    assert not rows(bob).exists()
 
 
 def test_the_settings_turn_a_kind_off_in_the_list(client, alice, bob, charlie):
@@ -367,6 +430,7 @@ def test_the_settings_turn_a_kind_off_in_the_list(client, alice, bob, charlie):
     prefs = NotificationPrefs.objects.get(user=bob)
     assert prefs.site["follower"] is False and prefs.site["challenge"] is True
     follow(follower=charlie, username="bob")
+    delivered()
     assert not rows(bob, "follower").exists()
 
 
@@ -378,7 +442,9 @@ def test_a_player_one_follows_starting_a_game_is_heard_only_when_chosen_and_visi
 
     def start(**players):
         with django_capture_on_commit_callbacks(execute=True):  # the hook runs after commit
-            return match_create(variant="kropki-10", **players)
+            game = match_create(variant="kropki-10", **players)
+        delivered()
+        return game
 
     start(pink_id=alice.pk, blue_id=dave.pk)
     assert not rows(bob, "followed_playing").exists()  # off by default
@@ -408,9 +474,11 @@ def test_a_tournament_about_to_start_is_told_once_to_its_players(alice, bob):
     )
     tournament_join(tournament_id=t.pk, user=alice)
     tournaments_pair(now=now)
+    delivered()
     assert not rows(alice, "tournament_soon").exists()
     tournaments_pair(now=now + timedelta(minutes=16))
     tournaments_pair(now=now + timedelta(minutes=17))
+    delivered()
     [row] = rows(alice, "tournament_soon")
     assert row.data == {"name": "Wieczorna", "url": f"/turnieje/{t.pk}/"}
     assert not rows(bob).exists()
@@ -422,6 +490,7 @@ def test_a_review_ready_is_in_the_list(alice, bob):
 
     match = finished_match(alice, bob, KROPKI_DOT_LEFT, "kropki-10")
     assert analysis_run(analysis_request(alice, match.pk).pk)
+    delivered()
     row = rows(alice, "review_done").get()
     assert row.data == {"match": match.pk}
     assert not rows(bob, "review_done").exists()
@@ -432,6 +501,7 @@ def test_a_review_ready_is_in_the_list(alice, bob):
 
 def test_the_data_download_has_them_and_deletion_takes_them(alice, bob):
     follow(follower=alice, username="bob")
+    delivered()
     services.prefs_save(user_id=bob.pk, site={"challenge": True}, mail={"challenge": False})
     part = account_part(bob)
     assert part["settings"]["mail"] == {

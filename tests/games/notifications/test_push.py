@@ -111,6 +111,7 @@ def test_a_challenge_is_pushed_signed_and_encrypted_for_the_browser_alone(client
     browser = Browser(service.url)
     push.subscribe(user=bob, data=browser.subscription)
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    services.deliver_pending()
     row = Notification.objects.get(user=bob, kind="challenge")
     assert row.push == Notification.Mail.PENDING
     assert push.push_pending() == {"sent": 1}
@@ -136,6 +137,7 @@ def test_a_push_sweep_writes_twice_whatever_its_batch(bob, service, settings):
     for n in (2, 6):
         for i in range(n):
             services.notify([bob.pk], "challenge", {"name": "alice", "variant": "kropki-10", "challenge": i})
+        services.deliver_pending()
         with CaptureQueriesContext(connection) as sweep:
             assert push.push_pending(batch=n) == {"sent": n}
         writes = [
@@ -146,6 +148,7 @@ def test_a_push_sweep_writes_twice_whatever_its_batch(bob, service, settings):
     assert queries[0] == queries[1] and len(service.received) == 8
     assert not Notification.objects.exclude(push=Notification.Mail.SENT).exists()
     services.notify([bob.pk], "challenge", {"name": "alice", "variant": "kropki-10", "challenge": 9})
+    services.deliver_pending()
     claim = timedelta(seconds=settings.NOTIFY_CLAIM_SECONDS)
     assert len(Notification.take("push", 10, stale=claim)) == 1  # a sweep took it, then died
     assert push.push_pending() == {}
@@ -158,6 +161,7 @@ def test_a_subscription_the_service_calls_gone_is_dropped(alice, bob, service):
     push.subscribe(user=bob, data=Browser(service.url).subscription)
     service.status = 410
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    services.deliver_pending()
     assert push.push_pending() == {"gone": 1, "unsent": 1}
     assert not PushSubscription.objects.exists()
 
@@ -167,6 +171,7 @@ def test_the_settings_turn_push_off_and_privacy_covers_subscriptions(client, ali
     client.force_login(bob)
     client.post("/powiadomienia/ustawienia/", {"form": "notifications", "site-challenge": "on"})
     challenge_direct_create(user_id=alice.pk, target_name="bob", variant="kropki-10", rated=False)
+    services.deliver_pending()
     assert Notification.objects.get(user=bob, kind="challenge").push == Notification.Mail.NONE
     assert account_part(bob)["push_subscriptions"][0]["endpoint"] == service.url
     account_delete(user_id=bob.pk)

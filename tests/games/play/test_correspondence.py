@@ -61,6 +61,7 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
         challenge = challenge_create(user_id=alice.pk, variant=C4, rated=True, days=1)
         match = challenge_accept(token=challenge.token, user_id=bob.pk)
         assert turns_due() == 1 and turns_due() == 0  # beat's sweep: pink hears it, once
+        notifications.deliver_pending()
         match.refresh_from_db()
         assert (match.days, match.rated, match.pool) == (1, True, POOL)
         assert match.turn_deadline == start + timedelta(days=1)
@@ -77,6 +78,7 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
         clock.shift(timedelta(hours=1))
         match_play(match_id=match.pk, user_id=pink, ply=0, action=3)
         assert turns_due() == 1
+        notifications.deliver_pending()
         assert Notification.objects.filter(user_id=blue, kind="corr_turn").count() == 1
         assert notifications.mail_pending()["sent"] == 1
         # blue answers within the hour, pink moves again: pink's second turn is in the list, not mailed
@@ -89,6 +91,8 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
         clock.shift(timedelta(minutes=30))
         match_play(match_id=match.pk, user_id=blue, ply=3, action=4)
         assert turns_due() == 1
+        while notifications.deliver_pending():
+            pass
         assert Notification.objects.filter(user_id=pink, kind="corr_turn").count() == 3
         assert notifications.mail_pending()["sent"] == 0  # within the gap, per game
         mails = len(inbox.messages)
@@ -103,6 +107,7 @@ def test_a_correspondence_game_over_two_simulated_days(client, alice, bob, inbox
         assert remind_due() == 0
         clock.shift(timedelta(hours=1, minutes=30))
         assert remind_due() == 1 and remind_due() == 0
+        notifications.deliver_pending()
         assert notifications.mail_pending()["sent"] == 1
         assert len(inbox.messages) == mails + 1
         reminder = inbox.messages[-1]
@@ -156,6 +161,7 @@ def test_a_sweep_tells_every_due_game_in_the_same_few_statements(
         with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
             assert sweep() == games
         statements.append(len(queries))
+        assert notifications.deliver_pending() == games
         told = Notification.objects.filter(kind=kind, data__match__in=[m.pk for m in made])
         assert sorted(told.values_list("user_id", flat=True)) == sorted(m.pink_id or 0 for m in made)
         assert all(n.mail == Notification.Mail.PENDING for n in told)  # each game's own mail
@@ -176,5 +182,6 @@ def test_a_reminder_sweep_tells_at_most_its_limit_whatever_the_paces(make_user):
     ]
     _due_soon(made)
     assert [remind_due(limit=3), remind_due(limit=3), remind_due(limit=3)] == [3, 2, 0]
+    assert notifications.deliver_pending() == 5
     told = Notification.objects.filter(kind="corr_reminder")
     assert sorted(told.values_list("data__match", flat=True)) == sorted(m.pk for m in made)
