@@ -10,7 +10,8 @@ the move's: games/play/correspondence.py).
 ``--notify N``: while the matches play, another process at the notifications worker's priority
 (``nice -n 10``, as scripts/supervisord.conf runs it) tells N notifications (games/notifications:
 to the bench's players, their e-mail addresses verified) into the outbox, makes their rows as
-beat's delivery does (a run of NOTIFY_DELIVER_BATCH players every NOTIFY_DELIVER_SECONDS) and
+beat's delivery does (``deliver_paced`` every NOTIFY_DELIVER_SECONDS: NOTIFY_DELIVER_STEPS batches
+of NOTIFY_DELIVER_BATCH players spread over the second) and
 sends their N e-mails through a local SMTP server (aiosmtpd's own process): what 10,000
 notifications cost the live moves beside them. The mails go as the site sends them, once the
 rows are made: a sweep of NOTIFY_MAIL_BATCH every
@@ -702,7 +703,7 @@ if %(part)r == "mails":  # the rows in one statement: the mails alone beside the
 else:
     # The notices go into the outbox as their callers tell them: 625 calls back to back (all, rows),
     # one call (fanout), or beat's turn sweeps (sweep: back to back, or one every `every` seconds);
-    # beat's delivery (the notify worker's) makes their rows, one run every NOTIFY_DELIVER_SECONDS,
+    # beat's delivery (the notify worker's ``deliver_paced``) makes their rows, a run every NOTIFY_DELIVER_SECONDS,
     # until the outbox is empty or the matches are over.
     told = 0
     if %(part)r == "fanout":  # one notice to N players of their own (an arena's): one call
@@ -724,7 +725,7 @@ else:
                 next_sweep = now + %(every)r
                 continue
             if now >= next_run:
-                delivered = services.deliver_pending()
+                delivered = services.deliver_paced()
                 made += delivered
                 next_run = now + settings.NOTIFY_DELIVER_SECONDS
                 if not delivered and not sweeping:

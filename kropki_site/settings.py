@@ -238,10 +238,12 @@ CELERY_TASK_ROUTES = {
     tasknames.CORRESPONDENCE_REMIND: {"queue": "notify"},
 }
 # Notices (games/notifications): beat's delivery turns the outbox's notices into their players'
-# rows every NOTIFY_DELIVER_SECONDS, at most NOTIFY_DELIVER_BATCH players a run (a burst of
-# 10,000 goes out over 20 s at the defaults, beside the moves: docs/performance.md).
+# rows every NOTIFY_DELIVER_SECONDS, in at most NOTIFY_DELIVER_STEPS batches of at most
+# NOTIFY_DELIVER_BATCH players spread over the run: 500 players a second at the defaults, so a
+# burst of 10,000 goes out over 20 s in small steps beside the moves (docs/performance.md).
 NOTIFY_DELIVER_SECONDS = env_float("NOTIFY_DELIVER_SECONDS", 1)
-NOTIFY_DELIVER_BATCH = env_int("NOTIFY_DELIVER_BATCH", 500)
+NOTIFY_DELIVER_STEPS = env_int("NOTIFY_DELIVER_STEPS", 5)
+NOTIFY_DELIVER_BATCH = env_int("NOTIFY_DELIVER_BATCH", 100)
 # The clock: a move publishes nothing; every SWEEP_SECONDS beat sends one sweep that
 # ends every overdue turn through the (status, turn_deadline) index, so a timeout
 # lands within deadline + grace + SWEEP_SECONDS (docs/protocol.md, "The clock").

@@ -56,10 +56,30 @@ def notify_many(notices: list[Notice]) -> int:
     return sum(len(p.user_ids) for p in pending)
 
 
+def deliver_paced() -> int:
+    """Beat's run (``notifications_deliver``, every NOTIFY_DELIVER_SECONDS): up to
+    NOTIFY_DELIVER_STEPS deliveries (``deliver_pending``), spaced evenly over the run, until the
+    outbox is empty: a backlog goes out at NOTIFY_DELIVER_STEPS x NOTIFY_DELIVER_BATCH players a
+    run, in small steps (one big insert a second delayed the moves that met it). How many
+    players were taken."""
+    steps = max(1, settings.NOTIFY_DELIVER_STEPS)
+    gap = settings.NOTIFY_DELIVER_SECONDS / steps
+    done = 0
+    for step in range(steps):
+        began = time.monotonic()
+        taken = deliver_pending()
+        done += taken
+        if not taken:
+            break
+        if step < steps - 1:
+            time.sleep(max(0.0, began + gap - time.monotonic()))
+    return done
+
+
 def deliver_pending(*, batch: int | None = None) -> int:
-    """Beat's delivery (every NOTIFY_DELIVER_SECONDS, the notify worker): the oldest notices of
+    """One step of beat's delivery (``deliver_paced``, the notify worker): the oldest notices of
     the outbox, up to ``batch`` players (NOTIFY_DELIVER_BATCH; a notice to more is split, its
-    rest left for the next run), become their players' rows (``_deliver``) and leave the
+    rest left for the next step), become their players' rows (``_deliver``) and leave the
     outbox, in one transaction. Locked with ``skip_locked``: two runs never take the same
     notice. A burst of notices therefore reaches the rows at a steady pace, never all at once
     beside the moves. How many players were taken (0: the outbox is empty)."""
@@ -69,6 +89,10 @@ def deliver_pending(*, batch: int | None = None) -> int:
         done: list[int] = []
         room = batch
         for row in PendingNotice.objects.select_for_update(skip_locked=True).order_by("id")[:batch]:
+            if row.kind not in kinds.KINDS:  # a kind gone since it was told (a new release): dropped
+                log.warning("notice %s of an unknown kind %r dropped", row.pk, row.kind)
+                done.append(row.pk)
+                continue
             ids = row.user_ids[:room]
             taken.append(Notice(ids, row.kind, row.data, row.key))
             room -= len(ids)
@@ -79,10 +103,9 @@ def deliver_pending(*, batch: int | None = None) -> int:
                 done.append(row.pk)
             if room <= 0:
                 break
-        if not taken:
-            return 0
         PendingNotice.objects.filter(pk__in=done).delete()
-        _deliver(taken)
+        if taken:
+            _deliver(taken)
     return batch - room
 
 

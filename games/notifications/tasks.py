@@ -12,7 +12,7 @@ from . import push, services
 
 @shared_task(name=tasknames.NOTIFY_DELIVER, ignore_result=True)  # type: ignore[untyped-decorator]
 def notifications_deliver() -> int:
-    return services.deliver_pending()
+    return services.deliver_paced()
 
 
 @shared_task(name=tasknames.NOTIFY_MAIL, ignore_result=True)  # type: ignore[untyped-decorator]

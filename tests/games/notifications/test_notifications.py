@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import re
 import threading
+import time
 from collections import Counter
 from datetime import timedelta
 
@@ -23,7 +24,7 @@ from games.following.services import follow
 from games.hooks import Notice
 from games.live import online
 from games.notifications import selectors, services
-from games.notifications.models import Notification, NotificationPrefs
+from games.notifications.models import Notification, NotificationPrefs, PendingNotice
 from games.notifications.selectors import account_part
 from games.play.challenges import challenge_direct_create
 from games.play.creating import match_create
@@ -407,6 +408,29 @@ def test_a_notice_to_more_players_than_a_delivery_takes_goes_out_over_several(al
     services.notify([alice.pk], "tournament_soon", {"name": "A", "url": "/t/1/"}, key="t:1")
     assert services.deliver_pending() == 1  # taken, and no second line: the key was told
     assert rows(alice, "tournament_soon").count() == 1
+
+
+def test_beats_run_delivers_in_small_steps_spread_over_its_interval(make_user, settings):
+    """``deliver_paced`` (beat's task, every NOTIFY_DELIVER_SECONDS): at most STEPS batches of
+    BATCH players, spaced evenly, so a backlog leaves the outbox at a steady pace."""
+    settings.NOTIFY_DELIVER_STEPS, settings.NOTIFY_DELIVER_BATCH, settings.NOTIFY_DELIVER_SECONDS = 3, 2, 0.3
+    players = [make_user(f"gracz{i}") for i in range(7)]
+    services.notify([p.pk for p in players], "follower", {"name": "x"})
+    began = time.monotonic()
+    assert services.deliver_paced() == 6  # three steps of two
+    assert time.monotonic() - began >= 0.2  # two gaps of a tenth of a second between them
+    assert Notification.objects.count() == 6
+    assert services.deliver_paced() == 1 and services.deliver_paced() == 0
+    assert Notification.objects.count() == 7
+
+
+def test_a_notice_of_a_kind_gone_since_is_dropped_and_the_others_go(alice, bob):
+    """A notice told before a release that removed its kind never blocks the outbox."""
+    PendingNotice.objects.create(user_ids=[alice.pk], kind="gone", data={})
+    services.notify([bob.pk], "follower", {"name": "alice"})
+    assert services.deliver_pending() == 1
+    assert not PendingNotice.objects.exists()
+    assert [(n.user_id, n.kind) for n in Notification.objects.all()] == [(bob.pk, "follower")]
 
 
 def test_a_notice_commits_with_its_event_or_not_at_all(alice, bob):
