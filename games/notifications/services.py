@@ -42,7 +42,7 @@ def notify_many(notices: list[Notice]) -> int:
     """The listener of ``games.hooks.notice`` and ``notices``: the notices into the outbox
     (``PendingNotice``), one insert in the caller's transaction, so they commit with the event
     and cost it nothing more however many players they name; beat's delivery
-    (``deliver_pending``, within NOTIFY_DELIVER_SECONDS) makes each player's rows. How many
+    (``deliver_paced``, within NOTIFY_DELIVER_SECONDS) makes each player's rows. How many
     players they are to reach (each once a notice)."""
     for notice in notices:
         if notice.kind not in kinds.KINDS:
@@ -80,7 +80,7 @@ def deliver_pending(*, batch: int | None = None) -> int:
     """One step of beat's delivery (``deliver_paced``, the notify worker): the oldest notices of
     the outbox, up to ``batch`` players (NOTIFY_DELIVER_BATCH; a notice to more is split, its
     rest left for the next step), become their players' rows (``_deliver``) and leave the
-    outbox, in one transaction. Locked with ``skip_locked``: two runs never take the same
+    outbox, in one transaction. Locked with ``skip_locked``: two steps never take the same
     notice. A burst of notices therefore reaches the rows at a steady pace, never all at once
     beside the moves. How many players were taken (0: the outbox is empty)."""
     batch = batch or settings.NOTIFY_DELIVER_BATCH
@@ -96,7 +96,7 @@ def deliver_pending(*, batch: int | None = None) -> int:
             ids = row.user_ids[:room]
             taken.append(Notice(ids, row.kind, row.data, row.key))
             room -= len(ids)
-            if len(ids) < len(row.user_ids):  # the rest of a big notice: the next run's
+            if len(ids) < len(row.user_ids):  # the rest of a big notice: the next step's
                 row.user_ids = row.user_ids[len(ids) :]
                 row.save(update_fields=["user_ids"])
             else:
@@ -109,13 +109,12 @@ def deliver_pending(*, batch: int | None = None) -> int:
     return batch - room
 
 
-def _deliver(notices: list[Notice]) -> int:
+def _deliver(notices: list[Notice]) -> None:
     """Tell each notice's players of its kind: a row in the list of each who wants it there, and
     an e-mail to each who wants it by mail, has a verified address, is not on the site now and
     had no mail of this kind (of this game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor one
     earlier in these notices. A ``key`` reaches a player once. The frames (the header's unread
-    count) go after commit. The same few statements for one notice or a delivery's hundreds.
-    How many rows were made."""
+    count) go after commit. The same few statements for one notice or a delivery's hundreds."""
     # Each player, their choices and whether a browser of theirs subscribed: one read
     players = {
         player["pk"]: player
@@ -131,7 +130,7 @@ def _deliver(notices: list[Notice]) -> int:
         .values("pk", "email_verified", "language", "subscribed", "on_site", "by_mail", "by_push")
     }
     if not players:
-        return 0
+        return
     now = timezone.now()
     # (notice, player) of each notice's own players, each once
     pairs = [(i, pk) for i, n in enumerate(notices) for pk in dict.fromkeys(n.user_ids) if pk in players]
@@ -176,7 +175,7 @@ def _deliver(notices: list[Notice]) -> int:
             if shown:
                 told.append((pk, notice.kind, notice.data))
     if not rows:
-        return 0
+        return
     # No batch_size: Django wraps several batches in one transaction, which on SQLite holds the
     # writer lock through all of them and their making (10,000 rows in batches of 500: a move's
     # write waited up to 1.5-1.9 s, not 0.3 s; docs/performance.md).
@@ -184,14 +183,12 @@ def _deliver(notices: list[Notice]) -> int:
     languages = {pk: player["language"] for pk, player in players.items()}
     if told:
         transaction.on_commit(lambda: _push(told, languages))
-    return len(rows)
 
 
 def _mail_gap(notices: list[Notice], mailable: set[tuple[int, int]], now: datetime) -> set[tuple[int, int]]:
     """Of ``mailable`` (notice, player), those whose player had no mail of the notice's kind (of
     its game, for a game's kind) in NOTIFY_MAIL_GAP_HOURS, nor from an earlier of ``notices``:
     one read for all."""
-
     if settings.NOTIFY_MAIL_GAP_HOURS <= 0:  # no gap: every one is mailed
         return mailable
 
