@@ -275,8 +275,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": float(TOURNAMENT_PAIR_SECONDS),
         "options": {"expires": float(TOURNAMENT_PAIR_SECONDS)},
     },
-    # Notices (games/notifications): the outbox's notices become their players' rows, a batch a
-    # run, so a burst of them reaches the database at a steady pace (docs/social.md).
+    # Notices (games/notifications): the outbox's notices become their players' rows, in small
+    # steps over each run, so a burst of them reaches the database at a steady pace (docs/social.md).
     "notifications-deliver": {
         "task": tasknames.NOTIFY_DELIVER,
         "schedule": NOTIFY_DELIVER_SECONDS,

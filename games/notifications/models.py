@@ -104,16 +104,15 @@ _AT = {"mail": "mailed_at", "push": "pushed_at"}
 class PendingNotice(models.Model):
     """A notice told and not yet delivered: the outbox. ``services.notify_many`` writes one a
     notice in the caller's transaction (one insert, whatever the players); beat's delivery
-    (``services.deliver_pending``, the notify worker) turns them into each player's rows, at most
-    NOTIFY_DELIVER_BATCH players a run, and deletes them. So a burst of notices costs its callers
-    an insert each and reaches the database's rows at a steady pace beside the moves
+    (``services.deliver_paced``, the notify worker) turns them into each player's rows, oldest
+    first (by id), in small steps, and deletes them. So a burst of notices costs its callers an
+    insert each and reaches the database's rows at a steady pace beside the moves
     (docs/performance.md, "Notices through an outbox")."""
 
     user_ids = models.JSONField(default=list)
     kind = models.CharField(max_length=32)
     data = models.JSONField(default=dict)
     key = models.CharField(max_length=64, blank=True, default="")
-    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         app_label = "games"
