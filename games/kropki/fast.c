@@ -1131,12 +1131,25 @@ int kf_settled(int w, int h, const unsigned char *points, const int *counters, i
                 area_buf[j] = tmp;
             }
             /* the filler skips the other side's empty enclosures, where
-             * its dots would only be taken */
+             * its dots would only be taken... */
             for (int k = 0; k < area_n; k++) {
                 int cell = b.pts[area_buf[k]];
                 if (is_free(&b, area_buf[k]) &&
                     !((cell & KF_EMPTY_BASE) && (cell & KF_BLUE) != colour_bit(solo)))
                     place(&b, area_buf[k], solo);
+            }
+            /* ...unless a dot there closes a ring of its own around that
+             * enclosure, which takes it (oppai-rs's order): a player left
+             * alone finds those, so the filler then plays each one that gains */
+            for (int again = 1; again;) {
+                again = 0;
+                for (int k = 0; k < area_n; k++) {
+                    int taken;
+                    if (is_free(&b, area_buf[k]) && gain_of(&b, area_buf[k], solo, &taken) > 0) {
+                        place(&b, area_buf[k], solo);
+                        again = 1;
+                    }
+                }
             }
             int me = b.captured[3 - player] - b.captured[player];
             if (who == 0 && me <= 0)

@@ -113,6 +113,27 @@ def test_a_lead_with_dots_left_to_attack_is_not_settled() -> None:
     assert not kropki_bot.settled(state, 1, random.Random(1))
 
 
+# A game of trudny (pink) against oppai-rs, 10x10: after these 68 moves pink leads 2:0 and ended,
+# and blue alone took 11 (the moves after END), first 5 with a dot at (3, 5) inside pink's empty
+# enclosure, which closed blue's ring around it.
+LEAD_THAT_IS_NOT_SAFE = [46, 45, 55, 35, 54, 36, 56, 37, 63, 44, 43, 51, 33, 14, 52, 12, 84, 38, 85, 92, 23, 3, 24]
+LEAD_THAT_IS_NOT_SAFE += [77, 25, 41, 13, 2, 4, 78, 15, 79, 76, 39, 61, 67, 40, 30, 82, 22, 32, 50, 86, 72, 71, 66]
+LEAD_THAT_IS_NOT_SAFE += [73, 7, 26, 68, 27, 65, 17, 47, 49, 20, 31, 6, 87, 74, 57, 64, 1, 96, 8, 93, 95, 16]
+BLUE_ALONE = [42, 89, 10, 80, 60, 28, 97, 11, 69, 98, 29, 70, 21, 91, 81, 88, 59, 34, 5, 94, 48, 53, 83, 18, 19]
+BLUE_ALONE += [75, 9, 90, 99, 0]
+
+
+def test_a_lead_is_not_settled_when_a_ring_around_an_own_enclosure_can_close() -> None:
+    game = get_game("kropki", width=W, height=W)
+    state = game.state_from_history(LEAD_THAT_IS_NOT_SAFE)
+    assert state.scores() == (2, 0) and state.current_player() == 1
+    played_on = game.state_from_history([*LEAD_THAT_IS_NOT_SAFE, game.end_action, *BLUE_ALONE])
+    assert played_on.scores() == (1, 11)
+    # a filler that never puts a dot into pink's empty enclosure finds nothing to take: the
+    # settled check must try the dots there that close blue's ring
+    assert not any(kropki_bot.settled(state, 1, random.Random(seed)) for seed in range(10))
+
+
 def test_without_the_extension_the_old_search_plays_with_a_warning(monkeypatch, caplog) -> None:
     monkeypatch.setattr(kropki_bot, "lib", None)
     monkeypatch.setattr(kropki_bot, "_warned", False)
