@@ -125,6 +125,7 @@ BLUE_ALONE += [75, 9, 90, 99, 0]
 
 def test_a_lead_is_not_settled_when_a_ring_around_an_own_enclosure_can_close() -> None:
     game = get_game("kropki", width=W, height=W)
+    assert isinstance(game, Kropki)
     state = game.state_from_history(LEAD_THAT_IS_NOT_SAFE)
     assert state.scores() == (2, 0) and state.current_player() == 1
     played_on = game.state_from_history([*LEAD_THAT_IS_NOT_SAFE, game.end_action, *BLUE_ALONE])
