@@ -77,6 +77,7 @@ class MatchConsumer(MatchChat, LiveSocket):
     state_tokens: wsframes.TokenBucket
     chat_room: str | None
     chat_tokens: wsframes.TokenBucket
+    held: list[str] | None
     max_frame_bytes = MAX_FRAME_BYTES
     task_names = ("lease_task", "state_task", "chat_task")
 
@@ -110,7 +111,11 @@ class MatchConsumer(MatchChat, LiveSocket):
         self.chat_room = None
         self.chat_tokens = wsframes.TokenBucket(CHAT_RATE_PER_SECOND, CHAT_BURST)
         # Subscribed (confirmed by Redis) before the state is read: no frame falls between the two.
-        await self.listen(transport.match_topic(self.match_id), self.send_text)
+        # The match's frames heard meanwhile wait until the state is sent: the state comes first,
+        # then a move made while it was read (CI: a player's socket got the opening move, then the
+        # state read before it, and the test's client, waiting for the state, never saw the move).
+        self.held = []
+        await self.listen(transport.match_topic(self.match_id), self._match_frame)
         await self.listen_to_user()
         self.rejoin_after_reconnect()
         await self.accept()
@@ -120,7 +125,22 @@ class MatchConsumer(MatchChat, LiveSocket):
         await self._join_chat()
         await self._presence(presence.join)
         await self._send_state()
+        await self._release_held()
         await self._send_chat_history()
+
+    async def _match_frame(self, text: str) -> None:
+        """A frame of the match's topic: held while the socket's first state is on its way."""
+        if self.held is not None:
+            self.held.append(text)
+        else:
+            await self.send_text(text)
+
+    async def _release_held(self) -> None:
+        """The frames heard before the first state, in order (one the state already shows is a
+        duplicate by its ply: docs/protocol.md); then each frame goes out as it is heard."""
+        while self.held:
+            await self.send_text(self.held.pop(0))
+        self.held = None
 
     async def disconnect(self, code: int) -> None:
         await self.stop()

@@ -121,12 +121,11 @@ async def test_two_players_a_late_socket_and_an_anonymous_watcher_on_the_real_st
 
         # Two things at once, as on the site: the watcher hears gracz0's win in the standings
         # (within 60 s: CI under load once took more than 20), and the players, nobody new being
-        # free, are paired again after a few waves and play at once. (Stop 51's CI aborted the
-        # rematch before its first move at 20 s a move, cause unknown: the test then waited for
-        # the watcher before playing and kept no timings. A fresh-clone run of 6 December, noon,
-        # did it again with both players' sockets holding the state 0.12-0.14 s after the
-        # pairing; the assertion's repr cut the rest. The timings are now printed whole, with what
-        # each state and frame said: side, ply, the side to move, the status.)
+        # free, are paired again after a few waves and play at once. (CI aborted the rematch before
+        # its first move three times: the printed timings showed gracz1's socket getting a state
+        # of ply 0 after gracz0's opening move, whose frame had come first and been skipped while
+        # waiting for the state. The match socket now holds the match's frames until its first
+        # state is sent: tests/games/live/test_match_consumer.py, docs/protocol.md.)
         async def watcher_hears_the_win() -> tuple[dict, float]:
             won = await frame_of(
                 watcher, "tournament", 60, lambda f: any(r[1] == "gracz0" and r[2] == 2 for r in f["standings"])

@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import play as services
+from games.desk import MatchDesk
 from games.kropki.engine import KropkiState
 from games.live.match_consumer import RATE_BURST, RATE_PER_SECOND
 from games.models import Match, Move
@@ -113,6 +114,33 @@ async def test_a_good_move_reaches_the_opponent_and_spectators_as_moved(make_mat
     assert state["type"] == "state" and state["ply"] == 1
     for ws in (ws_a, ws_b, ws_c):
         await ws.disconnect()
+
+
+async def test_a_move_made_while_the_first_state_is_read_follows_that_state(make_match, alice, bob, monkeypatch):
+    """The socket's first frame is its state; a move heard while that state was read comes after
+    it, never before (CI: bob's socket got alice's opening move, then the state read before it,
+    and a client that waits for the state first never saw the move). Alice moves in the middle of
+    bob's read; the move's broadcast reaches bob's socket before his state is sent."""
+    match = await database_sync_to_async(make_match)("cztery-w-rzedzie")
+    real_state = MatchDesk.state
+    bob_reads: list[int] = []
+
+    def state(desk, match_id, user_id, language):
+        frame = real_state(desk, match_id, user_id, language)
+        assert frame is not None
+        if user_id == bob.pk and not bob_reads:
+            bob_reads.append(frame["ply"])
+            services.match_play(match_id=match_id, user_id=alice.pk, ply=0, action=3)
+            time.sleep(0.5)  # the broadcast comes back through Redis to bob's listener meanwhile
+        return frame
+
+    monkeypatch.setattr(MatchDesk, "state", state)
+    ws_b = await open_socket(match.pk, bob)
+    assert bob_reads == [0] and ws_b.first_state["ply"] == 0
+    moved = await ws_b.receive_json_from(timeout=5)
+    assert moved["type"] == "moved" and moved["ply"] == 1 and moved["action"] == 3
+    assert await ws_b.receive_nothing(timeout=0.2)
+    await ws_b.disconnect()
 
 
 BAD_FRAMES = [
