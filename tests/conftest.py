@@ -131,11 +131,14 @@ def pytest_xdist_make_scheduler(config, log):
     id, which pytest 9 no longer lets a plugin do, so the group is read from the test's file here.
 
     With two processes or more and browser tests among others, the last process runs the browser
-    group from the start and nothing else; the others share every other group. Run last on a
-    shared process, the browser group was a tail of about ten minutes with the other processes
-    idle; and a process that ran it cannot run async tests afterwards (Playwright's sync API keeps
-    an event loop running in it)."""
+    group from the start; the others share every other group. Run last on a shared process, the
+    browser group was a tail of about ten minutes with the other processes idle. Once its group
+    is sent, the browser process takes the modules without async tests that are left (a process
+    that ran the browser tests cannot run async tests afterwards: Playwright's sync API kept an
+    event loop in it): it finished about three minutes before the others and sat idle."""
     from xdist.scheduler import LoadScopeScheduling
+
+    sync_modules: dict[str, bool] = {}  # module path: it has no coroutine (read once)
 
     class ModuleScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
@@ -156,7 +159,22 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _fits(self, node, scope: str) -> bool:
             browser = self._browser_process()
-            return browser is None or (scope == "browser") == (node is browser)
+            if browser is None:
+                return True
+            if node is not browser:
+                return scope != "browser"
+            return scope == "browser" or ("browser" not in self.workqueue and self._sync_module(scope))
+
+        def _sync_module(self, scope: str) -> bool:
+            """A module without a coroutine (no async test, no async helper)."""
+            if scope == "timed":
+                return False
+            if scope not in sync_modules:
+                try:
+                    sync_modules[scope] = "async def " not in (config.rootpath / scope).read_text()
+                except OSError:
+                    sync_modules[scope] = False
+            return sync_modules[scope]
 
         def _assign_work_unit(self, node) -> None:
             scope = next((scope for scope in self.workqueue if self._fits(node, scope)), None)
