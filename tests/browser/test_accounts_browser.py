@@ -92,6 +92,8 @@ def test_healthz_and_a_celery_worker(live_url, live_site, celery_worker_proc):
 
     health = site_healthz(live_url)
     assert health["http_status"] == 200 and health["failing"] == [], health
-    app = Celery("kropki-test", broker=celery_broker_url(live_site.env["REDIS_URL"]))  # the site's own Redis
+    # The site's own Redis; not made this thread's current app: the process runs other modules
+    # after the browser tests, and one patches the current app's send_task for the publisher.
+    app = Celery("kropki-test", broker=celery_broker_url(live_site.env["REDIS_URL"]), set_as_current=False)
     replies = app.control.ping(timeout=5)
     assert any(celery_worker_proc.name in next(iter(reply)) for reply in replies), replies

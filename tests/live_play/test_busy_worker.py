@@ -61,7 +61,7 @@ def workers(clock_site):
 
 
 def fill_with_slow_jobs(site: live.LiveSite) -> None:
-    app = Celery("kropki-test", broker=celery_broker_url(site.env["REDIS_URL"]))
+    app = Celery("kropki-test", broker=celery_broker_url(site.env["REDIS_URL"]), set_as_current=False)
     try:
         for queue in ("bots", "default"):
             for _ in range(JOBS_PER_QUEUE):
