@@ -82,17 +82,15 @@ def deliver_pending(*, batch: int | None = None) -> int:
     rest left for the next step), become their players' rows (``_deliver``) and leave the
     outbox, in one transaction. Locked with ``skip_locked``: two steps never take the same
     notice. A burst of notices therefore reaches the rows at a steady pace, never all at once
-    beside the moves. How many players were taken (0: the outbox is empty)."""
+    beside the moves. How many players were taken (0: nothing to tell; notices of a kind gone
+    since they were told are then dropped)."""
     batch = batch or settings.NOTIFY_DELIVER_BATCH
     with transaction.atomic():
         taken: list[Notice] = []
         done: list[int] = []
         room = batch
-        for row in PendingNotice.objects.select_for_update(skip_locked=True).order_by("id")[:batch]:
-            if row.kind not in kinds.KINDS:  # a kind gone since it was told (a new release): dropped
-                log.warning("notice %s of an unknown kind %r dropped", row.pk, row.kind)
-                done.append(row.pk)
-                continue
+        known = PendingNotice.objects.filter(kind__in=list(kinds.KINDS))
+        for row in known.select_for_update(skip_locked=True).order_by("id")[:batch]:
             ids = row.user_ids[:room]
             taken.append(Notice(ids, row.kind, row.data, row.key))
             room -= len(ids)
@@ -106,6 +104,10 @@ def deliver_pending(*, batch: int | None = None) -> int:
         PendingNotice.objects.filter(pk__in=done).delete()
         if taken:
             _deliver(taken)
+        else:  # nothing to tell: notices of a kind gone since they were told (a new release) go
+            gone, _ = PendingNotice.objects.exclude(kind__in=list(kinds.KINDS)).delete()
+            if gone:
+                log.warning("%s notices of an unknown kind dropped", gone)
     return batch - room
 
 
