@@ -82,33 +82,35 @@ def deliver_pending(*, batch: int | None = None) -> int:
     rest left for the next step), become their players' rows (``_deliver``) and leave the
     outbox, in one transaction. Locked with ``skip_locked``: two steps never take the same
     notice. A burst of notices therefore reaches the rows at a steady pace, never all at once
-    beside the moves. How many players were taken (0: nothing to tell; notices of a kind gone
-    since they were told are then dropped)."""
+    beside the moves. Notices of a kind gone since they were told (a new release) are dropped on
+    the way; a read of nothing else reads on, so that they never end beat's run early. How many
+    players were taken (0: the outbox is empty)."""
     batch = batch or settings.NOTIFY_DELIVER_BATCH
-    with transaction.atomic():
-        taken: list[Notice] = []
-        done: list[int] = []
-        room = batch
-        known = PendingNotice.objects.filter(kind__in=list(kinds.KINDS))
-        for row in known.select_for_update(skip_locked=True).order_by("id")[:batch]:
-            ids = row.user_ids[:room]
-            taken.append(Notice(ids, row.kind, row.data, row.key))
-            room -= len(ids)
-            if len(ids) < len(row.user_ids):  # the rest of a big notice: the next step's
-                row.user_ids = row.user_ids[len(ids) :]
-                row.save(update_fields=["user_ids"])
-            else:
-                done.append(row.pk)
-            if room <= 0:
-                break
-        PendingNotice.objects.filter(pk__in=done).delete()
-        if taken:
-            _deliver(taken)
-        else:  # nothing to tell: notices of a kind gone since they were told (a new release) go
-            gone, _ = PendingNotice.objects.exclude(kind__in=list(kinds.KINDS)).delete()
-            if gone:
-                log.warning("%s notices of an unknown kind dropped", gone)
-    return batch - room
+    while True:
+        with transaction.atomic():
+            taken: list[Notice] = []
+            done: list[int] = []
+            room = batch
+            for row in PendingNotice.objects.select_for_update(skip_locked=True).order_by("id")[:batch]:
+                if row.kind not in kinds.KINDS:
+                    log.warning("notice %s of an unknown kind %r dropped", row.pk, row.kind)
+                    done.append(row.pk)
+                    continue
+                ids = row.user_ids[:room]
+                taken.append(Notice(ids, row.kind, row.data, row.key))
+                room -= len(ids)
+                if len(ids) < len(row.user_ids):  # the rest of a big notice: the next step's
+                    row.user_ids = row.user_ids[len(ids) :]
+                    row.save(update_fields=["user_ids"])
+                else:
+                    done.append(row.pk)
+                if room <= 0:
+                    break
+            PendingNotice.objects.filter(pk__in=done).delete()
+            if taken:
+                _deliver(taken)
+        if taken or not done:  # told some, or the outbox is empty
+            return batch - room
 
 
 def _deliver(notices: list[Notice]) -> None:
