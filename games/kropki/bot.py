@@ -20,12 +20,6 @@ and in how often they play a looser move (``LEVELS``).
   grown by ``MARGIN``, until none is free, skipping for each side the points
   where its dot would only be taken; a playout is won by the side that
   gains from the root's score on (``KOMI``), nudged by the size of the gain.
-- Quick refutations in the tree (as oppai-rs prunes "stupid" moves): a dot
-  taken at once, as it is put or by the very next move, ends that walk down
-  the tree as a loss for its owner, without a playout; below the depth of the
-  capture priors, a dot in a trap (three of the opponent's dots around it and
-  the fourth point free) that takes nothing is disliked. The review's search
-  leaves both out (its figures stay those docs/analysis.md calibrated).
 - The chosen move is the most visited at the root.
 
 Ending the game (zakończ): when the opponent has ended, the bot plays on while
@@ -95,15 +89,13 @@ def _board(state: Any) -> tuple[Any, Any]:
     return points, counters
 
 
-def _search_args(
-    state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int, refute: bool
-) -> list[Any]:
+def _search_args(state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int) -> list[Any]:
     """The arguments ``kf_search`` and ``kf_review`` share, their statistics' array last."""
     if lib is None:
         raise RuntimeError("the compiled Kropki search is not built")
     game = state.game
     points, counters = _board(state)
-    params = ffi.new("double[9]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS, int(refute)])
+    params = ffi.new("double[8]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS])
     player = state.current_player()
     seed = rng.getrandbits(63)
     return [
@@ -130,7 +122,7 @@ def search(
     playout is won by the side ahead at its end (the review's win rate) rather than by the
     side that gained from now on (the player's). Raises RuntimeError when the extension is
     missing or no move exists."""
-    args = _search_args(state, budget_s, rng, max_playouts, komi, True)
+    args = _search_args(state, budget_s, rng, max_playouts, komi)
     pos = lib.kf_search(*args)
     if pos < 0:
         raise RuntimeError(f"kf_search found no move ({pos})")
@@ -148,7 +140,7 @@ def review_search(
     best_rate, best_visits, best_gain (the chosen move's win rate, visits and mean gain for
     the player to move) and played_rate, played_visits, played_gain (-1 when the played action
     is not a point of the board)."""
-    args = _search_args(state, budget_s, rng, max_playouts, 0, False)
+    args = _search_args(state, budget_s, rng, max_playouts, 0)
     game = state.game
     pos = game.pos_of_action[played] if 0 <= played < len(game.pos_of_action) else -1
     out = ffi.new("double[6]")

@@ -536,7 +536,6 @@ typedef struct {
     double local;        /* playout locality */
     int expand_after;    /* visits before a node grows children */
     int tactics_depth;   /* nodes at this depth or less get capture priors */
-    int refute;          /* the tree's quick refutations (run_search), and traps disliked below tactics_depth */
 } KfParams;
 
 /* Candidate moves: free points within Chebyshev distance 2 of a dot (or
@@ -723,28 +722,12 @@ static int threat_buf[KF_MAX_SIZE];
  * it is not one of them (a point far from every dot); -1 otherwise. */
 static int extra_root_pos = -1;
 
-/* Whether `player`'s dot on the free pos would stand in a trap: three of the
- * opponent's dots next to it (up, down, left, right) and the fourth point free,
- * so the opponent's next dot there takes it (oppai-rs's is_trap). */
-static int is_trap(const KfBoard *b, int pos, int player) {
-    int s = b->stride, enemies = 0, frees = 0;
-    int want = KF_PUT | colour_bit(3 - player), mask = KF_PUT | KF_CAPTURED | KF_BLUE;
-    int orth[4] = {pos - s, pos + s, pos - 1, pos + 1};
-    for (int d = 0; d < 4; d++) {
-        if ((b->pts[orth[d]] & mask) == want)
-            enemies++;
-        else if (is_free(b, orth[d]))
-            frees++;
-    }
-    return enemies == 3 && frees > 0;
-}
-
 /* Grow node's children from position b, player to move. Priors:
  * a capture, a move onto the opponent's capture point (saving dots, if the
  * save holds one more move: the escape check), a move next to a dot are
  * liked; a dot into the opponent's empty enclosure (taken at once) and a
  * dot inside one's own empty enclosure are disliked. */
-static int expand(int node_i, const KfBoard *b, int player, int tactics, int traps) {
+static int expand(int node_i, const KfBoard *b, int player, int tactics) {
     int n = candidates(b, cand_buf);
     if (node_i == 0 && extra_root_pos >= 0 && is_free(b, extra_root_pos)) {
         int k = 0;
@@ -826,10 +809,6 @@ static int expand(int node_i, const KfBoard *b, int player, int tactics, int tra
             }
         } else if ((cell & KF_EMPTY_BASE) && (cell & KF_BLUE) != colour) {
             prior -= 0.3;
-        } else if (traps && is_trap(b, pos, player)) {
-            int taken;
-            if (gain_of(b, pos, player, &taken) <= 0)
-                prior -= 0.3; /* a trap that takes nothing */
         }
         c->pos = pos;
         c->first_child = -1;
@@ -899,7 +878,6 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
     prm.local = params[2];
     prm.expand_after = (int)params[3];
     prm.tactics_depth = (int)params[4];
-    prm.refute = (int)params[8];
     int margin = (int)params[5];
     int komi = (int)params[6]; /* 1: a playout is won by gaining from the root's score on (oppai-rs's komi) */
     int min_playouts = (int)params[7];
@@ -932,7 +910,7 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
     nodes[0].amaf_visits = nodes[0].amaf_wins = 0;
     nodes[0].prior = 0;
     extra_root_pos = review_out ? played : -1;
-    int expanded = expand(0, &root, player, 2, 0);
+    int expanded = expand(0, &root, player, 2);
     extra_root_pos = -1;
     if (expanded == 0)
         return -1;
@@ -953,7 +931,7 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
             break;
         board_copy(&b, &root);
         int node = 0, depth = 0, to_move = player, last = -1;
-        int plen = 0, refuted = 0;
+        int plen = 0;
         path_buf[plen++] = 0;
         memset(first_by, 0, (size_t)root.size);
         /* descend */
@@ -972,34 +950,23 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
                 break; /* a capture closed this point on the way: play out from here */
             if (!first_by[pos])
                 first_by[pos] = (unsigned char)to_move;
-            int self_taken = place(&b, pos, to_move);
-            /* quick refutations (oppai-rs's is_penult_move_stupid): a dot taken
-             * at once, as it is put or by the very next move, loses the
-             * playout for its owner without playing it out; random playouts
-             * count such a dot for little, and on 10x10 one dot decides */
-            if (prm.refute && (self_taken || (last >= 0 && (b.pts[last] & KF_CAPTURED))))
-                refuted = self_taken ? 3 - to_move : to_move;
+            place(&b, pos, to_move);
             last = pos;
             to_move = 3 - to_move;
             node = c;
             path_buf[plen++] = node;
             depth++;
-            if (refuted)
-                break;
         }
-        if (!refuted && nodes[node].first_child < 0 && nodes[node].visits >= prm.expand_after && b.free_points > 0) {
-            expand(node, &b, to_move, depth <= prm.tactics_depth, prm.refute);
+        if (nodes[node].first_child < 0 && nodes[node].visits >= prm.expand_after && b.free_points > 0) {
+            expand(node, &b, to_move, depth <= prm.tactics_depth);
         }
-        int diff = b.captured[2] - b.captured[1];
-        if (!refuted) {
-            int area_n = playout_area(&b, margin, area_buf);
-            diff = playout(&b, to_move, area_buf, area_n, first_by, prm.local, last);
-        }
+        int area_n = playout_area(&b, margin, area_buf);
+        int diff = playout(&b, to_move, area_buf, area_n, first_by, prm.local, last);
         playouts++;
         /* result for player 1: win 1, loss 0, draw 0.5, nudged by the score */
         int rel = diff - base_diff;
         double r1 = komi ? (rel > 0 ? 1.0 : rel < 0 ? 0.0 : 0.5) : (diff > 0 ? 1.0 : diff < 0 ? 0.0 : 0.5);
-        r1 = refuted ? (refuted == 1 ? 1.0 : 0.0) : 0.9 * r1 + 0.1 * (0.5 + 0.5 * tanh(rel / 8.0));
+        r1 = 0.9 * r1 + 0.1 * (0.5 + 0.5 * tanh(rel / 8.0));
         change_sum += player == 1 ? rel : -rel;
         if (plen > 1)
             root_gain[path_buf[1] - nodes[0].first_child] += player == 1 ? rel : -rel;
@@ -1083,9 +1050,7 @@ static int run_search(int w, int h, const unsigned char *points, const int *coun
  * playout area's margin around the dots, [6] komi (1: a playout is won by
  * gaining from the root's score on, 0: by leading at the end), [7] playouts
  * played before the clock may stop the search (a descheduled process still
- * reads the position this far), [8] the tree's quick refutations (1: a dot
- * taken at once, as it is put or by the next move, loses the playout for its
- * owner, and a trap is disliked below [4]; 0: off, as the review searches).
+ * reads the position this far).
  * stats out: [0] playouts, [1] root win rate of the chosen move,
  * [2] nodes, [3] mean playout score change for the mover.
  * Returns the chosen board position, or -1 when there is no move. */

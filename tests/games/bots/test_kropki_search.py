@@ -13,7 +13,7 @@ import pytest
 
 from games.engine import get_game
 from games.kropki import bot as kropki_bot
-from games.kropki.engine import _CAPTURED, Kropki, KropkiState
+from games.kropki.engine import Kropki, KropkiState
 
 W = 10
 
@@ -69,31 +69,6 @@ def test_trudny_saves_a_dot_threatened_with_capture() -> None:
     state = _state([(2, 1), (2, 2), (1, 2), (7, 7), (3, 2)])
     picks = {kropki_bot.choose(state, "trudny", random.Random(seed), 0.3) for seed in range(3)}
     assert picks == {3 * W + 2}
-
-
-def _taken_by_the_next_move(state, action: int) -> bool:
-    """Whether the other side's next dot can take the dot ``action`` puts."""
-    after = state.clone()
-    after.apply_action(action)
-    pos = after.game.pos_of_action[action]
-    for answer in after.legal_actions():
-        if answer != after.game.end_action:
-            reply = after.clone()
-            reply.apply_action(answer)
-            if reply.points[pos] & _CAPTURED:
-                return True
-    return False
-
-
-def test_the_search_does_not_put_a_dot_the_next_move_takes() -> None:
-    # a średni game of 25 plies: without the tree's quick refutations, 4 searches in 100 at
-    # 1,500 playouts put pink's dot on (4,2), where blue's next dot takes it
-    moves = [(5, 5), (5, 6), (6, 5), (4, 6), (6, 6), (3, 6), (3, 7), (2, 5), (2, 7), (2, 4), (4, 4), (5, 3)]
-    moves += [(2, 3), (4, 5), (4, 3), (3, 3), (3, 2), (2, 2), (3, 4), (5, 4), (5, 2), (6, 3), (6, 2), (7, 4), (6, 7)]
-    state = _state(moves)
-    assert _taken_by_the_next_move(state, 2 * W + 4)
-    picks = {kropki_bot.search(state, 60.0, random.Random(seed), 1500)[0] for seed in range(100)}
-    assert not [(a % W, a // W) for a in picks if _taken_by_the_next_move(state, a)]
 
 
 def _ladder_position(pink_extra: list[tuple[int, int]], blue_extra: list[tuple[int, int]]):
