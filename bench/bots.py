@@ -140,6 +140,9 @@ def play_one(job: tuple) -> dict:
         winner = 1 if s[0] > s[1] else 2 if s[1] > s[0] else None
     scores = state.scores() if hasattr(state, "scores") else (0, 0)
     return {
+        "index": index,
+        "history": list(state.history),
+        "labels": labels,
         "winner": None if winner is None else labels[winner],
         "times": times,
         "plies": ply,
@@ -158,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="trudny", help="our level for --gtp (default trudny)")
     parser.add_argument("--size", type=int, action="append", help="Kropki board side: 10 or 20 (repeatable)")
     parser.add_argument("--max-plies", type=int, default=None, help="Kropki: stop and score a game after P plies")
+    parser.add_argument(
+        "--log",
+        metavar="FILE",
+        help="write every game (its actions, who played which colour, the score) as a JSON line",
+    )
     parser.add_argument(
         "--pairing",
         action="append",
@@ -194,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
                     for i in range(args.games)
                 ]
                 results = pool.map(play_one, jobs, chunksize=1)
+                if args.log:
+                    with open(args.log, "a") as log:
+                        for r in results:
+                            game_line = {k: r[k] for k in ("index", "history", "labels", "winner", "scores")}
+                            log.write(json.dumps({"game": name, **game_line}) + "\n")
                 a_wins = sum(r["winner"] == a for r in results)
                 b_wins = sum(r["winner"] == b for r in results)
                 draws = len(results) - a_wins - b_wins

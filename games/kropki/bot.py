@@ -20,6 +20,12 @@ and in how often they play a looser move (``LEVELS``).
   grown by ``MARGIN``, until none is free, skipping for each side the points
   where its dot would only be taken; a playout is won by the side that
   gains from the root's score on (``KOMI``), nudged by the size of the gain.
+- Capture races at the root (boards up to ``RACE_MAX_POINTS``): a small negamax over
+  the free points next to weak dots (three of the other colour around them), either side
+  free to play elsewhere, ``RACE_DEPTH`` plies; a move worth a dot more than playing
+  elsewhere (a defence against a net two moves deep, or one's own net) is liked as a
+  tactic. trudny's search only: łatwy and średni keep their measured level, and the
+  review's search does not read races.
 - The chosen move is the most visited at the root.
 
 Ending the game (zakończ): when the opponent has ended, the bot plays on while
@@ -61,17 +67,23 @@ except ImportError as exc:  # not built: see kropki_fast_build.py
 SEARCH_PARAMS = (600.0, 0.15, 0.0, 4, 2)
 MARGIN = 3  # playout area: the dots' bounding box grown by this many points
 KOMI = 1  # 1: a playout counts as won when the mover gains from the current score on
+# The root's reading of capture races (race_mark in fast.c): its depth in plies, and the
+# largest board it reads on. On 10x10 the first dot taken decides most games, and the races
+# that lose it are read in a few thousand nodes; on 20x20 a dot seldom decides and weak dots are
+# everywhere a fight is, where the reading would cost a third of a move (measured: p90 0.33 s).
+RACE_DEPTH = 6
+RACE_MAX_POINTS = 144
 # Playouts played before the clock may stop a search: on a loaded machine a
 # descheduled worker can wake past its deadline, and 16 playouts then missed
 # a capture in one (CI). 256 cost at most ~50 ms on the largest board.
 MIN_PLAYOUTS = 256
 
-# max_playouts (0: as many as the time allows) and the chance of a looser
-# move (a random candidate near the last moves instead of the search's).
+# max_playouts (0: as many as the time allows), the chance of a looser move (a random
+# candidate near the last moves instead of the search's) and whether the root reads races.
 LEVELS: dict[str, dict[str, float]] = {
-    "latwy": {"max_playouts": 60, "loose": 0.25},
-    "sredni": {"max_playouts": 300, "loose": 0.1},
-    "trudny": {"max_playouts": 0, "loose": 0.0},
+    "latwy": {"max_playouts": 60, "loose": 0.25, "races": 0},
+    "sredni": {"max_playouts": 300, "loose": 0.1, "races": 0},
+    "trudny": {"max_playouts": 0, "loose": 0.0, "races": 1},
 }
 BUDGETS = {"latwy": 0.05, "sredni": 0.3, "trudny": 1.8}
 
@@ -89,13 +101,16 @@ def _board(state: Any) -> tuple[Any, Any]:
     return points, counters
 
 
-def _search_args(state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int) -> list[Any]:
+def _search_args(
+    state: Any, budget_s: float, rng: random.Random, max_playouts: int, komi: int, races: bool = False
+) -> list[Any]:
     """The arguments ``kf_search`` and ``kf_review`` share, their statistics' array last."""
     if lib is None:
         raise RuntimeError("the compiled Kropki search is not built")
     game = state.game
     points, counters = _board(state)
-    params = ffi.new("double[8]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS])
+    race = RACE_DEPTH if races and game.width * game.height <= RACE_MAX_POINTS else 0
+    params = ffi.new("double[9]", [*SEARCH_PARAMS, MARGIN, komi, MIN_PLAYOUTS, race])
     player = state.current_player()
     seed = rng.getrandbits(63)
     return [
@@ -113,16 +128,17 @@ def _search_args(state: Any, budget_s: float, rng: random.Random, max_playouts: 
 
 
 def search(
-    state: Any, budget_s: float, rng: random.Random, max_playouts: int = 0, komi: int = KOMI
+    state: Any, budget_s: float, rng: random.Random, max_playouts: int = 0, komi: int = KOMI, races: bool = False
 ) -> tuple[int, dict[str, float]]:
     """(action, statistics) of the C search for the player to move.
 
     ``statistics``: playouts, win_rate (of the chosen move's playouts, for the player to
     move), nodes, score_change (the mover's mean gain over the playouts). ``komi=0``: a
     playout is won by the side ahead at its end (the review's win rate) rather than by the
-    side that gained from now on (the player's). Raises RuntimeError when the extension is
-    missing or no move exists."""
-    args = _search_args(state, budget_s, rng, max_playouts, komi)
+    side that gained from now on (the player's). ``races``: the root reads capture races
+    (trudny's; see the module docstring). Raises RuntimeError when the extension is missing or
+    no move exists."""
+    args = _search_args(state, budget_s, rng, max_playouts, komi, races)
     pos = lib.kf_search(*args)
     if pos < 0:
         raise RuntimeError(f"kf_search found no move ({pos})")
@@ -209,7 +225,7 @@ def _choose(state: Any, level: str, budget_s: float, rng: random.Random) -> int:
     settings = LEVELS[level]
     if settings["loose"] and rng.random() < settings["loose"]:
         return _loose_move(state, rng)
-    action, _ = search(state, budget_s, rng, int(settings["max_playouts"]))
+    action, _ = search(state, budget_s, rng, int(settings["max_playouts"]), races=bool(settings["races"]))
     return int(action)
 
 

@@ -44,6 +44,12 @@ def test_the_bench_plays_a_game_against_an_outside_engine() -> None:
     result = bots.play_one(("kropki", "latwy", "gtp", 0, 0.02, {"width": 10, "height": 10}, 30, command))
     assert result["plies"] == 30
     assert len(result["times"]["gtp"]) == 15
+    # the record --log writes: the actions replay to the game's score, colours by label
+    from games.engine import get_game
+
+    replay = get_game("kropki", width=10, height=10).state_from_history(result["history"])
+    assert len(result["history"]) == 30 and result["labels"] == {1: "latwy", 2: "gtp"}
+    assert replay.scores() == (result["scores"]["latwy"], result["scores"]["gtp"])
 
 
 def test_the_variant_command_plays_every_game_of_the_site_by_action_ids() -> None:

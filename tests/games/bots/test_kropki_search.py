@@ -71,6 +71,35 @@ def test_trudny_saves_a_dot_threatened_with_capture() -> None:
     assert picks == {3 * W + 2}
 
 
+# Two openings of trudny (pink) against oppai-rs, 10x10, x and y from 0. In the first, pink's
+# (6,5) has four blue dots around it and blue's next dot at (7,6) leaves it lost whatever pink
+# answers (a net: two ways to close on each side); pink attacked at (4,4) in every search. In
+# the second, pink played (6,5) and blue took a dot five moves later (the search alone at 20,000
+# playouts plays it in 1 seed of 6, so only the reading's choices are checked there).
+NET_TWO_MOVES_DEEP = [(6, 5), (5, 5), (5, 4), (6, 4), (6, 3), (7, 4), (4, 5), (5, 6)]
+LOST_AT_PLY_13 = [(6, 4), (5, 4), (5, 5), (4, 5), (4, 4), (5, 3), (4, 6), (3, 5)]
+
+
+@pytest.mark.parametrize(
+    ("moves", "lost", "holding"),
+    [
+        (NET_TWO_MOVES_DEEP, (4, 4), {(7, 3), (7, 5), (6, 6), (4, 6), (7, 6)}),
+        (LOST_AT_PLY_13, None, {(3, 3), (3, 4), (3, 6), (4, 3), (6, 3)}),
+    ],
+)
+def test_trudny_reads_a_capture_race_random_playouts_miss(moves, lost, holding) -> None:
+    state = _state(moves)
+
+    def picks(races: bool) -> list[tuple[int, int]]:
+        found = [kropki_bot.search(state, 60.0, random.Random(seed), 20000, races=races)[0] for seed in range(6)]
+        return [(a % W, a // W) for a in found]
+
+    if lost is not None:
+        without = picks(False)
+        assert without.count(lost) >= 3, without  # the search alone gets the position wrong
+    assert set(picks(True)) <= holding
+
+
 def _ladder_position(pink_extra: list[tuple[int, int]], blue_extra: list[tuple[int, int]]):
     """Pink walls row 2 and holds (1,1) and (2,0) around blue's (2,1): pink
     threatens (3,1); each blue escape along row 1 meets the next threat."""
