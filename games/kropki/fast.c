@@ -816,11 +816,11 @@ static void race_mark(const KfBoard *b, int player, int depth, double seconds) {
     race_deadline = now_s() + seconds;
     int want = 1 - race(b, 3 - player, depth - 1, -KF_MAX_SIZE, KF_MAX_SIZE, 1); /* a pass's value + 1 */
     KfBoard c;
+    int before = b->captured[3 - player] - b->captured[player];
     for (int k = 0; k < n; k++) {
-        int taken;
-        int g = gain_of(b, moves[k], player, &taken);
         board_copy(&c, b);
         place(&c, moves[k], player);
+        int g = c.captured[3 - player] - c.captured[player] - before;
         /* g - race(c) >= want, read with a null window */
         if (g - race(&c, 3 - player, depth - 1, g - want, g - want + 1, 0) >= want)
             moves[marked++] = moves[k];
