@@ -12,12 +12,22 @@
   ply. The expected result is the share of playouts the mover wins (a tie counts half); the
   better move is trudny's. The estimate is the playouts' own policy, so it cannot tell one
   safe move from another (nor one capture from another): a move it would play itself has no
-  regret (``Evaluation.regret`` 0), and only a move outside it (a box handed out while a
-  safe move was there, a box left untaken) is judged by the two positions' values.
+  regret (``Evaluation.regret`` 0); a move outside it (a box handed out while a safe move was
+  there, a box left untaken) is judged against the same playouts, with the same seed, from
+  the position after it.
+
+The played move's regret is the larger of two drops, both judged from the position before it:
+its drop in winning chances (won, drawn, lost where exact), and the boxes it gave away
+(``boxes``: the best margin minus the move's, exact or the playouts' mean) as
+``tanh(boxes / BOX_SCALE)``. Winning chances alone say nothing once a game is decided, and the
+estimate cannot see the decision coming (it says about even until the solver takes over), so a
+player who threw boxes away in a lost game kept their accuracy; a box given away costs what it
+costs whatever the score (issue 39's calibration: docs/analysis.md).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -26,11 +36,14 @@ from games.bots.review import Evaluate, Evaluation
 
 from . import bot
 
-# 2: the solver bounded by nodes, and the estimate's own moves judged without regret
-VERSION = "dab-exact-2"
+# 3: a move's boxes given away counted beside its winning chances, and a move outside the
+# estimate's policy judged against the same playouts (2: the solver bounded by nodes)
+VERSION = "dab-exact-3"
 EXACT_NODES = 250_000  # about 3-4 s of this machine's Python
 EXACT_GUARD_S = 10.0  # never reached at these nodes; a guard on a slower machine
 ROLLOUTS = 200
+# boxes given away -> a drop: 1 box 0.12 (a mistake), 2 boxes 0.24 (a blunder), 6 boxes 0.64
+BOX_SCALE = 8.0
 
 
 # bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
@@ -60,11 +73,38 @@ def _rollout(geo: bot.Geometry, drawn: int, rng: random.Random) -> int:
     return margin + sign * bot.loony_value(bot._comp_key(bot.components(geo, drawn)))
 
 
+def _result(margin: float) -> float:
+    return 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+
+
+def regret(chances: float, boxes: float) -> float:
+    """A move's drop: the larger of its drop in winning chances and its boxes given away."""
+    return max(0.0, chances, math.tanh(max(0.0, boxes) / BOX_SCALE))
+
+
+def _playouts(geo: bot.Geometry, drawn: int, ahead: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    return [ahead + _rollout(geo, drawn, rng) for _ in range(ROLLOUTS)]
+
+
 def evaluator(game: Any) -> Evaluate:
     params = game.params
     geo = bot.geometry(params.get("rows", 5), params.get("cols", 5))
     solver = bot.Solver(geo, 0.0)
     gave_up = [False]
+
+    def exact(drawn: int, ahead: int, played: int | None) -> Evaluation:
+        value, optimal = solver.best_moves(drawn)
+        final = ahead + value
+        judged = None
+        if played is not None:
+            n = bot.completes(geo, drawn, played)
+            after = drawn | (1 << played)
+            own = n + solver.value(after, -999, 999) if n else -solver.value(after, -999, 999)
+            judged = regret(_result(final) - _result(ahead + own), value - own)
+        return Evaluation(
+            expected=_result(final), best=min(optimal), exact=True, detail={"margin": final}, regret=judged
+        )
 
     def evaluate(state: Any, ply: int, played: int | None = None) -> Evaluation:
         mover = state.current_player()
@@ -76,23 +116,29 @@ def evaluator(game: Any) -> Evaluate:
             solver.deadline = time.perf_counter() + EXACT_GUARD_S
             solver.node_limit = solver.nodes + EXACT_NODES
             try:
-                value, optimal = solver.best_moves(drawn)
+                return exact(drawn, ahead, played)
             except bot.Timeout:
                 gave_up[0] = True
-            else:
-                final = ahead + value
-                expected = 1.0 if final > 0 else 0.0 if final < 0 else 0.5
-                return Evaluation(expected=expected, best=min(optimal), exact=True, detail={"margin": final})
-        rng = random.Random(1_000_003 * ply + 11)
-        results = [ahead + _rollout(geo, drawn, rng) for _ in range(ROLLOUTS)]
-        expected = sum(1.0 if r > 0 else 0.5 if r == 0 else 0.0 for r in results) / ROLLOUTS
+        seed = 1_000_003 * ply + 11
+        results = _playouts(geo, drawn, ahead, seed)
+        expected = sum(map(_result, results)) / ROLLOUTS
+        mean = sum(results) / ROLLOUTS
         best = bot.choose_trudny_drawn(geo, drawn, 0.0, random.Random(ply))
         own = bot.capture_moves(geo, drawn) or [s for s in left if bot.is_safe(geo, drawn, s)] or [best]
-        return Evaluation(
-            expected=expected,
-            best=best,
-            detail={"margin": round(sum(results) / ROLLOUTS, 1)},
-            regret=0.0 if played in own or played == best else None,
-        )
+        judged = None
+        if played is not None:
+            judged = 0.0
+            if played not in own and played != best:
+                # the same playouts from the position after the move, for the same player
+                n = bot.completes(geo, drawn, played)
+                after = drawn | (1 << played)
+                if after == geo.all_drawn:
+                    then = [ahead + n] * ROLLOUTS
+                elif n:
+                    then = _playouts(geo, after, ahead + n, seed)
+                else:
+                    then = [-r for r in _playouts(geo, after, -ahead, seed)]
+                judged = regret(expected - sum(map(_result, then)) / ROLLOUTS, mean - sum(then) / ROLLOUTS)
+        return Evaluation(expected=expected, best=best, detail={"margin": round(mean, 1)}, regret=judged)
 
     return evaluate

@@ -45,6 +45,7 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        review_note=_("A box given away counts too, whatever the score: one box is a mistake, two are a blunder."),
         puzzles=puzzles,
         puzzle_themes={
             "double_deal": pgettext_lazy("puzzle theme", "Leave two boxes"),

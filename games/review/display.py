@@ -186,6 +186,7 @@ def review_section(
         "may_ask": visitor or (user.is_authenticated and not guest),
         "visitor_allowance": settings.VISITOR_ANALYSES_PER_DAY if visitor else 0,
         "guest": guest,
+        "note": spec.review_note,
     }
     if analysis is not None:
         review["queue"] = queue

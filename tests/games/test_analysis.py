@@ -4,6 +4,7 @@ the daily cap, a stored review reused, a failed one asked again) and the record 
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from datetime import timedelta
@@ -326,9 +327,48 @@ def test_dots_and_boxes_the_estimate_judges_a_box_handed_out_but_not_one_safe_mo
     evaluate = dab_review.evaluator(game)
     ply = len(state.history)
     assert all(evaluate(state, ply, played=s).regret == 0.0 for s in safe[:3])
-    assert evaluate(state, ply, played=gifts[0]).regret is None  # the two positions' values judge it
+    # judged against the same playouts from the position after it: a box given away is a mistake
+    gift = evaluate(state, ply, played=gifts[0]).regret
+    assert gift is not None and gift >= 0.1
     result = analyse(game, [*state.history, gifts[0]], dab_review)
-    assert result["moves"][-1]["drop"] > 0
+    assert result["moves"][-1]["drop"] == round(gift, 4)
+    assert result["moves"][-1]["class"] in ("mistake", "blunder")
+
+
+def test_dots_and_boxes_boxes_given_away_in_a_lost_game_still_cost(monkeypatch):
+    """Winning chances alone say nothing once a game is lost: the boxes a move gives away
+    (exact, the solver's margins) are its drop then, tanh(boxes / BOX_SCALE)."""
+    monkeypatch.setattr(dab_review, "ROLLOUTS", 4)
+    for seed in range(40):
+        game, history = _dab_late_position(seed)
+        state = game.state_from_history(history)
+        geo, drawn = dab_bot._drawn_of(state)
+        solver = dab_bot.Solver(geo, float("inf"))
+        value, optimal = solver.best_moves(drawn)
+        pink, blue = state.scores()
+        mover = state.current_player()
+        ahead = pink - blue if mover == 1 else blue - pink
+        if ahead + value >= 0:
+            continue  # not lost for the mover
+        costs = {}
+        for seg in dab_bot.undrawn(geo, drawn):
+            n = dab_bot.completes(geo, drawn, seg)
+            after = drawn | (1 << seg)
+            own = n + solver.value(after, -999, 999) if n else -solver.value(after, -999, 999)
+            costs[seg] = value - own
+        worst = max(costs, key=lambda seg: costs[seg])
+        if costs[worst] < 2:
+            continue
+        evaluate = dab_review.evaluator(game)
+        ply = len(history)
+        assert evaluate(state, ply, played=optimal[0]).regret == 0.0
+        lost = evaluate(state, ply, played=worst)
+        assert lost.exact and lost.expected == 0.0
+        assert lost.regret == pytest.approx(math.tanh(costs[worst] / dab_review.BOX_SCALE))
+        result = analyse(game, [*history, worst], dab_review)
+        assert result["moves"][-1]["class"] == "blunder"  # two boxes or more thrown away
+        return
+    pytest.fail("no seeded game reached a lost position with two boxes to throw away")
 
 
 def test_dots_and_boxes_the_solver_is_bounded_in_nodes_and_earlier_positions_are_then_estimated(monkeypatch):
@@ -575,3 +615,27 @@ def test_a_guest_is_told_in_words_on_the_page(client, alice, bob, make_user):
     response = client.post(reverse("record_analysis", args=[match.pk]), follow=True)
     assert "konta" in response.content.decode() or "account" in response.content.decode()
     assert not Analysis.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "lang, words",
+    [("pl", "Oddany kwadrat też się liczy, niezależnie od wyniku"), ("en", "A box given away counts too, whatever")],
+)
+def test_a_dots_and_boxes_review_says_a_box_given_away_counts_and_kropki_s_does_not(
+    client, alice, bob, monkeypatch, lang, words
+):
+    monkeypatch.setattr(dab_review, "ROLLOUTS", 4)
+    game, history = _dab_late_position(1)
+    state = game.state_from_history(history)
+    while not state.is_terminal():
+        state.apply_action(dab_bot.choose(state, "sredni", random.Random(len(state.history))))
+    boxes = _finished(alice, bob, list(state.history), "kropki-i-kwadraty")
+    dots = _finished(alice, bob)
+    for match in (boxes, dots):
+        analysis_run(analysis_request(alice, match.pk).pk)
+    page = client.get(reverse("record", args=[boxes.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert 'data-testid="analysis-summary"' in page
+    assert words in page
+    page = client.get(reverse("record", args=[dots.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert 'data-testid="analysis-summary"' in page and 'data-testid="analysis-note"' not in page
