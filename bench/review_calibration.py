@@ -2,14 +2,14 @@
 
 For every game (the first case of each folder's ``BENCH_CASES``: Kropki 10×10, Cztery w
 rzędzie, Kropki i kwadraty, Piłkarzyki), each level — a uniformly random player (``losowy``),
-łatwy, średni, trudny — plays ``--games`` games against średni (colours alternating; trudny at
-``--budget`` seconds a move, the site's own budget would take hours), every game is reviewed by
+łatwy, średni, trudny — plays ``--games`` games against średni (colours alternating; every computer move at
+``--budget`` seconds, trudny's too unless ``--trudny-budget``), every game is reviewed by
 ``games.bots.review.analyse`` as the site reviews it, and the level's side's accuracy is kept.
 The targets (issue 39): random play at most 40 %, the computer's own strongest moves at least
 90 %, and the accuracy rising with the level, per game.
 
     .venv/bin/python bench/review_calibration.py [--games 4] [--budget 0.1] [--only kropki_10,...]
-        [--levels losowy,latwy,sredni,trudny] [--trudny-budget S]
+        [--levels losowy,latwy,sredni,trudny] [--trudny-budget S] [--jobs N]
 
 ``--no-review`` plays the games only and reports each level's results and final margins (its
 score minus the opponent's: dots, boxes; 0 where a game keeps no score); ``--opponent LEVEL``
@@ -18,6 +18,9 @@ plays every level against another than średni (``losowy``: does łatwy beat ran
 ``--trudny-budget``: trudny's own seconds a move instead of ``--budget`` (its site budget is 1.8 s:
 a Kropki i kwadraty trudny at 0.1 s cannot finish its end-game solver, and plays safe moves the
 review's solver then shows to lose). The targets are judged only when all four levels ran.
+
+``--jobs N`` plays and reviews N games at once (processes; the same games and figures as one at a
+time, except where a computer move thinks by the clock, which a busier machine makes weaker).
 
 Prints a table; the last line is one JSON object: per game and level the median and mean
 accuracy, the games and how they ended for the level, and whether each target holds.
@@ -30,6 +33,7 @@ import itertools
 import json
 import statistics
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from importlib import import_module
 from pathlib import Path
 
@@ -82,6 +86,29 @@ def play(
     return list(state.history)
 
 
+def one_game(
+    name: str, level: str, index: int, args: argparse.Namespace
+) -> tuple[int, str, float | None, float | None]:
+    """Game ``index`` of ``level`` played and (unless ``--no-review``) reviewed: the level's margin,
+    its result (win, draw, loss), its accuracy and the plain mean of its moves' accuracies."""
+    slug, params = cases()[name]
+    game = get_game(slug, **params)
+    side = 1 + index % 2
+    history = play(slug, params, level, side, 1 + index, args.budget, args.trudny_budget, args.opponent)
+    final = game.state_from_history(history)
+    scores = final.scores()
+    end = final.outcome()
+    winner = end.winner if end is not None else None
+    outcome = "draw" if winner is None else "win" if winner == side else "loss"
+    margin = scores[side - 1] - scores[2 - side]
+    if args.no_review:
+        return margin, outcome, None, None
+    result = analyse(game, history, import_module(f"games.{slug}.review"))
+    mine = [move_accuracy(m["drop"]) for m in result["moves"] if m["player"] == side]
+    # the plain mean of the moves' accuracies (the review's figure before lichess' game accuracy)
+    return margin, outcome, result["accuracy"][str(side)], sum(mine) / len(mine) if mine else None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
@@ -94,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated case names")
     parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels (all four: the targets)")
     parser.add_argument("--trudny-budget", type=float, default=None, help="trudny's seconds a move (default: --budget)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played and reviewed at once (processes)")
     parser.add_argument("--opponent", default=OPPONENT, choices=LEVELS, help="who every level plays (default sredni)")
     parser.add_argument(
         "--no-review",
@@ -106,31 +134,23 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in (args.only.split(",") if args.only else known) if n]
     figures: dict[str, dict] = {}
     for name in names:
-        slug, params = known[name]
-        game = get_game(slug, **params)
-        reviewer = import_module(f"games.{slug}.review")
         figures[name] = {}
         for level in levels:
             accuracies, plain, results = [], [], {"win": 0, "draw": 0, "loss": 0}
             margins = []
-            for index in range(args.games):
-                side = 1 + index % 2
-                history = play(slug, params, level, side, 1 + index, args.budget, args.trudny_budget, args.opponent)
-                final = game.state_from_history(history)
-                scores = final.scores()
-                margins.append(scores[side - 1] - scores[2 - side])
-                end = final.outcome()
-                winner = end.winner if end is not None else None
-                results["draw" if winner is None else "win" if winner == side else "loss"] += 1
-                if args.no_review:
-                    continue
-                result = analyse(game, history, reviewer)
-                accuracy = result["accuracy"][str(side)]
+            jobs = [(name, level, index, args) for index in range(args.games)]
+            if args.jobs > 1:
+                with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                    games = list(pool.map(one_game, *zip(*jobs, strict=True)))
+            else:
+                games = [one_game(*job) for job in jobs]
+            for margin, outcome, accuracy, mean_of_moves in games:
+                margins.append(margin)
+                results[outcome] += 1
                 if accuracy is not None:
                     accuracies.append(accuracy)
-                mine = [move_accuracy(m["drop"]) for m in result["moves"] if m["player"] == side]
-                if mine:  # the plain mean of the moves' accuracies (the review's figure before lichess' game accuracy)
-                    plain.append(sum(mine) / len(mine))
+                if mean_of_moves is not None:
+                    plain.append(mean_of_moves)
             row = {
                 "median": round(statistics.median(accuracies), 1) if accuracies else None,
                 "mean": round(statistics.fmean(accuracies), 1) if accuracies else None,

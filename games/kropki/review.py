@@ -12,10 +12,20 @@ added to them), and its drop is the chosen move's win rate minus its own (``regr
 from one tree. The values of two searches (the positions before and after the move) differ by
 more than the move: each search's chosen move is the best of many noisy ones, for the side
 to move each time, so every move, the search's own too, showed a drop of a few points.
+
+Where the mover is losing (the search's win rate for it under ``LOSING``), the played move's
+drop is the larger of that win-rate regret and the dots it gave away: the chosen move's mean gain
+minus its own (``dots``), as ``DOTS_CAP · tanh(max(0, dots − DOTS_NOISE) / DOTS_SCALE)``. A lost
+side's win rate tells one move from another no more (lichess' way: nothing more to lose), so a
+player who dropped dot after dot in a game already lost kept an accuracy of 85–90; the dots are
+what is still at stake. A side that stands well rightly gives up dots for certainty (the player's
+search maximises its chances, not its lead), so there its win rate alone judges it; the
+calibration (docs/analysis.md) measured both.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -23,13 +33,19 @@ from games.bots.review import Evaluate, Evaluation
 
 from . import bot
 
-VERSION = "kropki-uct-2"  # 2: the played move judged in the search before it (regret)
+# 3: a losing side's dots given away counted beside its win rate; 2: the played move judged in
+# the search before it (regret)
+VERSION = "kropki-uct-3"
 # Playouts a position, by board width: about 0.1 s on 10×10 and 0.4 s on 20×20 here
 # (bench/analysis.py), within the issue's 60 s for 100 moves and 5 min for 400.
 PLAYOUTS = {10: 30_000, 20: 15_000}
 DEFAULT_PLAYOUTS = 15_000
 PLAYED_MIN = 2_000  # playouts of the played move at least: its win rate within about ±1 point
 TIME_CAP_S = 5.0  # never reached at these playouts; a guard on a slower machine
+LOSING = 0.4  # the mover's win rate below which the dots it gives away count
+DOTS_NOISE = 0.1  # dots: within the played move's noise at PLAYED_MIN playouts, free
+DOTS_SCALE = 0.1
+DOTS_CAP = 0.4  # 0.15 dots a mistake (0.19), 0.2 a blunder (0.30), a dot or more 0.40
 
 
 # bench/analysis.py's cases: (name, engine parameters, plies to play, the issue's target seconds).
@@ -37,6 +53,11 @@ BENCH_CASES: list[tuple[str, dict[str, Any], int | None, float]] = [
     ("kropki_10", {"width": 10, "height": 10}, 100, 60.0),
     ("kropki_20", {"width": 20, "height": 20}, 400, 300.0),
 ]
+
+
+def dots_drop(dots: float) -> float:
+    """The drop of a move that gave away ``dots`` of the best move's mean gain (a losing side's)."""
+    return DOTS_CAP * math.tanh(max(0.0, dots - DOTS_NOISE) / DOTS_SCALE)
 
 
 def evaluator(game: Any) -> Evaluate:
@@ -56,6 +77,8 @@ def evaluator(game: Any) -> Evaluate:
             regret = 0.0
         elif info["played_visits"] > 0:
             regret = max(0.0, info["best_rate"] - info["played_rate"])
+            if info["best_rate"] < LOSING:
+                regret = max(regret, dots_drop(info["best_gain"] - info["played_gain"]))
         lead = lead_now + info["best_gain"]
         return Evaluation(
             expected=float(info["best_rate"]), best=int(action), detail={"lead": round(lead, 1)}, regret=regret

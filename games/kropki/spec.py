@@ -200,6 +200,9 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        review_note=_(
+            "When a player's chances are below 40 %, the dots a move gives away count too, not only the chances."
+        ),
         puzzles=puzzles,
         puzzle_themes={
             "capture": pgettext_lazy("puzzle theme", "Capture"),

@@ -173,6 +173,40 @@ def test_kropki_the_review_s_search_is_the_player_s_and_searches_the_played_move
     assert 0 <= info["played_rate"] < info["best_rate"] <= 1
 
 
+def test_kropki_a_losing_side_s_dots_given_away_count_and_a_winning_side_s_do_not():
+    from games.kropki import bot as kropki_bot
+
+    game = GAMES["kropki"](width=10, height=10)
+
+    def judged(history: list[int], played: int) -> tuple[Evaluation, dict[str, float]]:
+        state = game.state_from_history(history)
+        ply = len(history)
+        evaluation = kropki_review.evaluator(game)(state, ply, played=played)
+        _, info = kropki_bot.review_search(
+            state,
+            played,
+            kropki_review.PLAYOUTS[10],
+            kropki_review.PLAYED_MIN,
+            random.Random(1_000_003 * ply + 7),
+            kropki_review.TIME_CAP_S,
+        )
+        return evaluation, info
+
+    # blue, a dot down after ply 7, plays in a far corner: losing, so the dots it gives away count
+    lost, info = judged(KROPKI_DOT_LEFT[:7], kropki_xy(9, 0))
+    chances = info["best_rate"] - info["played_rate"]
+    dots = info["best_gain"] - info["played_gain"]
+    assert info["best_rate"] < kropki_review.LOSING and dots > 0.3
+    assert lost.regret is not None
+    assert lost.regret == pytest.approx(max(chances, kropki_review.dots_drop(dots)))
+    assert chances < MISTAKE <= BLUNDER <= lost.regret  # its chances alone: not even a mistake
+    # pink, the dot up, plays in a far corner too: standing well, its chances alone judge it
+    ahead, info = judged(KROPKI_DOT_LEFT, kropki_xy(0, 9))
+    assert info["best_rate"] >= kropki_review.LOSING
+    assert info["best_gain"] - info["played_gain"] > 0.3
+    assert ahead.regret == pytest.approx(max(0.0, info["best_rate"] - info["played_rate"]))
+
+
 def test_connect4_a_missed_four_in_a_row_is_a_blunder_and_the_winning_column_is_shown():
     # Pink lays 0, 1, 2 on the bottom row; blue stacks column 6 and does not block column 3 (a
     # blunder: pink wins at once); pink plays 5 and misses the four (a blunder: blue then has
@@ -619,23 +653,25 @@ def test_a_guest_is_told_in_words_on_the_page(client, alice, bob, make_user):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "lang, words",
-    [("pl", "Oddany kwadrat też się liczy, niezależnie od wyniku"), ("en", "A box given away counts too, whatever")],
+    "lang, boxes, dots",
+    [
+        ("pl", "Oddany kwadrat też się liczy, niezależnie od wyniku", "Gdy szanse gracza spadają poniżej 40 %"),
+        ("en", "A box given away counts too, whatever", "When a player&#x27;s chances are below 40 %"),
+    ],
 )
-def test_a_dots_and_boxes_review_says_a_box_given_away_counts_and_kropki_s_does_not(
-    client, alice, bob, monkeypatch, lang, words
-):
+def test_each_game_s_review_says_what_counts_besides_the_chances(client, alice, bob, monkeypatch, lang, boxes, dots):
     monkeypatch.setattr(dab_review, "ROLLOUTS", 4)
     game, history = _dab_late_position(1)
     state = game.state_from_history(history)
     while not state.is_terminal():
         state.apply_action(dab_bot.choose(state, "sredni", random.Random(len(state.history))))
-    boxes = _finished(alice, bob, list(state.history), "kropki-i-kwadraty")
-    dots = _finished(alice, bob)
-    for match in (boxes, dots):
+    dab_match = _finished(alice, bob, list(state.history), "kropki-i-kwadraty")
+    kropki_match = _finished(alice, bob)
+    for match in (dab_match, kropki_match):
         analysis_run(analysis_request(alice, match.pk).pk)
-    page = client.get(reverse("record", args=[boxes.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    page = client.get(reverse("record", args=[dab_match.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert 'data-testid="analysis-summary"' in page
-    assert words in page
-    page = client.get(reverse("record", args=[dots.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
-    assert 'data-testid="analysis-summary"' in page and 'data-testid="analysis-note"' not in page
+    assert boxes in page and dots not in page
+    page = client.get(reverse("record", args=[kropki_match.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert 'data-testid="analysis-summary"' in page
+    assert dots in page and boxes not in page
