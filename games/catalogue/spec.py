@@ -195,8 +195,9 @@ class GameSpec:
     # The computer's review of a finished game (games/<slug>/review.py, games.bots.review);
     # None: the record page offers no analysis.
     review: Reviewer | None = None
-    # A sentence the review's page adds to how moves are marked (lazy gettext; Kropki i
-    # kwadraty: the boxes a move gives away count too), None: nothing to add.
+    # A sentence the review's page adds to how moves are marked (lazy gettext): what the
+    # game's reviewer counts besides the chances (Kropki: a losing side's dots; Kropki i
+    # kwadraty: the boxes a move gives away). None: nothing to add.
     review_note: Any = None
     # Puzzles (games/puzzles/, docs/puzzles.md): the game's finder (``games/<slug>/puzzles.py``,
     # a ``games.bots.puzzles.Finder``) and each of its themes' words (lazy gettext); None: none.
