@@ -68,10 +68,11 @@ class Terminator(threading.Thread):
 ATTEMPTS = 40
 
 
-async def settled(player: Player, timeout: float = 60) -> None:
+async def settled(player: Player, timeout: float = 120) -> None:
     """Wait until ``player``'s socket answers a ``sync`` with a state frame and stays open a moment.
     (While every backend is killed each 30 ms, a connect that needs the database fails often,
-    and the player backs off up to 8 s between tries, as static/js/match.js does.)"""
+    and the player backs off up to 8 s between tries, as static/js/match.js does. 120 s: on a
+    machine running at about half its speed, bob once had no connection after 60 s.)"""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         await player.wait(lambda q: q.ws is not None, max(1.0, deadline - time.monotonic()), "a connection")
