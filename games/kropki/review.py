@@ -17,7 +17,7 @@ Where the mover is losing (the search's win rate for it under ``LOSING``), the p
 drop is the larger of that win-rate regret and the dots it gave away: the chosen move's mean gain
 minus its own (``dots``), as ``DOTS_CAP · tanh(max(0, dots − DOTS_NOISE) / DOTS_SCALE)``. A lost
 side's win rate tells one move from another no more (lichess' way: nothing more to lose), so a
-player who dropped dot after dot in a game already lost kept an accuracy of 85–90; the dots are
+player who dropped dot after dot in a game already lost kept an accuracy of about 88; the dots are
 what is still at stake. A side that stands well rightly gives up dots for certainty (the player's
 search maximises its chances, not its lead), so there its win rate alone judges it; the
 calibration (docs/analysis.md) measured both.
