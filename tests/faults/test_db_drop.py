@@ -17,9 +17,11 @@ suite on PostgreSQL (.ci/run), so this test runs there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -43,6 +45,7 @@ class Terminator(threading.Thread):
         super().__init__(daemon=True)
         self.url, self.pause = url, pause
         self.stopping = threading.Event()
+        self.holding = threading.Event()  # set: no kills for a while (a player reconnecting)
         self.killed = 0
 
     def run(self) -> None:
@@ -52,6 +55,9 @@ class Terminator(threading.Thread):
         admin = live.admin_connection(cfg)
         with admin:
             while not self.stopping.is_set():
+                if self.holding.is_set():
+                    time.sleep(self.pause)
+                    continue
                 rows = admin.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = %s AND pid <> pg_backend_pid()",
@@ -64,15 +70,29 @@ class Terminator(threading.Thread):
         self.stopping.set()
         self.join(10)
 
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding.set()
+        try:
+            yield
+        finally:
+            self.holding.clear()
+
 
 ATTEMPTS = 40
 
 
-async def settled(player: Player, timeout: float = 120) -> None:
-    """Wait until ``player``'s socket answers a ``sync`` with a state frame and stays open a moment.
-    (While every backend is killed each 30 ms, a connect that needs the database fails often,
-    and the player backs off up to 8 s between tries, as static/js/match.js does. 120 s: on a
-    machine running at about half its speed, bob once had no connection after 60 s.)"""
+async def settled(player: Player, terminator: Terminator | None = None, timeout: float = 60) -> None:
+    """Wait until ``player``'s socket answers a ``sync`` with a state frame and stays open a moment,
+    the kills held meanwhile (``terminator``). While every backend is killed each 30 ms, a
+    connect that needs the database fails often, and the player backs off up to 8 s between
+    tries, as static/js/match.js does: on a host at about half speed, bob had no lasting
+    connection after 60 s, and once after 120 s. What is tested is the moves made through the
+    kills; a player reconnects between them."""
+    if terminator is not None:
+        with terminator.held():
+            await settled(player, None, timeout)
+        return
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         await player.wait(lambda q: q.ws is not None, max(1.0, deadline - time.monotonic()), "a connection")
@@ -88,13 +108,13 @@ async def settled(player: Player, timeout: float = 120) -> None:
     raise TimeoutError(f"{player.name}: no lasting connection within {timeout} s (closes {player.closes[-5:]})")
 
 
-async def caught_up(player: Player, ply: int) -> None:
+async def caught_up(player: Player, ply: int, terminator: Terminator) -> None:
     """Wait until ``player`` is connected and draws ``ply`` (a sync if it takes a while). More
     than ``ply`` means a move was written that the test was told had failed."""
     try:
         await player.wait(lambda q: q.ws is not None and q.last_ply >= ply, 3, f"ply {ply}")
     except TimeoutError:
-        await settled(player)
+        await settled(player, terminator)
     assert player.last_ply == ply, (player.name, player.last_ply, ply, player.sent[-3:], player.errors[-3:])
 
 
@@ -123,11 +143,11 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
             # Both draw the position the test counted: a player who missed the last broadcast
             # would send a stale ply, be refused, then catch up, and that is not his move.
             ply = start + committed
-            await caught_up(a, ply)
+            await caught_up(a, ply, terminator)
             assert a.snapshot is not None and a.snapshot["status"] == "active", (a.snapshot, a.closes[-3:])
             side = a.snapshot["to_move"]
             mover, other = players[side], players[3 - side]
-            await caught_up(mover, ply)
+            await caught_up(mover, ply, terminator)
             action = cells[side][0]
             errors_before = len(mover.errors)
             closes_before = len(mover.closes)
@@ -149,7 +169,7 @@ async def test_database_connection_dropped_during_moves(fault_site_factory):
             else:
                 failed += 1
                 # nothing written: after the error a state frame read now still shows ply
-                await settled(mover)
+                await settled(mover, terminator)
                 if mover.last_ply > ply:  # the commit went through and only the answer was lost
                     committed += 1
                     cells[side].pop(0)
