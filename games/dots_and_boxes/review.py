@@ -132,9 +132,7 @@ def evaluator(game: Any) -> Evaluate:
                 # the same playouts from the position after the move, for the same player
                 n = bot.completes(geo, drawn, played)
                 after = drawn | (1 << played)
-                if after == geo.all_drawn:
-                    then = [ahead + n] * ROLLOUTS
-                elif n:
+                if n:  # the mover goes on (the last segment always completes a box)
                     then = _playouts(geo, after, ahead + n, seed)
                 else:
                     then = [-r for r in _playouts(geo, after, -ahead, seed)]
