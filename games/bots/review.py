@@ -45,8 +45,11 @@ BLUNDER = 0.20
 EQUAL = 0.01
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 # Changes whenever the walk's classes or accuracy would: stored analyses of another are redone
-# (2: lichess' game accuracy, volatility-weighted and harmonic, instead of a plain mean).
-WALK_VERSION = "walk-2"
+# (2: lichess' game accuracy, volatility-weighted and harmonic, instead of a plain mean; 3: the
+# mistakes' and blunders' reasons, ``why``).
+WALK_VERSION = "walk-3"
+# The moves whose reason the review says (the reviewer's ``why``): the biggest mistakes.
+EXPLAINED = ("mistake", "blunder")
 
 
 @dataclass(frozen=True)
@@ -79,9 +82,18 @@ class Reviewer(Protocol):
     """A game's evaluator (``games/<slug>/review.py``)."""
 
     VERSION: str  # changes whenever its figures would: stored analyses of older versions are redone
+    WHY_CODES: tuple[str, ...]  # every reason ``why`` gives: its game's spec words each one
 
     def evaluator(self, game: Any) -> Evaluate:
         """A function evaluating ``(state, ply, played)`` of ``game``; it may keep tables between positions."""
+        ...
+
+    def why(self, state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+        """Why the move ``played`` from ``state`` was a mistake or a blunder, in the game's terms
+        (the four it allowed, the chain it gave away, the goal it opened): a ``code`` and its
+        figures, JSON, which the game's spec words (``GameSpec.mistake_words``); None when the
+        game has nothing to say beyond the figures. ``before`` and ``after``: the walk's positions
+        around the move (``pink``, ``exact``, ``best``, ``detail``, each for its player to move)."""
         ...
 
 
@@ -152,7 +164,8 @@ def analyse(
 
     Returns ``{"positions": [{"pink": expected for pink, "exact", "best", "detail"}, ...]``
     (one more than the moves: the start first), ``"moves": [{"ply", "player", "drop", "class",
-    "best"}, ...]``, ``"accuracy": {"1": ..., "2": ...}`` and ``"counts"`` per player and class.
+    "best", "why" (a mistake's or a blunder's reason, when the reviewer has one)}, ...]``,
+    ``"accuracy": {"1": ..., "2": ...}`` and ``"counts"`` per player and class.
     ``progress(done, total)`` is called after each position (they are evaluated from the last
     to the first)."""
     evaluate = reviewer.evaluator(game)
@@ -197,7 +210,12 @@ def analyse(
         # ender's dots stay, it cannot answer): classified, but left out of the accuracy
         ended = getattr(states[ply - 1], "has_ended", None)
         alone = bool(ended is not None and ended(3 - mover))
-        moves.append({"ply": ply, "player": mover, "drop": round(drop, 4), "class": kind, "best": best, "alone": alone})
+        move = {"ply": ply, "player": mover, "drop": round(drop, 4), "class": kind, "best": best, "alone": alone}
+        if kind in EXPLAINED:
+            reason = reviewer.why(states[ply - 1], action, positions[ply - 1], positions[ply])
+            if reason is not None:
+                move["why"] = reason
+        moves.append(move)
     accuracy = game_accuracy(
         [p["pink"] for p in positions], [0 if m["alone"] else m["player"] for m in moves], [m["drop"] for m in moves]
     )
@@ -206,6 +224,7 @@ def analyse(
 
 __all__ = [
     "CLASSES",
+    "EXPLAINED",
     "WALK_VERSION",
     "Evaluate",
     "Evaluation",

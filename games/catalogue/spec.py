@@ -199,6 +199,10 @@ class GameSpec:
     # game's reviewer counts besides the chances (Kropki: a losing side's dots; Kropki i
     # kwadraty: the boxes a move gives away). None: nothing to add.
     review_note: Any = None
+    # A mistake's or a blunder's reason in a sentence of the active language (the record page's
+    # review): from the game and the reviewer's ``why`` figures ({"code": ..., ...}); None for
+    # figures it has no words for.
+    mistake_words: Callable[[Game, dict[str, Any]], str | None] | None = None
     # Puzzles (games/puzzles/, docs/puzzles.md): the game's finder (``games/<slug>/puzzles.py``,
     # a ``games.bots.puzzles.Finder``) and each of its themes' words (lazy gettext); None: none.
     puzzles: Any = None

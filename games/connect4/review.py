@@ -23,7 +23,7 @@ from typing import Any
 from games.bots.review import Evaluate, Evaluation, sigmoid
 
 from . import book, bot, solver
-from .bits import CELLS
+from .bits import CELLS, winning_cells
 
 # 2: the faster solver (a prime-indexed table) makes more plies exact; 3: bounded by nodes
 VERSION = "connect4-solver-3"
@@ -87,3 +87,82 @@ def evaluator(game: Any) -> Evaluate:
         return _estimate(columns)
 
     return evaluate
+
+
+def _fours(board: bot.Board) -> list[int]:
+    """The columns where the player to move makes four at once."""
+    return [c for c in board.legal() if board.wins_now(c)]
+
+
+def _discs(plies: int) -> int:
+    """The winner's own discs in a forced win of ``plies`` discs (the winner's first among them)."""
+    return (plies + 1) // 2
+
+
+# The codes ``why`` gives (its docstring says each one's figures); the spec words every one.
+WHY_CODES: tuple[str, ...] = (
+    "missed_four",
+    "left_four",
+    "missed_double",
+    "opened_four",
+    "allowed_double",
+    "win_let_go",
+    "forced_loss",
+)
+
+
+def _doubles(board: bot.Board) -> list[int]:
+    """The columns where the player to move drops a disc after which the other side cannot stop a
+    four: it has no four of its own, and the mover's fours-to-be are two it could play at once,
+    or one right above another (blocking the lower gives the upper)."""
+    found = []
+    for col in board.legal():
+        then = bot.Board(board.pos, board.mask, board.moves)
+        then.play(col)  # ``then.pos``: the other side's discs, to move
+        possible = then.possible()
+        if winning_cells(then.pos, then.mask) & possible:
+            continue
+        threats = winning_cells(then.pos ^ then.mask, then.mask)
+        playable = threats & possible
+        if playable.bit_count() >= 2 or playable & (threats >> 1):
+            found.append(col)
+    return found
+
+
+def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """A mistake's reason (``games.bots.review.Reviewer.why``), the first that holds, columns 1..7:
+
+    - ``missed_four``: the mover could make four in ``column`` and played elsewhere;
+    - ``left_four``: the opponent could already make four in ``column`` and the move did not stop it;
+    - ``missed_double``: a disc in ``column`` made two fours at once (or one above another), a
+      win, and the move was elsewhere;
+    - ``opened_four``: the disc made room for the opponent's four right above it, in ``column``;
+    - ``allowed_double``: the opponent's disc in ``column`` then makes two fours at once (or one
+      above another), and only one can be blocked;
+    - ``win_let_go``: the mover won by force (with their ``discs``-th disc) and after the move no longer;
+    - ``forced_loss``: after the move the opponent wins by force, with their ``discs``-th disc.
+    """
+    columns = state.columns()
+    board = bot.Board.from_columns(columns)
+    own = _fours(board)
+    if own and played not in own:
+        return {"code": "missed_four", "column": own[0] + 1}
+    doubles = _doubles(board)
+    board.play(played)
+    threats = _fours(board)
+    left = [c for c in threats if c != played]
+    if left:
+        return {"code": "left_four", "column": left[0] + 1}
+    if doubles and played not in doubles:
+        return {"code": "missed_double", "column": doubles[0] + 1}
+    if threats:
+        return {"code": "opened_four", "column": played + 1}
+    if doubles := _doubles(board):
+        return {"code": "allowed_double", "column": doubles[0] + 1}
+    won = before["detail"].get("win_in")
+    if won is not None and "loss_in" not in after["detail"]:
+        return {"code": "win_let_go", "discs": _discs(won)}
+    lost = after["detail"].get("win_in")
+    if lost is not None:
+        return {"code": "forced_loss", "discs": _discs(lost)}
+    return None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
@@ -48,6 +48,46 @@ def notation_words(lang: str) -> dict[str, str]:
     return {str(n): f"{column} {n}" for n in range(1, COLUMNS + 1)}
 
 
+def mistake_words(game: Any, why: dict[str, Any]) -> str | None:
+    """review.why's figures in a sentence of the active language."""
+    code = why["code"]
+    if code == "missed_four":
+        return gettext("A four in column %(column)s won at once.") % why
+    if code == "left_four":
+        return (
+            gettext("The opponent could already make four in column %(column)s, and this move did not block it.") % why
+        )
+    if code == "opened_four":
+        return gettext("This disc makes room for the opponent's four right above it, in column %(column)s.") % why
+    if code == "missed_double":
+        return (
+            gettext("A disc in column %(column)s threatened two fours at once, and only one could have been blocked.")
+            % why
+        )
+    if code == "allowed_double":
+        return (
+            gettext(
+                "After this move the opponent's disc in column %(column)s threatens two fours at once, and only one can be"
+                " blocked."
+            )
+            % why
+        )
+    n = why.get("discs", 0)
+    if code == "win_let_go":
+        return ngettext(
+            "Before this move the win was forced, with %(n)s more disc; after it, no longer.",
+            "Before this move the win was forced, within %(n)s more discs; after it, no longer.",
+            n,
+        ) % {"n": n}
+    if code == "forced_loss":
+        return ngettext(
+            "After this move the opponent wins by force, with %(n)s more disc.",
+            "After this move the opponent wins by force, within %(n)s more discs.",
+            n,
+        ) % {"n": n}
+    return None
+
+
 SPEC = register(
     GameSpec(
         slug="connect4",
@@ -62,6 +102,7 @@ SPEC = register(
         notation_words=notation_words,
         bot=bot,
         review=review,
+        mistake_words=mistake_words,
         puzzles=puzzles,
         puzzle_themes={
             "win_2": pgettext_lazy("puzzle theme", "Win in 2"),

@@ -140,3 +140,50 @@ def evaluator(game: Any) -> Evaluate:
         return Evaluation(expected=expected, best=best, detail={"margin": round(mean, 1)}, regret=judged)
 
     return evaluate
+
+
+def _run(geo: bot.Geometry, drawn: int) -> int:
+    """The boxes the player to move can take one after another now (a chain's, all of them)."""
+    taken = 0
+    while caps := bot.capture_moves(geo, drawn):
+        taken += bot.completes(geo, drawn, caps[0])
+        drawn |= 1 << caps[0]
+    return taken
+
+
+# The codes ``why`` gives (its docstring says each one's figures); the spec words every one.
+WHY_CODES: tuple[str, ...] = ("missed_boxes", "gave_boxes", "no_double_deal", "costs_boxes")
+
+
+def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """A mistake's reason (``games.bots.review.Reviewer.why``), the first that holds:
+
+    - ``missed_boxes``: the mover could take ``boxes`` in a row, the better move takes them, and
+      the move took none;
+    - ``gave_boxes``: the move hands the opponent ``boxes`` in a row (a chain's), more than the
+      better move hands over (``better``);
+    - ``no_double_deal``: the move took boxes where the better move declines them (the last two
+      of a chain left to the opponent, who must then open the next one: the long-chain rule);
+    - ``costs_boxes``: no box changes hands at once, but with best play from both positions
+      (exact) the move loses ``boxes`` by the end.
+    """
+    geo, drawn = bot._drawn_of(state)
+    best = before["best"]
+    best_takes = best is not None and bot.completes(geo, drawn, best) > 0
+    took = bot.completes(geo, drawn, played)
+    if not took:
+        on_offer = _run(geo, drawn)
+        if on_offer and best_takes:
+            return {"code": "missed_boxes", "boxes": on_offer}
+        given = _run(geo, drawn | (1 << played))
+        better = 0 if best is None or best_takes else _run(geo, drawn | (1 << best))
+        if given > better:
+            return {"code": "gave_boxes", "boxes": given, "better": better}
+    elif best is not None and not best_takes:
+        return {"code": "no_double_deal"}
+    margin, then = before["detail"].get("margin"), after["detail"].get("margin")
+    if before["exact"] and after["exact"] and margin is not None and then is not None:
+        lost = margin - (then if took else -then)  # ``after`` is the opponent's unless the mover goes on
+        if lost >= 1:
+            return {"code": "costs_boxes", "boxes": lost}
+    return None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register
 
@@ -32,6 +32,36 @@ BOARD_WORDS = {
 }
 
 
+def mistake_words(game: Any, why: dict[str, Any]) -> str | None:
+    """review.why's figures in a sentence of the active language."""
+    code, n = why["code"], why.get("boxes", 0)
+    if code == "missed_boxes":
+        return ngettext(
+            "This move left %(n)s box that could be taken at once.",
+            "This move left %(n)s boxes that could be taken at once, one after another.",
+            n,
+        ) % {"n": n}
+    if code == "gave_boxes":
+        given = ngettext(
+            "This move hands the opponent %(n)s box.", "This move hands the opponent %(n)s boxes in a row.", n
+        ) % {"n": n}
+        if why["better"]:
+            return given + " " + gettext("The better move gives away only %(n)s.") % {"n": why["better"]}
+        return given + " " + gettext("The better move gives nothing away.")
+    if code == "no_double_deal":
+        return gettext(
+            "Taking these boxes gave up control: leaving the last two to the opponent (a double-deal)"
+            " would have made them open the next chain."
+        )
+    if code == "costs_boxes":
+        return ngettext(
+            "No box changes hands at once, but with best play this move costs %(n)s box by the end.",
+            "No box changes hands at once, but with best play this move costs %(n)s boxes by the end.",
+            n,
+        ) % {"n": n}
+    return None
+
+
 SPEC = register(
     GameSpec(
         slug="dots_and_boxes",
@@ -45,6 +75,7 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        mistake_words=mistake_words,
         review_note=_("A box given away counts too, whatever the score: one box is a mistake, two are a blunder."),
         puzzles=puzzles,
         puzzle_themes={

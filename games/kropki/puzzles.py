@@ -21,7 +21,7 @@ FIRST_PLY = 8
 MIN_DOTS = 2
 
 
-def _gain(state: Any, action: int, player: int) -> int:
+def gain(state: Any, action: int, player: int) -> int:
     """The dots ``player`` takes by playing ``action`` now (their score's rise)."""
     after = state.clone()
     after.to_move = player
@@ -30,24 +30,29 @@ def _gain(state: Any, action: int, player: int) -> int:
     return int(after.scores()[player - 1]) - before
 
 
-def _dots(state: Any) -> list[int]:
+def dot_moves(state: Any) -> list[int]:
     end = state.game.end_action
     return [a for a in state.legal_actions() if a != end]
 
 
-def _best_gain(state: Any, player: int, moves: list[int]) -> int:
-    best = 0
-    for action in moves:
-        best = max(best, _gain(state, action, player))
-    return best
+def best_capture(state: Any, player: int) -> tuple[int, int | None]:
+    """The most dots ``player`` takes with one move from ``state`` (were it their move), and the
+    first point that takes them (None when no move takes any). The review's reasons use it too
+    (games/kropki/review.py)."""
+    best, where = 0, None
+    for action in dot_moves(state):
+        taken = gain(state, action, player)
+        if taken > best:
+            best, where = taken, action
+    return best, where
 
 
 def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  # no search: no budget
     player = state.current_player()
     if player is None or any(state.ended) or game.params.keys() & {"penalty", "margin", "territory"}:
         return None
-    moves = _dots(state)
-    gains = {a: _gain(state, a, player) for a in moves}
+    moves = dot_moves(state)
+    gains = {a: gain(state, a, player) for a in moves}
     top = max(gains.values(), default=0)
     if top >= MIN_DOTS:
         best = [a for a, g in gains.items() if g == top]
@@ -57,7 +62,7 @@ def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  #
     if top > 0:
         return None  # a small capture muddies a save
     rival = other(player)
-    threats = [a for a in moves if _gain(state, a, rival) >= MIN_DOTS]
+    threats = [a for a in moves if gain(state, a, rival) >= MIN_DOTS]
     if not threats:
         return None
     saves = []
@@ -66,10 +71,10 @@ def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  #
         after.apply_action(action)
         if after.is_terminal() or after.current_player() != rival:
             continue
-        left = _dots(after)
+        left = dot_moves(after)
         # the threatening points first: most moves fail there at once
         ordered = [a for a in threats if a in left] + [a for a in left if a not in threats]
-        if all(_gain(after, a, rival) == 0 for a in ordered):
+        if all(gain(after, a, rival) == 0 for a in ordered):
             saves.append(action)
             if len(saves) > 1:
                 return None

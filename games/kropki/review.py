@@ -31,7 +31,7 @@ from typing import Any
 
 from games.bots.review import Evaluate, Evaluation
 
-from . import bot
+from . import bot, puzzles
 
 # 3: a losing side's dots given away counted beside its win rate; 2: the played move judged in
 # the search before it (regret)
@@ -46,6 +46,7 @@ LOSING = 0.4  # the mover's win rate below which the dots it gives away count
 DOTS_NOISE = 0.1  # dots: within the played move's noise at PLAYED_MIN playouts, free
 DOTS_SCALE = 0.1
 DOTS_CAP = 0.4  # 0.15 dots a mistake (0.19), 0.2 a blunder (0.30), a dot or more 0.40
+GIVEN_SAID = 0.5  # a side not losing: its mistake's reason names the dots it gives away from here
 
 
 # bench/analysis.py's cases: (name, engine parameters, plies to play, the issue's target seconds).
@@ -73,16 +74,18 @@ def evaluator(game: Any) -> Evaluate:
         move = -1 if played is None else played
         action, info = bot.review_search(state, move, playouts, PLAYED_MIN, rng, TIME_CAP_S)
         regret = None
+        detail = {"lead": round(lead_now + info["best_gain"], 1)}
         if played == action:
             regret = 0.0
         elif info["played_visits"] > 0:
             regret = max(0.0, info["best_rate"] - info["played_rate"])
+            given = info["best_gain"] - info["played_gain"]
             if info["best_rate"] < LOSING:
-                regret = max(regret, dots_drop(info["best_gain"] - info["played_gain"]))
-        lead = lead_now + info["best_gain"]
-        return Evaluation(
-            expected=float(info["best_rate"]), best=int(action), detail={"lead": round(lead, 1)}, regret=regret
-        )
+                regret = max(regret, dots_drop(given))
+            # its reason's figures: the dots it gives away, the playouts it wins fewer (points)
+            detail["given"] = round(given, 2)
+            detail["fewer"] = round(100 * (info["best_rate"] - info["played_rate"]))
+        return Evaluation(expected=float(info["best_rate"]), best=int(action), detail=detail, regret=regret)
 
     return evaluate
 
@@ -103,3 +106,59 @@ def explain(effect: Any) -> dict[str, Any] | None:
         "player": effect.player,
         "rings": [{"owner": r["owner"], "chain": r["chain"], "captured": r["captured"]} for r in rings],
     }
+
+
+# The codes ``why`` gives (its docstring says each one's figures); the spec words every one.
+WHY_CODES: tuple[str, ...] = ("missed_capture", "left_capture", "allowed_capture", "costs_dots", "fewer_wins")
+
+
+def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """A mistake's reason (``games.bots.review.Reviewer.why``), the first that holds, points as
+    ``[x, y]``:
+
+    - ``missed_capture``: one move (at ``point``) took ``dots``, more than the move played took;
+    - ``left_capture``: the opponent could already take ``dots`` at ``point`` and still can,
+      more than after the better move;
+    - ``allowed_capture``: the move let the opponent take ``dots`` at ``point`` (they could not
+      before), more than after the better move;
+    - ``costs_dots``: no capture at once, but in the search of the position before it (its
+      playouts) the move ends about ``dots`` (tenths) worse than the better move
+      (``detail["given"]``): a losing side's (what its drop counts, past ``DOTS_NOISE``), or at
+      least ``GIVEN_SAID``;
+    - ``fewer_wins``: otherwise, in the same search the player ends ahead in ``percent`` points
+      fewer of the move's playouts than of the better move's (a position, not dots, lost).
+    """
+    game = state.game
+    mover = state.current_player()
+    rival = 3 - mover
+    best = before["best"]
+    if played != game.end_action:
+        top, where = puzzles.best_capture(state, mover)
+        if where is not None and top > puzzles.gain(state, played, mover):
+            if best is not None and best != game.end_action and puzzles.gain(state, best, mover) == top:
+                where = best  # the reviewer's own move, where it takes as much
+            return {"code": "missed_capture", "dots": top, "point": list(game.xy(where))}
+    then = state.clone()
+    then.apply_action(played)
+    if not then.is_terminal() and then.current_player() == rival:
+        threat, where = puzzles.best_capture(then, rival)
+        if where is not None:
+            guarded = 0
+            if best is not None and best != played:
+                other = state.clone()
+                other.apply_action(best)
+                guarded = puzzles.best_capture(other, rival)[0] if not other.is_terminal() else 0
+            if threat > guarded:
+                already = puzzles.best_capture(state, rival)[0] >= threat
+                code = "left_capture" if already else "allowed_capture"
+                return {"code": code, "dots": threat, "point": list(game.xy(where))}
+    given = before["detail"].get("given")
+    losing = (before["pink"] if mover == 1 else 1 - before["pink"]) < LOSING
+    # what made it a mistake: a losing side's dots (``dots_drop``), else its win rate, unless the
+    # dots are many anyway
+    if given is not None and given > DOTS_NOISE and (losing or given >= GIVEN_SAID):
+        return {"code": "costs_dots", "dots": given}
+    fewer = before["detail"].get("fewer")
+    if fewer is not None and fewer >= 1:
+        return {"code": "fewer_wins", "percent": fewer}
+    return None

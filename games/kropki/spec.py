@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -177,6 +178,48 @@ OPTIONS = (
 )
 
 
+def mistake_words(game: Any, why: dict[str, Any]) -> str | None:
+    """review.why's figures in a sentence of the active language."""
+    code, n = why["code"], why.get("dots", 0)
+    words = {"n": n, "point": _point(why["point"]) if "point" in why else ""}
+    if code == "missed_capture":
+        return (
+            ngettext(
+                "A move at %(point)s would have taken %(n)s dot.", "A move at %(point)s would have taken %(n)s dots.", n
+            )
+            % words
+        )
+    if code == "left_capture":
+        return (
+            ngettext(
+                "The opponent could already take %(n)s dot with a move at %(point)s, and this move did not stop it.",
+                "The opponent could already take %(n)s dots with a move at %(point)s, and this move did not stop it.",
+                n,
+            )
+            % words
+        )
+    if code == "allowed_capture":
+        return (
+            ngettext(
+                "After this move the opponent can take %(n)s dot with a move at %(point)s.",
+                "After this move the opponent can take %(n)s dots with a move at %(point)s.",
+                n,
+            )
+            % words
+        )
+    if code == "costs_dots":
+        return gettext(
+            "No dot changes hands at once, but in the computer's playouts this move ends about %(dots)s dots"
+            " worse than the better move."
+        ) % {"dots": number_format(why["dots"], 1)}
+    if code == "fewer_wins":
+        return gettext(
+            "No dots are lost at once, but in the computer's playouts after this move the player ends ahead"
+            " %(percent)s %% less often than after the better move."
+        ) % {"percent": why["percent"]}
+    return None
+
+
 SPEC = register(
     GameSpec(
         slug="kropki",
@@ -200,6 +243,7 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        mistake_words=mistake_words,
         review_note=_(
             "When a player's chances are below 40 %, the dots a move gives away count too, not only the chances."
         ),

@@ -20,12 +20,14 @@ MAX_KEYS = 2
 MAX_NODES = 4_000
 
 
-class _TooBig(Exception):
+class TooBig(Exception):
     pass
 
 
-def _path(state: Any, player: int, budget: list[int]) -> list[int] | None:
-    """The shortest run of ``player``'s steps from ``state`` that scores this turn, or None."""
+def scoring_path(state: Any, player: int, budget: list[int]) -> list[int] | None:
+    """The shortest run of ``player``'s steps from ``state`` that scores this turn, or None;
+    ``budget[0]``: the positions it may still visit (``TooBig`` past them). The review's
+    reasons use it too (games/pilkarzyki/review.py)."""
     if state.is_terminal():
         outcome = state.outcome()
         return [] if outcome is not None and outcome.winner == player and outcome.reason == "goal" else None
@@ -35,10 +37,10 @@ def _path(state: Any, player: int, budget: list[int]) -> list[int] | None:
     for action in state.legal_actions():
         budget[0] -= 1
         if budget[0] < 0:
-            raise _TooBig
+            raise TooBig
         after = state.clone()
         after.apply_action(action)
-        rest = _path(after, player, budget)
+        rest = scoring_path(after, player, budget)
         if rest is not None and (best is None or len(rest) + 1 < len(best)):
             best = [action, *rest]
     return best
@@ -54,10 +56,10 @@ def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  #
         for action in state.legal_actions():
             after = state.clone()
             after.apply_action(action)
-            rest = _path(after, player, budget)
+            rest = scoring_path(after, player, budget)
             if rest is not None:
                 keys.append([action, *rest])
-    except _TooBig:
+    except TooBig:
         return None
     if not keys or len(keys) > MAX_KEYS or min(len(k) for k in keys) < 2:
         return None
@@ -70,6 +72,6 @@ def keeps(game: Any, state: Any, action: int) -> bool:
     after = state.clone()
     after.apply_action(action)
     try:
-        return _path(after, player, [MAX_NODES]) is not None
-    except _TooBig:
+        return scoring_path(after, player, [MAX_NODES]) is not None
+    except TooBig:
         return False

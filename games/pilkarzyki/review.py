@@ -19,13 +19,15 @@ from typing import Any
 
 from games.bots.review import Evaluate, Evaluation, sigmoid
 
-from . import bot
+from . import bot, puzzles
 from .bot_board import WIN, Board
+from .engine import OWN_GOAL
 
 VERSION = "pilkarzyki-ab-2"  # 2: bounded by nodes, not by 0.25 s of the clock
 MAX_NODES = 20_000
 MAX_DEPTH = 8
 SCALE = 60.0  # three rows nearer the opponent's goal than the own: about 73 %
+ROW = 20  # the evaluation's value of a row (bot_board._position_value)
 
 
 # bench/analysis.py's cases: (name, engine parameters, plies to play (None: to the end), target seconds).
@@ -48,3 +50,77 @@ def evaluator(game: Any) -> Evaluate:
         return Evaluation(expected=expected, best=best, exact=exact, detail=detail, then=then)
 
     return evaluate
+
+
+def _scores_this_turn(state: Any, player: int) -> bool | None:
+    """Whether ``player``, to move in ``state``, can score within this turn; None: too many
+    positions to tell (``puzzles.MAX_NODES``)."""
+    try:
+        return puzzles.scoring_path(state, player, [puzzles.MAX_NODES]) is not None
+    except puzzles.TooBig:
+        return None
+
+
+# The codes ``why`` gives (its docstring says each one's figures); the spec words every one.
+WHY_CODES: tuple[str, ...] = (
+    "own_goal",
+    "dead_end",
+    "missed_goal",
+    "opened_goal",
+    "win_let_go",
+    "trapped",
+    "forced_loss",
+    "ball_back",
+)
+
+
+def _own_turns(ahead: int, *, to_move: bool) -> int:
+    """The scorer's own turns, this one counted, in a forced goal ``ahead`` turns of the search
+    ahead (0: within the turn being played; each side's turns counted), its scorer to move or not."""
+    return ahead // 2 + 1 if to_move else (ahead + 1) // 2
+
+
+def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """A mistake's reason (``games.bots.review.Reviewer.why``), the first that holds:
+
+    - ``own_goal``: the step put the ball in the mover's own goal;
+    - ``dead_end``: it ran the ball into a point with no free line, and the mover loses;
+    - ``missed_goal``: the mover could score within this turn, and after the step no longer;
+    - ``opened_goal``: the turn passed and the opponent can score within theirs;
+    - ``win_let_go``: the mover won by force (within ``turns`` of its own, this one
+      counted) and after the step no longer;
+    - ``trapped``: the mover goes on, but every way on ends this turn in a loss (an own goal, a
+      dead end);
+    - ``forced_loss``: after the step the opponent wins by force, within ``turns`` of theirs;
+    - ``ball_back``: no goal in sight, but by the search's values (estimates: the ball's distance
+      to the goals) the ball ends about ``rows`` rows nearer the mover's own goal.
+    """
+    mover = state.current_player()
+    then = state.clone()
+    then.apply_action(played)
+    outcome = then.outcome()
+    if outcome is not None:
+        if outcome.winner != mover:
+            return {"code": "own_goal" if outcome.reason == OWN_GOAL else "dead_end"}
+        return None
+    again = then.current_player() == mover
+    if _scores_this_turn(state, mover) and not (again and _scores_this_turn(then, mover)):
+        return {"code": "missed_goal"}
+    if not again and _scores_this_turn(then, 3 - mover):
+        return {"code": "opened_goal"}
+    detail = after["detail"]
+    won = before["detail"].get("win_in_turns")
+    # ``after`` is for its player to move: the mover's again after a bounce, else the opponent's
+    if won is not None and detail.get("win_in_turns" if again else "loss_in_turns") is None:
+        return {"code": "win_let_go", "turns": _own_turns(won, to_move=True)}
+    lost = detail.get("loss_in_turns" if again else "win_in_turns")
+    if again and lost == 0:
+        return {"code": "trapped"}
+    if lost is not None:
+        return {"code": "forced_loss", "turns": _own_turns(lost, to_move=not again)}
+    value, later = before["detail"].get("value"), detail.get("value")
+    if value is not None and later is not None:
+        rows = round((value - (later if again else -later)) / ROW)
+        if rows >= 1:
+            return {"code": "ball_back", "rows": rows}
+    return None

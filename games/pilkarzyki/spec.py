@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.catalogue.spec import FairPlayFigures, GameSpec, Variant, register, worded
 
@@ -55,6 +55,42 @@ def player_note(view: dict[str, Any], side: int) -> Any:
     return ""
 
 
+def mistake_words(game: Any, why: dict[str, Any]) -> str | None:
+    """review.why's figures in a sentence of the active language."""
+    code = why["code"]
+    if code == "own_goal":
+        return gettext("This step puts the ball in the player's own goal.")
+    if code == "dead_end":
+        return gettext("This step takes the ball to a point with no free line left: the game is lost.")
+    if code == "missed_goal":
+        return gettext("A goal could be scored in this turn; after this step, no longer.")
+    if code == "opened_goal":
+        return gettext("After this step the opponent can score in their next turn.")
+    if code == "trapped":
+        return gettext("After this step every way on ends the game in a loss: the ball has nowhere safe to go.")
+    n = why.get("turns", 0)
+    if code == "win_let_go":
+        return ngettext(
+            "Before this step the win was forced within %(n)s turn; after it, no longer.",
+            "Before this step the win was forced within %(n)s turns; after it, no longer.",
+            n,
+        ) % {"n": n}
+    if code == "forced_loss":
+        return ngettext(
+            "After this step the opponent wins by force within %(n)s turn of theirs.",
+            "After this step the opponent wins by force within %(n)s turns of theirs.",
+            n,
+        ) % {"n": n}
+    if code == "ball_back":
+        rows = why["rows"]
+        return ngettext(
+            "By the computer's search this step leaves the ball about %(n)s row nearer the player's own goal than the better move.",
+            "By the computer's search this step leaves the ball about %(n)s rows nearer the player's own goal than the better move.",
+            rows,
+        ) % {"n": rows}
+    return None
+
+
 SPEC = register(
     GameSpec(
         slug="pilkarzyki",
@@ -70,6 +106,7 @@ SPEC = register(
         board_words=BOARD_WORDS,
         bot=bot,
         review=review,
+        mistake_words=mistake_words,
         puzzles=puzzles,
         puzzle_themes={"goal": pgettext_lazy("puzzle theme", "A goal in one turn")},
         export_move=export_move,

@@ -120,6 +120,7 @@ def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
     words = class_words()
     notation = move_words(game, list(match.history), {})
     best_words = [move_words(game, [m["best"]], {})[0] if m["best"] is not None else "" for m in result["moves"]]
+    words_of = catalogue.variant(match.variant).game_spec.mistake_words
     rows = []
     for move, best in zip(result["moves"], best_words, strict=True):
         ply = move["ply"]
@@ -134,12 +135,14 @@ def analysis_context(match: Match, result: dict[str, Any]) -> dict[str, Any]:
                 "pink": percent(result["positions"][ply]["pink"]),
                 "value": value_words(result["positions"][ply]),
                 "better": best if move["class"] in FLAGGED else "",
+                "why": (words_of(game, move["why"]) or "") if words_of and move.get("why") else "",
             }
         )
     script = {
         "classes": [m["class"] for m in result["moves"]],
         "words": words,
         "better": [row["better"] for row in rows],
+        "why": [row["why"] for row in rows],
         "drops": [row["drop"] for row in rows],
         "pink": [percent(p["pink"]) for p in result["positions"]],
         "betterText": _("Better: %(move)s"),

@@ -2,7 +2,8 @@
  * Steps with the buttons, the slider and the arrow keys (Home/End too).
  * Each board comes from the frame endpoint (JSON {ply, svg, move, scores, explain})
  * and is kept; the neighbours are fetched ahead so stepping feels instant.
- * With the computer's analysis (json_script "analysis-data"): each move's assessment,
+ * With the computer's analysis (json_script "analysis-data"): each move's assessment (with a
+ * mistake's or a blunder's reason when the review gives one),
  * the better move on the board (the frame endpoint's ?lepszy=1), and "n" / "p" for the next
  * / previous inaccuracy, mistake or blunder (wrapping round). A click on a mark of the evaluation curve goes there.
  * The record's "Open on the analysis board" link follows the position shown.
@@ -82,6 +83,7 @@
       var text = FLAGGED[cls]
         ? format(review.dropText, { "class": review.words[cls], drop: review.drops[ply - 1] }).replace("%%", "%")
         : review.words[cls];
+      if (review.why && review.why[ply - 1]) text += " " + review.why[ply - 1]; // why it was a mistake
       if (review.better[ply - 1]) text += " " + format(review.betterText, { move: review.better[ply - 1] });
       reviewText.textContent = text;
       reviewText.dataset.cls = cls;

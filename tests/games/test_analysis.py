@@ -80,10 +80,15 @@ class _Sliding:
     """A stub reviewer: the player to move is worse off by 0.1 at every ply (from 0.9 down)."""
 
     VERSION = "stub"
+    WHY_CODES: ClassVar[tuple[str, ...]] = ()
 
     @staticmethod
     def evaluator(game):
         return lambda state, ply, played=None: Evaluation(expected=max(0.0, 0.9 - 0.1 * ply), best=None)
+
+    @staticmethod
+    def why(state, played, before, after):
+        return None
 
 
 def test_kropki_moves_made_alone_after_the_other_side_ended_are_left_out_of_the_accuracy():
@@ -109,6 +114,7 @@ class _Judging:
     (a regret of 0.07), recording what the walk told it was played."""
 
     VERSION = "stub"
+    WHY_CODES: ClassVar[tuple[str, ...]] = ()
     told: ClassVar[dict[int, int | None]] = {}
 
     @classmethod
@@ -118,6 +124,10 @@ class _Judging:
             return Evaluation(expected=0.65, best=None, regret=0.07 if ply % 2 == 0 else None)
 
         return evaluate
+
+    @staticmethod
+    def why(state, played, before, after):
+        return None
 
 
 def test_a_move_judged_in_the_search_before_it_takes_its_regret_as_its_drop():
