@@ -101,10 +101,13 @@ def value_words(position: dict[str, Any]) -> str:
         return _("win in %(n)s moves") % {"n": detail["win_in"]}
     if "loss_in" in detail:
         return _("loss in %(n)s moves") % {"n": detail["loss_in"]}
+    # Piłkarzyki's turns ahead, both sides' counted: 0 is the turn being played
     if "win_in_turns" in detail:
-        return _("a goal in %(n)s turns") % {"n": detail["win_in_turns"]}
+        n = detail["win_in_turns"]
+        return _("a win within this turn") if n == 0 else _("a goal in %(n)s turns") % {"n": n}
     if "loss_in_turns" in detail:
-        return _("a goal conceded in %(n)s turns") % {"n": detail["loss_in_turns"]}
+        n = detail["loss_in_turns"]
+        return _("a loss within this turn") if n == 0 else _("a goal conceded in %(n)s turns") % {"n": n}
     if detail.get("draw"):
         return _("draw")
     if "lead" in detail:

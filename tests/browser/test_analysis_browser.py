@@ -72,9 +72,11 @@ def test_ask_watch_read_the_curve_jump_to_a_mistake_see_the_better_move_and_the_
         expect(board).to_have_attribute("data-ply", str(ply))
     expect(text).to_contain_text("błąd")
     # why (issue 39): pink already threatened to surround the dot, and blue's move did not stop it
-    expect(text).to_contain_text("Przeciwnik mógł już zabrać 1 kropkę ruchem w e6, a ten ruch temu nie zapobiegł.")
+    expect(text).to_contain_text(
+        "Już wcześniej ruch przeciwnika w e6 zabierał 1 kropkę, a ten ruch temu nie zapobiegł."
+    )
     expect(text).to_contain_text("Lepiej: e6")
-    expect(page.get_by_test_id("analysis-why").first).to_contain_text("Przeciwnik mógł już zabrać 1 kropkę")
+    expect(page.get_by_test_id("analysis-why").first).to_contain_text("Już wcześniej ruch przeciwnika w e6")
     page.get_by_test_id("review-better").click()
     expect(board).to_have_attribute("data-better", "1")
     expect(board.locator("circle.highlight")).to_have_count(1)

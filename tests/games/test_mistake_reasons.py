@@ -22,6 +22,7 @@ from games.engine import GAMES
 from games.kropki import review as kropki_review
 from games.pilkarzyki import review as pilkarzyki_review
 from games.pilkarzyki.engine import OWN_GOAL
+from games.review.display import value_words
 from games.review.services import analysis_request, analysis_run
 from tests.factories import finished_match
 
@@ -164,12 +165,16 @@ def test_a_move_that_is_no_mistake_gets_no_reason():
 SAMPLES: dict[str, dict[str, tuple[dict[str, Any], str, str]]] = {
     "connect4": {
         "missed_four": ({"column": 4}, "Czwórka w kolumnie 4 wygrywała od razu.", "A four in column 4 won at once."),
-        "left_four": ({"column": 2}, "czwórkę w kolumnie 2, a ten ruch jej nie", "four in column 2, and this move did"),
+        "left_four": (
+            {"column": 2},
+            "do czwórki w kolumnie 2, a ten ruch jej nie",
+            "four in column 2, and this move did",
+        ),
         "opened_four": ({"column": 5}, "tuż nad nim, w kolumnie 5.", "right above it, in column 5."),
         "missed_double": ({"column": 3}, "w kolumnie 3 groził dwiema czwórkami", "in column 3 threatened two fours"),
         "allowed_double": ({"column": 6}, "w kolumnie 6 grozi dwiema czwórkami", "in column 6 threatens two fours"),
         "win_let_go": ({"discs": 3}, "wystarczały jeszcze 3 własne krążki", "within 3 more discs; after it"),
-        "forced_loss": ({"discs": 1}, "wystarczy mu jeszcze 1 krążek.", "wins by force, with 1 more disc."),
+        "forced_loss": ({"discs": 1}, "kładąc jeszcze najwyżej 1 krążek.", "wins by force, with 1 more disc."),
     },
     "dots_and_boxes": {
         "missed_boxes": ({"boxes": 5}, "zostawił 5 kwadratów do wzięcia", "left 5 boxes that could be taken"),
@@ -187,7 +192,11 @@ SAMPLES: dict[str, dict[str, tuple[dict[str, Any], str, str]]] = {
             "Ruch w e6 zabrałby 2 kropki.",
             "A move at e6 would have taken 2 dots.",
         ),
-        "left_capture": ({"dots": 1, "point": [0, 0]}, "zabrać 1 kropkę ruchem w a1", "take 1 dot with a move at a1"),
+        "left_capture": (
+            {"dots": 1, "point": [0, 0]},
+            "ruch przeciwnika w a1 zabierał 1 kropkę",
+            "take 1 dot with a move at a1",
+        ),
         "allowed_capture": (
             {"dots": 5, "point": [2, 9]},
             "zabrać 5 kropek ruchem w c10.",
@@ -231,7 +240,11 @@ def test_every_reason_of_every_game_is_worded_in_both_languages(slug):
 @pytest.mark.parametrize(
     "lang, missed, left",
     [
-        ("pl", "Czwórka w kolumnie 4 wygrywała od razu.", "Przeciwnik mógł już ułożyć czwórkę w kolumnie 4"),
+        (
+            "pl",
+            "Czwórka w kolumnie 4 wygrywała od razu.",
+            "Przeciwnikowi brakowało już tylko jednego krążka do czwórki w kolumnie 4",
+        ),
         ("en", "A four in column 4 won at once.", "The opponent could already make four in column 4"),
     ],
 )
@@ -246,3 +259,14 @@ def test_the_record_page_says_why_in_the_table_and_to_the_replay(client, alice, 
     assert script["why"][6] == missed  # the replay's words at ply 7
     assert script["why"][5].startswith(left)
     assert [bool(w) for w in script["why"]] == [c in EXPLAINED for c in script["classes"]]
+
+
+def test_the_table_says_a_win_or_a_loss_within_the_turn_being_played_in_words():
+    # Piłkarzyki's turns ahead count from 0, the turn being played: never "a goal in 0 turns"
+    with translation.override("en"):
+        assert value_words({"detail": {"win_in_turns": 0}}) == "a win within this turn"
+        assert value_words({"detail": {"loss_in_turns": 0}}) == "a loss within this turn"
+        assert value_words({"detail": {"win_in_turns": 2}}) == "a goal in 2 turns"
+    with translation.override("pl"):
+        assert value_words({"detail": {"win_in_turns": 0}}) == "wygrana jeszcze w tej turze"
+        assert value_words({"detail": {"loss_in_turns": 0}}) == "przegrana jeszcze w tej turze"
