@@ -58,8 +58,10 @@ async def resign_after_moves(
         column = 6 if side == 1 else 5
         ply, to_move, status, mine = snap["ply"], snap["to_move"], snap["status"], 0
         when.append((f"state: side {side}, ply {ply}, to move {to_move}, {status}", time.monotonic()))
+        sent = None  # the ply this player last sent at: any other frame before its echo sends nothing again
         while status == "active":
-            if to_move == side:
+            if to_move == side and sent != ply:
+                sent = ply
                 if resign and mine >= 2:
                     await ws.send(json.dumps({"type": "resign"}))
                 else:
@@ -67,10 +69,14 @@ async def resign_after_moves(
                     mine += 1
                 when.append((f"sent at ply {ply}", time.monotonic()))
             frame = json.loads(await asyncio.wait_for(ws.recv(), 3 * MOVE_SECONDS + 10))
+            if frame.get("type") == "error":  # whole, unlike the assertion's message (CI, 7 December)
+                print(name, "match", match_id, json.dumps(frame), json.dumps(when))
             assert frame.get("type") != "error", (name, frame, when)
             if "match" in frame and isinstance(frame.get("ply"), int):
                 ply, to_move, status = frame["ply"], frame["match"]["to_move"], frame["match"]["status"]
                 when.append((f"{frame.get('type')}: ply {ply}, to move {to_move}, {status}", time.monotonic()))
+            else:
+                when.append((f"{frame.get('type')}", time.monotonic()))
     finally:
         await ws.close()
     return when

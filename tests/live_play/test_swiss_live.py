@@ -103,8 +103,10 @@ class Bot:
             side = 1 if names[1] == self.name else 2
             opponent = names[3 - side]
             ply, to_move, status = snap["ply"], snap["to_move"], snap["status"]
+            sent = None  # the ply last sent at: another frame before its echo sends nothing again
             while status == "active":
-                if to_move == side and (self.name, rnd) != NO_SHOW:
+                if to_move == side and sent != ply and (self.name, rnd) != NO_SHOW:
+                    sent = ply
                     await asyncio.sleep(0.2)
                     if ply >= 4 and loser(self.name, opponent) == self.name:
                         await ws.send(json.dumps({"type": "resign"}))
