@@ -89,11 +89,6 @@ def evaluator(game: Any) -> Evaluate:
     return evaluate
 
 
-def _fours(board: bot.Board) -> list[int]:
-    """The columns where the player to move makes four at once."""
-    return [c for c in board.legal() if board.wins_now(c)]
-
-
 def _discs(plies: int) -> int:
     """The winner's own discs in a forced win of ``plies`` discs (the winner's first among them)."""
     return (plies + 1) // 2
@@ -144,12 +139,12 @@ def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) 
     """
     columns = state.columns()
     board = bot.Board.from_columns(columns)
-    own = _fours(board)
+    own = bot._immediate(board)[0]  # the columns that make four at once
     if own and played not in own:
         return {"code": "missed_four", "column": own[0] + 1}
     doubles = _doubles(board)
     board.play(played)
-    threats = _fours(board)
+    threats = bot._immediate(board)[0]  # the opponent's, now to move
     left = [c for c in threats if c != played]
     if left:
         return {"code": "left_four", "column": left[0] + 1}

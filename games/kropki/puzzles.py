@@ -30,7 +30,7 @@ def gain(state: Any, action: int, player: int) -> int:
     return int(after.scores()[player - 1]) - before
 
 
-def dot_moves(state: Any) -> list[int]:
+def _dots(state: Any) -> list[int]:
     end = state.game.end_action
     return [a for a in state.legal_actions() if a != end]
 
@@ -40,7 +40,7 @@ def best_capture(state: Any, player: int) -> tuple[int, int | None]:
     first point that takes them (None when no move takes any). The review's reasons use it too
     (games/kropki/review.py)."""
     best, where = 0, None
-    for action in dot_moves(state):
+    for action in _dots(state):
         taken = gain(state, action, player)
         if taken > best:
             best, where = taken, action
@@ -51,7 +51,7 @@ def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  #
     player = state.current_player()
     if player is None or any(state.ended) or game.params.keys() & {"penalty", "margin", "territory"}:
         return None
-    moves = dot_moves(state)
+    moves = _dots(state)
     gains = {a: gain(state, a, player) for a in moves}
     top = max(gains.values(), default=0)
     if top >= MIN_DOTS:
@@ -71,7 +71,7 @@ def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  #
         after.apply_action(action)
         if after.is_terminal() or after.current_player() != rival:
             continue
-        left = dot_moves(after)
+        left = _dots(after)
         # the threatening points first: most moves fail there at once
         ordered = [a for a in threats if a in left] + [a for a in left if a not in threats]
         if all(gain(after, a, rival) == 0 for a in ordered):

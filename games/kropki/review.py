@@ -112,6 +112,14 @@ def explain(effect: Any) -> dict[str, Any] | None:
 WHY_CODES: tuple[str, ...] = ("missed_capture", "left_capture", "allowed_capture", "costs_dots", "fewer_wins")
 
 
+def _capture_after(state: Any, action: int, rival: int) -> tuple[int, int | None]:
+    """``rival``'s best capture (``puzzles.best_capture``) once ``action`` is played, when it is
+    then ``rival``'s move; (0, None) otherwise (the game over, the mover playing on alone)."""
+    then = state.clone()
+    then.apply_action(action)
+    return puzzles.best_capture(then, rival) if then.current_player() == rival else (0, None)
+
+
 def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
     """A mistake's reason (``games.bots.review.Reviewer.why``), the first that holds, points as
     ``[x, y]``:
@@ -138,20 +146,11 @@ def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) 
             if best is not None and best != game.end_action and puzzles.gain(state, best, mover) == top:
                 where = best  # the reviewer's own move, where it takes as much
             return {"code": "missed_capture", "dots": top, "point": list(game.xy(where))}
-    then = state.clone()
-    then.apply_action(played)
-    if not then.is_terminal() and then.current_player() == rival:
-        threat, where = puzzles.best_capture(then, rival)
-        if where is not None:
-            guarded = 0
-            if best is not None and best != played:
-                other = state.clone()
-                other.apply_action(best)
-                guarded = puzzles.best_capture(other, rival)[0] if not other.is_terminal() else 0
-            if threat > guarded:
-                already = puzzles.best_capture(state, rival)[0] >= threat
-                code = "left_capture" if already else "allowed_capture"
-                return {"code": code, "dots": threat, "point": list(game.xy(where))}
+    threat, where = _capture_after(state, played, rival)
+    if where is not None and threat > (_capture_after(state, best, rival)[0] if best not in (None, played) else 0):
+        already = puzzles.best_capture(state, rival)[0] >= threat
+        code = "left_capture" if already else "allowed_capture"
+        return {"code": code, "dots": threat, "point": list(game.xy(where))}
     given = before["detail"].get("given")
     losing = (before["pink"] if mover == 1 else 1 - before["pink"]) < LOSING
     # what made it a mistake: a losing side's dots (``dots_drop``), else its win rate, unless the

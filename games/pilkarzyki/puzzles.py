@@ -20,14 +20,12 @@ MAX_KEYS = 2
 MAX_NODES = 4_000
 
 
-class TooBig(Exception):
+class _TooBig(Exception):
     pass
 
 
-def scoring_path(state: Any, player: int, budget: list[int]) -> list[int] | None:
-    """The shortest run of ``player``'s steps from ``state`` that scores this turn, or None;
-    ``budget[0]``: the positions it may still visit (``TooBig`` past them). The review's
-    reasons use it too (games/pilkarzyki/review.py)."""
+def _path(state: Any, player: int, budget: list[int]) -> list[int] | None:
+    """The shortest run of ``player``'s steps from ``state`` that scores this turn, or None."""
     if state.is_terminal():
         outcome = state.outcome()
         return [] if outcome is not None and outcome.winner == player and outcome.reason == "goal" else None
@@ -37,10 +35,10 @@ def scoring_path(state: Any, player: int, budget: list[int]) -> list[int] | None
     for action in state.legal_actions():
         budget[0] -= 1
         if budget[0] < 0:
-            raise TooBig
+            raise _TooBig
         after = state.clone()
         after.apply_action(action)
-        rest = scoring_path(after, player, budget)
+        rest = _path(after, player, budget)
         if rest is not None and (best is None or len(rest) + 1 < len(best)):
             best = [action, *rest]
     return best
@@ -56,14 +54,23 @@ def find(game: Any, state: Any, budget_s: float | None = None) -> Cut | None:  #
         for action in state.legal_actions():
             after = state.clone()
             after.apply_action(action)
-            rest = scoring_path(after, player, budget)
+            rest = _path(after, player, budget)
             if rest is not None:
                 keys.append([action, *rest])
-    except TooBig:
+    except _TooBig:
         return None
     if not keys or len(keys) > MAX_KEYS or min(len(k) for k in keys) < 2:
         return None
     return Cut("goal", min(keys, key=len), None, goal="win")
+
+
+def scores_this_turn(state: Any, player: int) -> bool | None:
+    """Whether ``player``, to move in ``state``, can score within this turn; None: more than
+    ``MAX_NODES`` positions to tell. The review's reasons ask it too (games/pilkarzyki/review.py)."""
+    try:
+        return _path(state, player, [MAX_NODES]) is not None
+    except _TooBig:
+        return None
 
 
 def keeps(game: Any, state: Any, action: int) -> bool:
@@ -71,7 +78,4 @@ def keeps(game: Any, state: Any, action: int) -> bool:
     player = state.current_player()
     after = state.clone()
     after.apply_action(action)
-    try:
-        return scoring_path(after, player, [MAX_NODES]) is not None
-    except TooBig:
-        return False
+    return scores_this_turn(after, player) is True

@@ -52,15 +52,6 @@ def evaluator(game: Any) -> Evaluate:
     return evaluate
 
 
-def _scores_this_turn(state: Any, player: int) -> bool | None:
-    """Whether ``player``, to move in ``state``, can score within this turn; None: too many
-    positions to tell (``puzzles.MAX_NODES``)."""
-    try:
-        return puzzles.scoring_path(state, player, [puzzles.MAX_NODES]) is not None
-    except puzzles.TooBig:
-        return None
-
-
 # The codes ``why`` gives (its docstring says each one's figures); the spec words every one.
 WHY_CODES: tuple[str, ...] = (
     "own_goal",
@@ -104,9 +95,9 @@ def why(state: Any, played: int, before: dict[str, Any], after: dict[str, Any]) 
             return {"code": "own_goal" if outcome.reason == OWN_GOAL else "dead_end"}
         return None
     again = then.current_player() == mover
-    if _scores_this_turn(state, mover) and not (again and _scores_this_turn(then, mover)):
+    if puzzles.scores_this_turn(state, mover) and not (again and puzzles.scores_this_turn(then, mover)):
         return {"code": "missed_goal"}
-    if not again and _scores_this_turn(then, 3 - mover):
+    if not again and puzzles.scores_this_turn(then, 3 - mover):
         return {"code": "opened_goal"}
     detail = after["detail"]
     won = before["detail"].get("win_in_turns")

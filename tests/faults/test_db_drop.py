@@ -89,22 +89,19 @@ async def settled(player: Player, terminator: Terminator | None = None, timeout:
     tries, as static/js/match.js does: on a host at about half speed, bob had no lasting
     connection after 60 s, and once after 120 s. What is tested is the moves made through the
     kills; a player reconnects between them."""
-    if terminator is not None:
-        with terminator.held():
-            await settled(player, None, timeout)
-        return
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        await player.wait(lambda q: q.ws is not None, max(1.0, deadline - time.monotonic()), "a connection")
-        seen = len(player.frames)
-        if await player.send({"type": "sync"}):
-            try:
-                await player.wait(lambda q: any(f.get("type") == "state" for f in q.frames[seen:]), 5, "a state")  # noqa: B023 - awaited in this iteration
-            except TimeoutError:
-                continue
-            await asyncio.sleep(0.5)
-            if player.ws is not None:
-                return
+    with terminator.held() if terminator is not None else contextlib.nullcontext():
+        while time.monotonic() < deadline:
+            await player.wait(lambda q: q.ws is not None, max(1.0, deadline - time.monotonic()), "a connection")
+            seen = len(player.frames)
+            if await player.send({"type": "sync"}):
+                try:
+                    await player.wait(lambda q: any(f.get("type") == "state" for f in q.frames[seen:]), 5, "a state")  # noqa: B023 - awaited in this iteration
+                except TimeoutError:
+                    continue
+                await asyncio.sleep(0.5)
+                if player.ws is not None:
+                    return
     raise TimeoutError(f"{player.name}: no lasting connection within {timeout} s (closes {player.closes[-5:]})")
 
 
